@@ -1,0 +1,22 @@
+import { InputError } from '../../core/input/inputError';
+import { loadFile } from '../../core/load/loadFile';
+import { isTrajectoryRecord } from '../../core/load/loadRecord';
+import { buildOutline, formatOutline } from '../../core/stats/outline';
+import { oneFile, reportProblems, type CliIo } from '../io';
+import { selectRecords } from './selectRecords';
+
+export function runOutline(positionals: string[], values: Record<string, unknown>, io: CliIo): number {
+  const file = oneFile(positionals);
+  const loaded = loadFile(file);
+  const records = selectRecords(loaded, values.record).filter(isTrajectoryRecord);
+  if (records.length === 0) throw new InputError(file, `is a ${loaded.detection.kind}, not a trajectory; an outline needs a trajectory`);
+  const outlines = records.map((r) => ({ format: r.trajectory.format, id: r.id, entries: buildOutline(r.trajectory) }));
+  if (values.json) {
+    const single = loaded.container === 'json' || typeof values.record === 'string';
+    io.out(JSON.stringify(single ? outlines[0] : outlines, null, 2));
+  } else {
+    io.out(outlines.map((o) => (outlines.length > 1 ? `# record ${o.id}\n` : '') + formatOutline(o.entries)).join('\n\n'));
+  }
+  reportProblems(loaded.problems, io);
+  return loaded.problems.length > 0 ? 1 : 0;
+}

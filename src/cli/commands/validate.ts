@@ -1,0 +1,48 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { problemLine, type Problem } from '../../core/input/inputError';
+import { validateFile } from '../../core/report/validate';
+import { CliUsageError, reportProblems, type CliIo } from '../io';
+
+const VALIDATABLE = /\.(json|jsonl|csv)$/i;
+
+/** Files to check: the given files, and the JSON/JSONL/CSV files under given folders. */
+function expand(paths: string[]): string[] {
+  const out: string[] = [];
+  for (const path of paths) {
+    let isDir = false;
+    try {
+      isDir = statSync(path).isDirectory();
+    } catch {
+      out.push(path); // reported as unreadable by validateFile
+      continue;
+    }
+    if (!isDir) {
+      out.push(path);
+      continue;
+    }
+    for (const entry of readdirSync(path, { withFileTypes: true, recursive: true })) {
+      const full = join(entry.parentPath, entry.name);
+      if (entry.isFile() && VALIDATABLE.test(entry.name) && !full.includes('node_modules')) out.push(full);
+    }
+  }
+  return out.sort();
+}
+
+export function runValidate(positionals: string[], values: Record<string, unknown>, io: CliIo): number {
+  if (positionals.length === 0) throw new CliUsageError('missing <file…>');
+  const files = expand(positionals);
+  const all: Problem[] = [];
+  for (const file of files) {
+    const problems = validateFile(file);
+    all.push(...problems);
+    if (!values.json) {
+      if (problems.length === 0) io.out(`${file}: ok`);
+      reportProblems(problems, io);
+    }
+  }
+  const errors = all.filter((p) => p.severity === 'error').length;
+  if (values.json) io.out(JSON.stringify({ files: files.length, errors, warnings: all.length - errors, problems: all.map((p) => ({ ...p, text: problemLine(p) })) }, null, 2));
+  else io.err(`${files.length} file(s) checked: ${errors} error(s), ${all.length - errors} warning(s)`);
+  return errors > 0 ? 1 : 0;
+}

@@ -1,0 +1,23 @@
+import { problemLine, type Problem } from '../core/input/inputError';
+import type { ToolNames } from '../core/stats/statistics';
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export class CliUsageError extends Error {}
+
+export function toolNamesFrom(values: Record<string, unknown>): ToolNames {
+  const list = (v: unknown) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+  return { searchNames: list(values['search-names']), visitNames: list(values['visit-names']) };
+}
+
+export function oneFile(positionals: string[]): string {
+  if (positionals.length !== 1) throw new CliUsageError(positionals.length ? 'expects exactly one file' : 'missing <file>');
+  return positionals[0];
+}
+
+export function reportProblems(problems: Problem[], io: CliIo): void {
+  for (const p of problems) io.err(problemLine(p.severity === 'warning' ? { ...p, message: `warning: ${p.message}` } : p));
+}

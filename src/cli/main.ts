@@ -1,0 +1,78 @@
+import { parseArgs } from 'node:util';
+import { InputError } from '../core/input/inputError';
+import { runInspect } from './commands/inspect';
+import { runOutline } from './commands/outline';
+import { runValidate } from './commands/validate';
+import { CliUsageError, type CliIo } from './io';
+
+const USAGE = `trajaudit — audit failed deep-search agent trajectories
+
+Usage:
+  trajaudit inspect <file> [--json] [--record ID]     format, counts and statistics
+  trajaudit outline <file> [--json] [--record ID]     the decision-step outline O(τ)
+  trajaudit validate <file or folder…> [--json]       schema check: one line per problem
+
+Options:
+  --search-names a,b   tool names counted as search calls (default: search)
+  --visit-names a,b    tool names counted as visit calls (default: visit)
+  --help               this text
+
+Exit codes: 0 success, 1 bad input or failed check (message on stderr), 2 wrong usage.`;
+
+const COMMANDS: Record<string, (positionals: string[], values: Record<string, unknown>, io: CliIo) => number> = {
+  inspect: runInspect,
+  outline: runOutline,
+  validate: runValidate,
+};
+
+export function main(argv: string[], io: CliIo): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean' },
+        record: { type: 'string' },
+        'search-names': { type: 'string' },
+        'visit-names': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    io.err(`trajaudit: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (parsed.values.help || !command) {
+    (command || parsed.values.help ? io.out : io.err)(USAGE);
+    return parsed.values.help ? 0 : 2;
+  }
+  const run = COMMANDS[command];
+  if (!run) {
+    io.err(`trajaudit: unknown command "${command}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return run(rest, parsed.values, io);
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      io.err(`trajaudit ${command}: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof InputError) {
+      io.err(error.message);
+      return 1;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`trajaudit ${command}: internal error: ${message.split('\n')[0]} (set TRAJAUDIT_DEBUG=1 for details)`);
+    if (process.env.TRAJAUDIT_DEBUG) io.err(String((error as Error).stack));
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  const io: CliIo = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) };
+  process.exitCode = main(process.argv.slice(2), io);
+}

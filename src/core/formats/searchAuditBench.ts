@@ -1,0 +1,21 @@
+import type { SourceText } from '../input/schemaCheck';
+import { checkSchema } from '../input/schemaCheck';
+import type { Trajectory } from '../model/trajectory';
+import { extractGold, isObject, pickString, remainingFields } from './fields';
+import { finishTrajectory } from './finish';
+import { normalizeOpenAiMessages, openAiMessagesSchema } from './openaiChat';
+
+/** `searchauditbench`: `{query, predicted_answer, trajectory: [openai-chat messages], gold…}`. */
+export function loadSearchAuditBench(value: unknown, source: SourceText, id: string): Trajectory {
+  const obj = isObject(value) ? value : {};
+  const parsed = checkSchema(openAiMessagesSchema, obj.trajectory, { ...source, basePath: [...(source.basePath ?? []), 'trajectory'] }, 'a SearchAuditBench trajectory (OpenAI chat messages)');
+  return finishTrajectory({
+    format: 'searchauditbench', id,
+    messages: normalizeOpenAiMessages(parsed),
+    query: pickString(obj, ['query', 'question']),
+    predictedAnswer: pickString(obj, ['predicted_answer', 'prediction']),
+    goldAnswer: pickString(obj, ['gold_answer', 'answer', 'ground_truth']),
+    gold: extractGold(obj),
+    metadata: remainingFields(obj, ['trajectory']),
+  });
+}

@@ -1,0 +1,42 @@
+import type { Message, ToolCall } from '../model/trajectory';
+
+/** Keeps `arguments` raw when it is not valid JSON (real agents emit truncated argument strings). */
+export function toolCallFromRaw(name: string, raw: unknown, id?: string): ToolCall {
+  if (typeof raw === 'string') {
+    try {
+      return { id, name, arguments: JSON.parse(raw), rawArguments: raw, argumentsValid: true };
+    } catch {
+      return { id, name, rawArguments: raw, argumentsValid: false };
+    }
+  }
+  if (raw === undefined || raw === null) return { id, name, arguments: {}, rawArguments: '', argumentsValid: true };
+  return { id, name, arguments: raw, rawArguments: JSON.stringify(raw), argumentsValid: true };
+}
+
+/**
+ * Links each tool return to the decision step that issued its call: by call id when both sides
+ * carry one, otherwise by order (the n-th return after a step answers its n-th call).
+ */
+export function linkToolReturns(messages: Message[]): void {
+  const issuerById = new Map<string, number>();
+  let lastIssuer: number | undefined;
+  let returnsSinceIssuer = 0;
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      if (message.toolCalls.length > 0) {
+        lastIssuer = message.position;
+        returnsSinceIssuer = 0;
+        for (const call of message.toolCalls) if (call.id) issuerById.set(call.id, message.position);
+      }
+      continue;
+    }
+    if (message.role !== 'tool') continue;
+    const byId = message.toolCallId ? issuerById.get(message.toolCallId) : undefined;
+    message.issuedBy = byId ?? lastIssuer;
+    if (byId === undefined && lastIssuer !== undefined && !message.toolCallId) {
+      const issuer = messages[lastIssuer];
+      message.toolCallId = issuer.toolCalls[returnsSinceIssuer]?.id;
+    }
+    returnsSinceIssuer++;
+  }
+}

@@ -1,0 +1,123 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { problemFromError, type Problem } from '../input/inputError';
+import { formatJsonPath, locateJsonPath, type JsonPath } from '../input/jsonText';
+import { decodeText, readTextFile } from '../input/readText';
+import { isTrajectoryRecord, type LoadedRecord } from '../load/loadRecord';
+import { loadText, type LoadedFile } from '../load/loadFile';
+import type { Trajectory } from '../model/trajectory';
+import { parseSidecar, sha256Of } from '../sidecar/sidecarFile';
+import type { Sidecar } from '../sidecar/schema';
+
+interface Ctx { file: string; text: string; problems: Problem[] }
+
+function report(ctx: Ctx, severity: Problem['severity'], message: string, path: JsonPath, lineOffset = 0): void {
+  const where = locateJsonPath(ctx.text, path);
+  ctx.problems.push({ file: ctx.file, message, severity, path: formatJsonPath(path), ...(where ? { line: where.line + lineOffset, column: where.column } : {}) });
+}
+
+/** Gold labels must point at decision steps inside the trajectory (seed 002 §3.2). */
+function checkTrajectory(ctx: Ctx, t: Trajectory, base: JsonPath, lineOffset: number): void {
+  const last = t.messages.length - 1;
+  const messagesKey = t.format === 'searchauditbench' ? 'trajectory' : t.format === 'who-and-when' ? 'history' : 'messages';
+  if (t.messages.length === 0) report(ctx, 'error', `no messages; expected a non-empty ${messagesKey} list`, [...base, messagesKey], lineOffset);
+  if (t.decisionSteps.length === 0 && t.messages.length > 0) report(ctx, 'warning', 'no decision step (no assistant message)', [...base, messagesKey], lineOffset);
+  for (const position of t.decisionSteps) {
+    t.messages[position].toolCalls.forEach((call, i) => {
+      if (!call.argumentsValid) {
+        const path = t.format === 'tongyi-react' ? [...base, messagesKey, position, 'content'] : [...base, messagesKey, position, 'tool_calls', i];
+        report(ctx, 'warning', `tool call ${call.name} at message ${position}: arguments are not valid JSON (kept raw)`, path, lineOffset);
+      }
+    });
+  }
+  const gold = t.gold;
+  if (!gold) return;
+  const goldKey = t.format === 'who-and-when' ? 'mistake_step' : 'critical_step';
+  if (gold.criticalStep !== undefined) {
+    if (gold.criticalStep < 0 || gold.criticalStep > last) report(ctx, 'error', `gold critical step ${gold.criticalStep} is outside the trajectory (messages 0–${last})`, [...base, goldKey], lineOffset);
+    else if (!t.decisionSteps.includes(gold.criticalStep)) report(ctx, 'error', `gold critical step ${gold.criticalStep} is a ${t.messages[gold.criticalStep].role} message; expected a decision step (assistant message)`, [...base, goldKey], lineOffset);
+  }
+  const span = gold.toleranceSpan;
+  if (span) {
+    if (span[0] > span[1]) report(ctx, 'error', `tolerance span [${span[0]}, ${span[1]}] starts after it ends`, [...base, 'tolerance_span'], lineOffset);
+    else if (gold.criticalStep !== undefined && (gold.criticalStep < span[0] || gold.criticalStep > span[1])) report(ctx, 'error', `tolerance span [${span[0]}, ${span[1]}] does not contain the critical step ${gold.criticalStep}`, [...base, 'tolerance_span'], lineOffset);
+    if (span[1] > last) report(ctx, 'error', `tolerance span end ${span[1]} is outside the trajectory (messages 0–${last})`, [...base, 'tolerance_span'], lineOffset);
+  }
+  if (gold.rootCauseRaw) report(ctx, 'error', `unknown root cause ${JSON.stringify(gold.rootCauseRaw)}; expected one of the six of seed 002 Appendix A`, [...base, 'root_cause_primary'], lineOffset);
+}
+
+function checkSidecarAgainstTrajectory(ctx: Ctx, sidecar: Sidecar, sidecarPath: string): void {
+  const trajectoryPath = join(dirname(sidecarPath), sidecar.trajectory.file);
+  const fallback = sidecarPath.replace(/\.audit\.json$/, '');
+  const target = existsSync(trajectoryPath) ? trajectoryPath : existsSync(fallback) ? fallback : undefined;
+  if (!target) {
+    report(ctx, 'warning', `the trajectory ${sidecar.trajectory.file} is not beside the sidecar`, ['trajectory', 'file']);
+    return;
+  }
+  const bytes = readFileSync(target);
+  if (sidecar.trajectory.sha256 && sidecar.trajectory.sha256 !== sha256Of(bytes)) {
+    report(ctx, 'warning', `${basename(target)} changed since this sidecar was written (sha256 differs); positions may have moved`, ['trajectory', 'sha256']);
+  }
+  let loaded: LoadedFile;
+  try {
+    loaded = loadText(decodeText(bytes, target), target);
+  } catch {
+    return; // the trajectory's own problems are reported when it is validated
+  }
+  const byId = new Map(loaded.records.filter(isTrajectoryRecord).map((r) => [r.id, r.trajectory]));
+  for (const [id, record] of Object.entries(sidecar.records)) {
+    const t = byId.get(id);
+    if (!t) {
+      report(ctx, 'error', `record "${id}" is not in ${basename(target)} (records: ${[...byId.keys()].slice(0, 5).join(', ')}${byId.size > 5 ? ', …' : ''})`, ['records', id]);
+      continue;
+    }
+    const a = record.annotation;
+    const steps: [string, number | null | undefined][] = [['criticalStep', a?.criticalStep], ['toleranceSpan', a?.toleranceSpan?.[0]], ['toleranceSpan', a?.toleranceSpan?.[1]]];
+    for (const [key, step] of steps) {
+      if (typeof step === 'number' && !t.decisionSteps.includes(step)) {
+        report(ctx, 'error', `annotation ${key} ${step} is not a decision step of record "${id}"`, ['records', id, 'annotation', key]);
+      }
+    }
+  }
+}
+
+function checkManifest(ctx: Ctx, record: Extract<LoadedRecord, { kind: 'run-manifest' }>, manifestPath: string): void {
+  for (const [key, value] of Object.entries(record.manifest)) {
+    if (key === 'kind' || typeof value !== 'string') continue;
+    if (!existsSync(resolve(dirname(manifestPath), value))) report(ctx, 'error', `${key}: ${value} does not exist`, [key]);
+  }
+}
+
+/** Schema and consistency check of any supported file: one problem per finding, never a throw. */
+export function validateFile(path: string, displayName = path): Problem[] {
+  let text: string;
+  try {
+    text = readTextFile(path, displayName);
+  } catch (error) {
+    return [problemFromError(displayName, error)];
+  }
+  const ctx: Ctx = { file: displayName, text, problems: [] };
+  try {
+    if (path.endsWith('.audit.json')) {
+      const sidecar = parseSidecar(text, displayName);
+      checkSidecarAgainstTrajectory(ctx, sidecar, path);
+      return ctx.problems;
+    }
+    const loaded = loadText(text, displayName);
+    ctx.problems.push(...loaded.problems);
+    const lines = loaded.container === 'jsonl' ? text.split('\n') : [];
+    for (const record of loaded.records) {
+      const base: JsonPath = loaded.container === 'json-array' ? [loaded.records.indexOf(record)] : [];
+      if (isTrajectoryRecord(record)) {
+        if (loaded.container === 'jsonl' && record.line) {
+          const lineCtx: Ctx = { ...ctx, text: lines[record.line - 1] ?? '' };
+          checkTrajectory(lineCtx, record.trajectory, base, record.line - 1);
+        } else checkTrajectory(ctx, record.trajectory, base, 0);
+      } else if (record.kind === 'run-manifest') checkManifest(ctx, record, path);
+      else if (record.kind === 'audit-sidecar') checkSidecarAgainstTrajectory(ctx, record.sidecar, path);
+    }
+  } catch (error) {
+    ctx.problems.push(problemFromError(displayName, error));
+  }
+  return ctx.problems;
+}

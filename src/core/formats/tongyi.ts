@@ -11,13 +11,15 @@ const tongyiMessages = z.array(z.looseObject({
   reasoning_content: z.string().nullish(),
 }));
 
-const TAG_HINTS = ['<tool_call>', '<tool_response>', '<think>', '<answer>'];
+// <think> and <answer> also occur in OpenAI-style logs of reasoning models; tool tags do not.
+const TOOL_TAGS = ['<tool_call>', '<tool_response>'];
 
 export function looksTongyi(obj: Record<string, unknown>): boolean {
   if (!Array.isArray(obj.messages)) return false;
+  if (obj.messages.some((m) => isObject(m) && (m.role === 'tool' || Array.isArray(m.tool_calls) || Array.isArray(m.content)))) return false;
   const hasRunFields = 'question' in obj && ('termination' in obj || 'prediction' in obj);
   if (hasRunFields) return true;
-  return obj.messages.some((m) => isObject(m) && typeof m.content === 'string' && TAG_HINTS.some((t) => (m.content as string).includes(t)));
+  return obj.messages.some((m) => isObject(m) && typeof m.content === 'string' && TOOL_TAGS.some((t) => (m.content as string).includes(t)));
 }
 
 function parseToolCall(body: string): ToolCall {

@@ -1,0 +1,32 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadText } from '../../src/core/load/loadFile';
+import { isTrajectoryRecord } from '../../src/core/load/loadRecord';
+import type { Trajectory } from '../../src/core/model/trajectory';
+import { main } from '../../src/cli/main';
+
+export function tempDir(prefix = 'trajaudit-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function writeTemp(dir: string, name: string, content: string | Buffer): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** Loads a JSON value as a single trajectory. */
+export function trajectoryOf(value: unknown): Trajectory {
+  const loaded = loadText(JSON.stringify(value), 'inline.json');
+  const record = loaded.records[0];
+  if (!isTrajectoryRecord(record)) throw new Error(`not a trajectory: ${loaded.detection.kind}`);
+  return record.trajectory;
+}
+
+export function runCli(args: string[]): { code: number; out: string; err: string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = main(args, { out: (s) => out.push(s), err: (s) => err.push(s) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}

@@ -3,6 +3,7 @@ import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { extractGold, isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
+import { tagContents, withoutTag } from './tags';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 const tongyiMessages = z.array(z.looseObject({
@@ -37,10 +38,22 @@ function parseToolCall(body: string): ToolCall {
   return { name, rawArguments: text, argumentsValid: false };
 }
 
-const THINK = /<think>([\s\S]*?)(?:<\/think>|$)/g;
-const TOOL_CALL = /<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g;
-const ANSWER = /<answer>([\s\S]*?)(?:<\/answer>|$)/;
-const TOOL_RESPONSE = /^\s*<tool_response>([\s\S]*?)(?:<\/tool_response>\s*)?$/;
+
+const OPEN = '<tool_response>';
+const CLOSE = '</tool_response>';
+
+/** Cheap on megabyte-long returns: the tag is looked for at the start only. */
+function isToolResponse(text: string): boolean {
+  const start = text.indexOf('<');
+  return start !== -1 && start < 64 && text.startsWith(OPEN, start);
+}
+
+/** Everything between the first opening and the last closing tag (several responses stay together). */
+function toolResponseBody(text: string): string {
+  const start = text.indexOf(OPEN) + OPEN.length;
+  const end = text.lastIndexOf(CLOSE);
+  return text.slice(start, end >= start ? end : text.length).trim();
+}
 
 /** `tongyi-react`: tags inside assistant text; `<tool_response>` user messages are tool returns. */
 export function loadTongyi(value: unknown, source: SourceText, id: string): Trajectory {
@@ -48,9 +61,8 @@ export function loadTongyi(value: unknown, source: SourceText, id: string): Traj
   const parsed = checkSchema(tongyiMessages, obj.messages, { ...source, basePath: [...(source.basePath ?? []), 'messages'] }, 'Tongyi ReAct messages');
   const messages = parsed.map((m, position): Message => {
     const text = m.content ?? '';
-    if (m.role === 'user' && text.includes('<tool_response>')) {
-      const inner = TOOL_RESPONSE.exec(text);
-      return { position, role: 'tool', content: (inner ? inner[1] : text).trim(), toolCalls: [] };
+    if (m.role === 'user' && isToolResponse(text)) {
+      return { position, role: 'tool', content: toolResponseBody(text), toolCalls: [] };
     }
     if (m.role !== 'assistant') return { position, role: m.role, content: text, toolCalls: [] };
     if (!text.includes('<')) {
@@ -58,10 +70,10 @@ export function loadTongyi(value: unknown, source: SourceText, id: string): Traj
       if (m.reasoning_content) plain.reasoning = m.reasoning_content;
       return plain;
     }
-    const thoughts = [...text.matchAll(THINK)].map((x) => x[1].trim());
-    const calls = [...text.matchAll(TOOL_CALL)].map((x) => parseToolCall(x[1]));
-    const answer = ANSWER.exec(text)?.[1].trim();
-    const rest = text.replace(THINK, '').trim();
+    const thoughts = tagContents(text, 'think').map((x) => x.trim());
+    const calls = tagContents(text, 'tool_call').map(parseToolCall);
+    const answer = tagContents(text, 'answer')[0]?.trim();
+    const rest = withoutTag(text, 'think').trim();
     const message: Message = { position, role: 'assistant', content: rest, toolCalls: calls };
     const reasoning = [m.reasoning_content ?? '', ...thoughts].filter(Boolean).join('\n');
     if (reasoning) message.reasoning = reasoning;

@@ -23,3 +23,31 @@ export function truncateToTokens(text: string, budget: number): { text: string; 
   const marker = `\n[… ${cut} tokens cut …]\n`;
   return { text: decode(tokens.slice(0, head)) + marker + (tail > 0 ? decode(tokens.slice(tokens.length - tail)) : ''), cutTokens: cut };
 }
+
+/**
+ * Per-message token counts (content + reasoning), computed in slices that yield to the event
+ * loop so a 5,000-message / 120 MB trajectory never blocks the extension host; `onProgress`
+ * receives the counts so far. Resolves undefined when cancelled.
+ */
+export async function countMessageTokensInSlices(
+  messages: readonly { content: string; reasoning?: string }[],
+  options: { sliceMs?: number; onProgress?: (counts: number[]) => void; isCancelled?: () => boolean } = {},
+): Promise<number[] | undefined> {
+  const sliceMs = options.sliceMs ?? 50;
+  const counts: number[] = [];
+  let lastReport = Date.now();
+  while (counts.length < messages.length) {
+    const sliceStart = Date.now();
+    while (counts.length < messages.length && Date.now() - sliceStart < sliceMs) {
+      const m = messages[counts.length];
+      counts.push(tokenCount(m.content) + tokenCount(m.reasoning));
+    }
+    if (options.isCancelled?.()) return undefined;
+    if (options.onProgress && Date.now() - lastReport > 500 && counts.length < messages.length) {
+      options.onProgress(counts.slice());
+      lastReport = Date.now();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return counts;
+}

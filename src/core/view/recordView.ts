@@ -1,0 +1,91 @@
+import type { AnnotationData, AuditData, GoldData, RecordListEntry, RecordView } from '../../shared/protocol';
+import type { LoadedFile } from '../load/loadFile';
+import { isTrajectoryRecord, type TrajectoryRecord } from '../load/loadRecord';
+import type { Trajectory } from '../model/trajectory';
+import type { SidecarRecord } from '../sidecar/schema';
+import { countTrajectory, type ToolNames } from '../stats/statistics';
+import { truncate } from '../stats/outline';
+import { buildRows } from './rows';
+
+function goldOf(t: Trajectory): GoldData | undefined {
+  if (!t.gold) return undefined;
+  const { criticalStep, toleranceSpan, rootCause, rootCauseRaw, rationale, repairDirective, repairRubrics, mistakeAgent } = t.gold;
+  const gold: GoldData = {};
+  if (criticalStep !== undefined) gold.criticalStep = criticalStep;
+  if (toleranceSpan) gold.toleranceSpan = toleranceSpan;
+  if (rootCause ?? rootCauseRaw) gold.rootCause = rootCause ?? rootCauseRaw;
+  if (rationale) gold.rationale = rationale;
+  if (repairDirective) gold.repairDirective = repairDirective;
+  if (repairRubrics) gold.repairRubrics = repairRubrics;
+  if (mistakeAgent) gold.mistakeAgent = mistakeAgent;
+  return gold;
+}
+
+/** The newest audit: latest createdAt, else the last in the list. */
+export function newestAudit(audits: readonly AuditData[] | null | undefined): AuditData | undefined {
+  if (!audits?.length) return undefined;
+  return [...audits].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '')).at(-1);
+}
+
+/** Human and newest audit disagree: step outside the span (or not equal without one), or another root cause. */
+export function disagrees(annotation: AnnotationData | null | undefined, audits: readonly AuditData[] | null | undefined): boolean {
+  const audit = newestAudit(audits)?.diagnosis;
+  if (!annotation || !audit) return false;
+  const step = audit.criticalStep;
+  if (typeof annotation.criticalStep === 'number' && typeof step === 'number') {
+    const span = annotation.toleranceSpan ?? [annotation.criticalStep, annotation.criticalStep];
+    if (step < span[0] || step > span[1]) return true;
+  }
+  return Boolean(annotation.rootCause && audit.rootCause && annotation.rootCause !== audit.rootCause);
+}
+
+export function recordLabel(record: TrajectoryRecord): string {
+  const t = record.trajectory;
+  return `${record.id} · ${truncate(t.query ?? '(no query)', 70)}`;
+}
+
+export function buildRecordList(loaded: LoadedFile, sidecarRecords: Record<string, SidecarRecord | undefined>): RecordListEntry[] {
+  return loaded.records.filter(isTrajectoryRecord).map((r) => {
+    const sc = sidecarRecords[r.id];
+    const entry: RecordListEntry = {
+      id: r.id,
+      label: recordLabel(r),
+      annotated: Boolean(sc?.annotation),
+      audited: Boolean(sc?.audits?.length),
+      disagreeing: disagrees(sc?.annotation as AnnotationData | undefined, sc?.audits as AuditData[] | undefined),
+    };
+    if (r.line !== undefined) entry.line = r.line;
+    return entry;
+  });
+}
+
+export function buildRecordView(file: string, loaded: LoadedFile, record: TrajectoryRecord, sidecarRecord: SidecarRecord | undefined, names: ToolNames = {}): RecordView {
+  const t = record.trajectory;
+  const counts = countTrajectory(t, names);
+  const view: RecordView = {
+    recordId: record.id,
+    header: {
+      file,
+      format: t.format,
+      detectionReason: loaded.detection.reason,
+      recordId: record.id,
+      messages: counts.messages,
+      decisionSteps: counts.decisionSteps.length,
+      toolCalls: counts.toolCalls,
+      atomicOps: counts.atomicOps,
+      searchCalls: counts.searchCalls,
+      visitCalls: counts.visitCalls,
+    },
+    rows: buildRows(t),
+    decisionSteps: t.decisionSteps,
+    finalAnswerStep: t.finalAnswerStep ?? null,
+    audits: (sidecarRecord?.audits ?? []) as AuditData[],
+  };
+  if (t.query !== undefined) view.header.query = t.query;
+  if (t.predictedAnswer !== undefined) view.header.predictedAnswer = t.predictedAnswer;
+  if (t.goldAnswer !== undefined) view.header.goldAnswer = t.goldAnswer;
+  const gold = goldOf(t);
+  if (gold) view.gold = gold;
+  if (sidecarRecord?.annotation) view.annotation = sidecarRecord.annotation as AnnotationData;
+  return view;
+}

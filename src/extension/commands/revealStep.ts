@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+import { TRAJECTORY_OPTION_VIEW_TYPE, type TrajectoryEditorProvider } from '../editor/trajectoryEditorProvider';
+
+export const REVEAL_STEP_COMMAND = 'trajaudit.revealStep';
+
+type RevealArgs = { file: string | vscode.Uri; record?: string; position: number };
+
+function parseArgs(args: unknown[]): RevealArgs | undefined {
+  const [first, second, third] = args;
+  if (first && typeof first === 'object' && !(first instanceof vscode.Uri) && 'file' in first) return first as RevealArgs;
+  if (typeof third === 'number') return { file: first as string | vscode.Uri, record: second === undefined || second === null ? undefined : String(second), position: third };
+  if (typeof second === 'number') return { file: first as string | vscode.Uri, position: second };
+  return undefined;
+}
+
+/**
+ * `trajaudit.revealStep(file, record, position)` — opens the trajectory in the editor and selects
+ * the message. Reports and links use it; `file` is a path (absolute or workspace-relative) or Uri.
+ */
+export function registerRevealStep(provider: TrajectoryEditorProvider): vscode.Disposable {
+  return vscode.commands.registerCommand(REVEAL_STEP_COMMAND, async (...raw: unknown[]) => {
+    const args = parseArgs(raw);
+    if (!args) {
+      void vscode.window.showErrorMessage('trajaudit.revealStep expects (file, record, position).');
+      return false;
+    }
+    let uri = args.file instanceof vscode.Uri ? args.file : vscode.Uri.file(args.file);
+    if (!(args.file instanceof vscode.Uri) && !args.file.startsWith('/') && vscode.workspace.workspaceFolders?.[0]) {
+      uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, args.file);
+    }
+    const existing = provider.sessionsFor(uri);
+    if (existing.length === 0) await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_OPTION_VIEW_TYPE);
+    const session = provider.sessionsFor(uri)[0];
+    if (!session) return false;
+    session.panel.reveal();
+    session.reveal(args.record, args.position);
+    return true;
+  });
+}

@@ -1,0 +1,158 @@
+import * as vscode from 'vscode';
+import { buildRecordList, buildRecordView } from '../../core/view/recordView';
+import { answerTrace } from '../../core/view/answerTrace';
+import { searchMessages } from '../../core/view/search';
+import { countMessageTokensInSlices } from '../../core/stats/tokens';
+import { countTokens } from '../../core/stats/statistics';
+import type { AnnotationData, FromWebview, MessageBody, ToWebview } from '../../shared/protocol';
+import { toolNames } from '../activeFile';
+import type { TrajectoryDocument } from './trajectoryDocument';
+
+export interface AnnotationEditor {
+  applyAnnotation(document: TrajectoryDocument, recordId: string, annotation: AnnotationData | undefined, label: string): void;
+}
+
+/** One webview panel showing a document: answers the webview's requests, pushes changes. */
+export class PanelSession implements vscode.Disposable {
+  private recordId: string;
+  private ready = false;
+  private pendingReveal: { recordId: string; position: number } | undefined;
+  private readonly tokenCache = new Map<string, number[]>();
+  private tokenRun = 0;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly document: TrajectoryDocument,
+    private readonly editor: AnnotationEditor,
+    private readonly log: (message: string) => void,
+  ) {
+    this.recordId = document.trajectoryRecords[0].id;
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((m: FromWebview) => this.receive(m)),
+      document.onDidChange((change) => {
+        if (change.kind === 'annotation') this.post({ type: 'annotation', recordId: change.recordId, annotation: document.annotation(change.recordId), records: this.recordList() });
+        else if (change.kind === 'audits') this.post({ type: 'audits', recordId: this.recordId, audits: document.audits(this.recordId), records: this.recordList() });
+        else this.sendRecord('record');
+      }),
+    );
+  }
+
+  get currentRecordId(): string {
+    return this.recordId;
+  }
+
+  private post(message: ToWebview): void {
+    if (this.ready) void this.panel.webview.postMessage(message);
+  }
+
+  private recordList() {
+    const sidecarRecords = Object.fromEntries(this.document.trajectoryRecords.map((r) => [r.id, { annotation: this.document.annotation(r.id), audits: this.document.audits(r.id) }]));
+    return buildRecordList(this.document.loaded, sidecarRecords as never);
+  }
+
+  private view() {
+    const record = this.document.record(this.recordId) ?? this.document.trajectoryRecords[0];
+    const view = buildRecordView(this.document.loaded.file, this.document.loaded, record, { annotation: this.document.annotation(record.id) as never, audits: this.document.audits(record.id) as never }, toolNames());
+    const tokens = this.tokenCache.get(record.id);
+    if (tokens) view.rows.forEach((row, i) => (row.tokens = tokens[i]));
+    return view;
+  }
+
+  private sendRecord(type: 'init' | 'record'): void {
+    const view = this.view();
+    if (type === 'init') {
+      const readOnlyReason = this.document.sidecarProblem ? `Annotations cannot be saved: ${this.document.sidecarProblem}` : undefined;
+      this.post({ type: 'init', file: this.document.loaded.file, container: this.document.loaded.container, records: this.recordList(), view, ...(readOnlyReason ? { readOnlyReason } : {}) });
+    } else this.post({ type: 'record', view, records: this.recordList() });
+    void this.streamTokens(view.recordId);
+    if (this.pendingReveal && this.pendingReveal.recordId === this.recordId) {
+      this.post({ type: 'reveal', ...this.pendingReveal });
+      this.pendingReveal = undefined;
+    }
+  }
+
+  private async streamTokens(recordId: string): Promise<void> {
+    const record = this.document.record(recordId);
+    if (!record) return;
+    const run = ++this.tokenRun;
+    const t = record.trajectory;
+    const send = (tokens: number[], done: boolean) => {
+      const totals = done ? countTokens(t) : { total: 0, toolReturns: 0, reasoning: 0, predictedAnswer: 0 };
+      this.post({ type: 'tokens', recordId, tokens, totals });
+    };
+    const cached = this.tokenCache.get(recordId);
+    if (cached) return send(cached, true);
+    const counts = await countMessageTokensInSlices(t.messages, { onProgress: (c) => send(c, false), isCancelled: () => run !== this.tokenRun });
+    if (!counts) return;
+    this.tokenCache.set(recordId, counts);
+    send(counts, true);
+  }
+
+  /** Asks the webview to select and scroll to a position (switching record if needed). */
+  reveal(recordId: string | undefined, position: number): void {
+    const target = recordId ?? this.recordId;
+    if (!this.ready || target !== this.recordId) {
+      this.pendingReveal = { recordId: target, position };
+      if (this.ready && this.document.record(target)) {
+        this.recordId = target;
+        this.sendRecord('record');
+      }
+      return;
+    }
+    this.post({ type: 'reveal', recordId: target, position });
+  }
+
+  private reply(requestId: number, body: Extract<ToWebview, { type: 'reply' }>['body']): void {
+    this.post({ type: 'reply', requestId, body });
+  }
+
+  private receive(message: FromWebview): void {
+    try {
+      switch (message.type) {
+        case 'ready':
+          this.ready = true;
+          this.sendRecord('init');
+          return;
+        case 'selectRecord':
+          if (this.document.record(message.recordId)) {
+            this.recordId = message.recordId;
+            this.sendRecord('record');
+          }
+          return;
+        case 'getMessage': {
+          const m = this.document.record(message.recordId)?.trajectory.messages[message.position];
+          if (!m) return this.reply(message.requestId, { error: `no message ${message.position}` });
+          const body: MessageBody = { position: m.position, content: m.content, toolCalls: m.toolCalls.map((c) => ({ id: c.id, name: c.name, rawArguments: c.rawArguments, argumentsValid: c.argumentsValid })) };
+          if (m.reasoning) body.reasoning = m.reasoning;
+          if (m.toolCallId) body.toolCallId = m.toolCallId;
+          return this.reply(message.requestId, body);
+        }
+        case 'search': {
+          const t = this.document.record(message.recordId)?.trajectory;
+          return this.reply(message.requestId, t ? { positions: searchMessages(t, message.query) } : { error: 'no such record' });
+        }
+        case 'answerTrace': {
+          const t = this.document.record(message.recordId)?.trajectory;
+          return this.reply(message.requestId, t ? answerTrace(t, toolNames()) : { error: 'no such record' });
+        }
+        case 'editAnnotation':
+          this.editor.applyAnnotation(this.document, message.recordId, message.annotation, message.label);
+          return;
+        case 'log':
+          this.log(`webview: ${message.message}`);
+          return;
+      }
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.log(`editor: ${text}`);
+      if ('requestId' in message) this.reply(message.requestId, { error: text });
+      else this.post({ type: 'error', message: text });
+    }
+  }
+
+  dispose(): void {
+    this.tokenRun++;
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,194 @@
+import * as vscode from 'vscode';
+import { InputError } from '../../core/input/inputError';
+import { decodeText } from '../../core/input/readText';
+import { loadText, type LoadedFile } from '../../core/load/loadFile';
+import { isTrajectoryRecord, type TrajectoryRecord } from '../../core/load/loadRecord';
+import { annotationSchema, type Sidecar } from '../../core/sidecar/schema';
+import { emptySidecar, parseSidecar, serializeSidecar, sha256Of, sidecarPathFor, writeFileAtomic } from '../../core/sidecar/sidecarFile';
+import type { AnnotationData, AuditData } from '../../shared/protocol';
+import { backupOf, changedRecords, sameAnnotation, type AnnotationBackup, type AnnotationMap } from './annotationState';
+
+export type DocumentChange =
+  | { kind: 'annotation'; recordId: string }
+  | { kind: 'audits'; recordId?: string }
+  | { kind: 'reloaded' };
+
+/**
+ * The editor's document: a trajectory file (never written) plus its annotations. Edits change
+ * only the in-memory annotations; save writes the `.audit.json` sidecar atomically.
+ */
+export class TrajectoryDocument implements vscode.CustomDocument {
+  private readonly changed = new vscode.EventEmitter<DocumentChange>();
+  readonly onDidChange = this.changed.event;
+  private readonly disposed = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposed.event;
+  /** The sidecar as last read from or written to disk (its text, to notice outside changes). */
+  private diskText: string | undefined;
+  private diskSidecar: Sidecar | undefined;
+  /** Annotations as on disk (the saved state) and as edited. */
+  private base: AnnotationMap = new Map();
+  private current: AnnotationMap = new Map();
+  /** Problem with the sidecar on disk, shown instead of silently ignoring it. */
+  sidecarProblem: string | undefined;
+
+  private constructor(
+    readonly uri: vscode.Uri,
+    readonly loaded: LoadedFile,
+    readonly trajectorySha256: string,
+  ) {}
+
+  static async open(uri: vscode.Uri, backup?: AnnotationBackup): Promise<TrajectoryDocument> {
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    const displayName = vscode.workspace.asRelativePath(uri);
+    const loaded = loadText(decodeText(bytes, displayName), displayName);
+    if (!loaded.records.some(isTrajectoryRecord)) {
+      throw new InputError(displayName, `is a ${loaded.detection.kind}, not a trajectory (${loaded.detection.reason})`);
+    }
+    const document = new TrajectoryDocument(uri, loaded, sha256Of(bytes));
+    await document.readSidecarFromDisk();
+    document.current = new Map(document.base);
+    if (backup) for (const [id, a] of Object.entries(backup.annotations)) document.current.set(id, a ?? undefined);
+    return document;
+  }
+
+  get sidecarUri(): vscode.Uri {
+    return this.uri.with({ path: sidecarPathFor(this.uri.path) });
+  }
+
+  get trajectoryRecords(): TrajectoryRecord[] {
+    return this.loaded.records.filter(isTrajectoryRecord);
+  }
+
+  record(id: string): TrajectoryRecord | undefined {
+    return this.trajectoryRecords.find((r) => r.id === id);
+  }
+
+  annotation(recordId: string): AnnotationData | undefined {
+    return this.current.get(recordId);
+  }
+
+  audits(recordId: string): AuditData[] {
+    return (this.diskSidecar?.records[recordId]?.audits ?? []) as AuditData[];
+  }
+
+  get isDirty(): boolean {
+    return changedRecords(this.current, this.base).length > 0;
+  }
+
+  /** Replaces a record's annotation (validated); returns the previous one for undo. */
+  setAnnotation(recordId: string, annotation: AnnotationData | undefined): AnnotationData | undefined {
+    if (!this.record(recordId)) throw new Error(`no record "${recordId}" in ${this.loaded.file}`);
+    if (annotation) annotationSchema.parse(annotation);
+    const before = this.current.get(recordId);
+    this.current.set(recordId, annotation);
+    this.changed.fire({ kind: 'annotation', recordId });
+    return before;
+  }
+
+  private async readDiskText(): Promise<string | undefined> {
+    try {
+      const bytes = await vscode.workspace.fs.readFile(this.sidecarUri);
+      return decodeText(bytes, vscode.workspace.asRelativePath(this.sidecarUri));
+    } catch (error) {
+      if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
+      if (error instanceof InputError) throw error;
+      return undefined;
+    }
+  }
+
+  /** Reads the sidecar into the saved state. A bad sidecar is reported, never overwritten blindly. */
+  async readSidecarFromDisk(): Promise<void> {
+    this.sidecarProblem = undefined;
+    let text: string | undefined;
+    try {
+      text = await this.readDiskText();
+      this.diskSidecar = text === undefined ? undefined : parseSidecar(text, vscode.workspace.asRelativePath(this.sidecarUri));
+    } catch (error) {
+      this.sidecarProblem = error instanceof Error ? error.message : String(error);
+      this.diskSidecar = undefined;
+    }
+    this.diskText = text;
+    this.base = new Map();
+    for (const [id, record] of Object.entries(this.diskSidecar?.records ?? {})) {
+      if (record.annotation) this.base.set(id, record.annotation as AnnotationData);
+    }
+  }
+
+  /** Whether the sidecar on disk differs from what this document last read or wrote. */
+  async diskChangedSinceRead(): Promise<boolean> {
+    return (await this.readDiskText()) !== this.diskText;
+  }
+
+  /** Records whose annotation on disk was changed by someone else since we read it. */
+  async conflictingRecords(): Promise<string[]> {
+    const text = await this.readDiskText();
+    if (text === this.diskText) return [];
+    let disk: Sidecar | undefined;
+    try {
+      disk = text === undefined ? undefined : parseSidecar(text, 'sidecar');
+    } catch {
+      return changedRecords(this.current, this.base);
+    }
+    return changedRecords(this.current, this.base).filter((id) => !sameAnnotation(disk?.records[id]?.annotation as AnnotationData | undefined, this.base.get(id)));
+  }
+
+  /**
+   * Writes the edited annotations into the sidecar on disk (re-read first, so audits and
+   * records written by others meanwhile are kept), atomically.
+   */
+  async save(target: vscode.Uri = this.sidecarUri): Promise<void> {
+    if (this.sidecarProblem && target.toString() === this.sidecarUri.toString()) {
+      throw new Error(`${this.sidecarProblem} — fix or move the sidecar before saving; it was not overwritten`);
+    }
+    const diskText = target.toString() === this.sidecarUri.toString() ? await this.readDiskText() : undefined;
+    const disk = diskText === undefined ? undefined : parseSidecar(diskText, vscode.workspace.asRelativePath(target));
+    const next: Sidecar = disk ?? emptySidecar(this.uri.path, this.trajectorySha256, this.loaded.detection.kind);
+    next.trajectory = { ...next.trajectory, sha256: this.trajectorySha256, format: this.loaded.detection.kind };
+    for (const id of changedRecords(this.current, this.base)) {
+      const annotation = this.current.get(id);
+      const record = { ...(next.records[id] ?? {}) };
+      if (annotation) record.annotation = annotation as typeof record.annotation;
+      else delete record.annotation;
+      next.records[id] = record;
+    }
+    const text = serializeSidecar(next);
+    writeFileAtomic(target.fsPath, text);
+    if (target.toString() === this.sidecarUri.toString()) {
+      this.diskText = text;
+      this.diskSidecar = next;
+      this.base = new Map(this.current);
+    }
+  }
+
+  /** Back to the saved state (after re-reading the disk). */
+  async revert(): Promise<void> {
+    await this.readSidecarFromDisk();
+    this.current = new Map(this.base);
+    this.changed.fire({ kind: 'reloaded' });
+  }
+
+  /** Refreshes audits (written by the audit engine) without touching unsaved annotations. */
+  async refreshAuditsFromDisk(): Promise<void> {
+    const text = await this.readDiskText();
+    try {
+      const disk = text === undefined ? undefined : parseSidecar(text, 'sidecar');
+      if (this.diskSidecar && disk) for (const [id, r] of Object.entries(disk.records)) {
+        this.diskSidecar.records[id] = { ...(this.diskSidecar.records[id] ?? {}), audits: r.audits };
+      }
+      else this.diskSidecar = disk;
+    } catch {
+      /* a broken sidecar shows up on the next full read */
+    }
+    this.changed.fire({ kind: 'audits' });
+  }
+
+  backup(): AnnotationBackup {
+    return backupOf(this.current, this.base);
+  }
+
+  dispose(): void {
+    this.disposed.fire();
+    this.changed.dispose();
+    this.disposed.dispose();
+  }
+}

@@ -1,0 +1,154 @@
+import * as vscode from 'vscode';
+import { InputError } from '../../core/input/inputError';
+import type { AnnotationData } from '../../shared/protocol';
+import type { Log } from '../log';
+import type { AnnotationBackup } from './annotationState';
+import { PanelSession, type AnnotationEditor } from './panelSession';
+import { TrajectoryDocument } from './trajectoryDocument';
+import { editorHtml } from './webviewHtml';
+
+/** Default editor for *.traj.json / *.trajectory.json / *.traj.jsonl. */
+export const TRAJECTORY_VIEW_TYPE = 'trajaudit.trajectory';
+/** The same editor as an "Open With…" option for any .json / .jsonl file. */
+export const TRAJECTORY_OPTION_VIEW_TYPE = 'trajaudit.trajectoryAny';
+
+export class TrajectoryEditorProvider implements vscode.CustomEditorProvider<TrajectoryDocument>, AnnotationEditor {
+  private readonly changeEmitter = new vscode.EventEmitter<vscode.CustomDocumentEditEvent<TrajectoryDocument>>();
+  readonly onDidChangeCustomDocument = this.changeEmitter.event;
+  private readonly sessions = new Set<PanelSession>();
+  private readonly watchers = new Map<TrajectoryDocument, vscode.Disposable>();
+
+  constructor(private readonly context: vscode.ExtensionContext, private readonly log: Log) {}
+
+  static register(context: vscode.ExtensionContext, log: Log): TrajectoryEditorProvider {
+    const provider = new TrajectoryEditorProvider(context, log);
+    const options = { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true };
+    context.subscriptions.push(
+      vscode.window.registerCustomEditorProvider(TRAJECTORY_VIEW_TYPE, provider, options),
+      vscode.window.registerCustomEditorProvider(TRAJECTORY_OPTION_VIEW_TYPE, provider, options),
+    );
+    return provider;
+  }
+
+  async openCustomDocument(uri: vscode.Uri, openContext: vscode.CustomDocumentOpenContext): Promise<TrajectoryDocument> {
+    let backup: AnnotationBackup | undefined;
+    if (openContext.backupId) {
+      try {
+        const bytes = await vscode.workspace.fs.readFile(vscode.Uri.parse(openContext.backupId));
+        backup = JSON.parse(Buffer.from(bytes).toString('utf8')) as AnnotationBackup;
+        this.log.info(`restored unsaved annotations of ${uri.fsPath} from backup`);
+      } catch (error) {
+        this.log.error(`could not read the backup of ${uri.fsPath}: ${(error as Error).message}`);
+      }
+    }
+    try {
+      const document = await TrajectoryDocument.open(uri, backup);
+      this.watchSidecar(document);
+      if (document.sidecarProblem) void vscode.window.showWarningMessage(document.sidecarProblem);
+      return document;
+    } catch (error) {
+      const message = error instanceof InputError ? error.message : `Could not open ${uri.fsPath}: ${(error as Error).message}`;
+      this.log.error(message);
+      throw new Error(message);
+    }
+  }
+
+  async resolveCustomEditor(document: TrajectoryDocument, panel: vscode.WebviewPanel): Promise<void> {
+    const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.context.extensionUri, 'media')] };
+    panel.webview.html = editorHtml(panel.webview, this.context.extensionUri, document.loaded.file);
+    const session = new PanelSession(panel, document, this, (m) => this.log.info(m));
+    this.sessions.add(session);
+    panel.onDidDispose(() => {
+      session.dispose();
+      this.sessions.delete(session);
+    });
+  }
+
+  /** One undoable edit: the record's annotation before and after. */
+  applyAnnotation(document: TrajectoryDocument, recordId: string, annotation: AnnotationData | undefined, label: string): void {
+    const before = document.setAnnotation(recordId, annotation);
+    this.changeEmitter.fire({
+      document,
+      label,
+      undo: () => void document.setAnnotation(recordId, before),
+      redo: () => void document.setAnnotation(recordId, annotation),
+    });
+  }
+
+  async saveCustomDocument(document: TrajectoryDocument, cancellation: vscode.CancellationToken): Promise<void> {
+    const conflicts = await document.conflictingRecords();
+    if (cancellation.isCancellationRequested) return;
+    if (conflicts.length > 0) {
+      const overwrite = 'Overwrite';
+      const choice = await vscode.window.showWarningMessage(
+        `${vscode.workspace.asRelativePath(document.sidecarUri)} changed on disk since you opened it, and the annotation of record ${conflicts.join(', ')} differs there. Overwrite it with yours?`,
+        { modal: true, detail: 'Other records and audits on disk are kept either way.' },
+        overwrite,
+      );
+      if (choice !== overwrite) throw new Error('Save cancelled: the annotation file changed on disk. Revert to load it, or save again to overwrite.');
+    }
+    await document.save();
+    this.log.info(`saved annotations to ${document.sidecarUri.fsPath}`);
+  }
+
+  async saveCustomDocumentAs(document: TrajectoryDocument, destination: vscode.Uri): Promise<void> {
+    // "Save As" copies the trajectory (never modified) and writes its annotations beside the copy.
+    await vscode.workspace.fs.copy(document.uri, destination, { overwrite: true });
+    await document.save(destination.with({ path: `${destination.path}.audit.json` }));
+  }
+
+  async revertCustomDocument(document: TrajectoryDocument): Promise<void> {
+    await document.revert();
+  }
+
+  async backupCustomDocument(document: TrajectoryDocument, context: vscode.CustomDocumentBackupContext): Promise<vscode.CustomDocumentBackup> {
+    await vscode.workspace.fs.writeFile(context.destination, Buffer.from(JSON.stringify(document.backup())));
+    return {
+      id: context.destination.toString(),
+      delete: () => void vscode.workspace.fs.delete(context.destination).then(undefined, () => undefined),
+    };
+  }
+
+  /** Sessions showing a file, for revealStep and tests. */
+  sessionsFor(uri: vscode.Uri): PanelSession[] {
+    return [...this.sessions].filter((s) => s.document.uri.toString() === uri.toString());
+  }
+
+  private watchSidecar(document: TrajectoryDocument): void {
+    const folder = vscode.Uri.joinPath(document.sidecarUri, '..');
+    const name = document.sidecarUri.path.split('/').pop() ?? '';
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, name));
+    const onDiskChange = () => void this.sidecarChangedOnDisk(document);
+    watcher.onDidChange(onDiskChange);
+    watcher.onDidCreate(onDiskChange);
+    watcher.onDidDelete(onDiskChange);
+    this.watchers.set(document, watcher);
+    document.onDidDispose(() => {
+      watcher.dispose();
+      this.watchers.delete(document);
+    });
+  }
+
+  /** Clean: reload silently. Dirty: keep the user's work and ask — never overwrite silently. */
+  async sidecarChangedOnDisk(document: TrajectoryDocument): Promise<'ignored' | 'reloaded' | 'asked'> {
+    if (!(await document.diskChangedSinceRead())) return 'ignored';
+    if (!document.isDirty) {
+      await document.revert();
+      return 'reloaded';
+    }
+    await document.refreshAuditsFromDisk();
+    const load = 'Load from Disk';
+    const keep = 'Keep My Changes';
+    const file = vscode.workspace.asRelativePath(document.sidecarUri);
+    void vscode.window
+      .showWarningMessage(`${file} changed on disk while you have unsaved annotations.`, { modal: false }, load, keep)
+      .then(async (choice) => {
+        if (choice !== load) return;
+        // Revert goes through VS Code so the tab's dirty state and undo stack stay right.
+        this.sessionsFor(document.uri)[0]?.panel.reveal();
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      });
+    return 'asked';
+  }
+}

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import * as vscode from 'vscode';
+
+/** The editor page: strict CSP with a fresh nonce; scripts and styles only from dist/. */
+export function editorHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
+  const nonce = randomBytes(18).toString('base64');
+  const dist = vscode.Uri.joinPath(extensionUri, 'dist');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
+  const cssFile = vscode.Uri.joinPath(dist, 'webview.css');
+  const css = existsSync(cssFile.fsPath) ? `<link rel="stylesheet" href="${webview.asWebviewUri(cssFile)}" nonce="${nonce}">` : '';
+  const csp = [
+    "default-src 'none'",
+    `img-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `style-src ${webview.cspSource} 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  const safeTitle = title.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="trajaudit-nonce" content="${nonce}">
+${css}
+<title>${safeTitle}</title>
+</head>
+<body>
+<div id="app" data-nonce="${nonce}"></div>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+}

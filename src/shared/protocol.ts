@@ -1,0 +1,169 @@
+// The one typed message protocol between the trajectory editor's host (src/extension) and its
+// webview (webview/src). Both sides import this file; it holds types only (no runtime code
+// other than the constants below), so it bundles into both without pulling Node or VS Code in.
+
+export const ROOT_CAUSE_IDS = [
+  'candidate_mismanagement', 'search_coverage_gap', 'constraint_neglect',
+  'unverified_source_reliance', 'entity_relation_misbinding', 'unsupported_answer',
+] as const;
+export type RootCauseId = (typeof ROOT_CAUSE_IDS)[number];
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/** One timeline row: everything needed to draw it without the message body. */
+export interface RowSummary {
+  position: number;
+  role: Role;
+  agent?: string;
+  /** Tool calls of a decision step, summarized: `search(query=["a","b"])`. */
+  calls: string[];
+  /** Tool name answered by a tool return (from the issuing call). */
+  toolName?: string;
+  /** For tool returns: the decision step that issued the call. */
+  issuedBy?: number;
+  /** First ~200 characters, whitespace squeezed. */
+  preview: string;
+  chars: number;
+  hasReasoning: boolean;
+  isDecision: boolean;
+  isFinalAnswer: boolean;
+  isError?: boolean;
+  /** o200k tokens (content + reasoning); absent until counted (streamed after open). */
+  tokens?: number;
+}
+
+export interface HeaderInfo {
+  file: string;
+  format: string;
+  detectionReason: string;
+  recordId: string;
+  query?: string;
+  predictedAnswer?: string;
+  goldAnswer?: string;
+  messages: number;
+  decisionSteps: number;
+  toolCalls: number;
+  atomicOps: number;
+  searchCalls: number;
+  visitCalls: number;
+  /** Present once counted. */
+  tokens?: { total: number; toolReturns: number; reasoning: number; predictedAnswer: number };
+}
+
+/** Human annotation of one record (formats.md §3, `annotation`). */
+export interface AnnotationData {
+  criticalStep?: number | null;
+  toleranceSpan?: [number, number] | null;
+  rootCause?: RootCauseId | null;
+  rationale?: string | null;
+  repairDirective?: string | null;
+  repairRubrics?: string[] | null;
+  annotator?: string | null;
+  updatedAt?: string | null;
+  [unknownField: string]: unknown;
+}
+
+/** A machine audit of one record (formats.md §3, `audits[]`), as stored. */
+export interface AuditData {
+  id: string;
+  method: string;
+  provider?: string | null;
+  model?: string | null;
+  createdAt?: string | null;
+  promptVersion?: string | null;
+  diagnosis?: { criticalStep?: number | null; rootCause?: string | null; rationale?: string | null; citedSteps?: number[] | null } | null;
+  repair?: { directives: string[] } | null;
+  branches?: { name: string; criticalStep?: number | null; rootCause?: string | null; rationale?: string; notes?: string }[] | null;
+  adjudication?: { disagreements?: string; clusters?: number[][] } | null;
+  [unknownField: string]: unknown;
+}
+
+export interface GoldData {
+  criticalStep?: number;
+  toleranceSpan?: [number, number];
+  rootCause?: string;
+  rationale?: string;
+  repairDirective?: string;
+  repairRubrics?: string[];
+  mistakeAgent?: string;
+}
+
+export interface RecordListEntry {
+  id: string;
+  line?: number;
+  label: string;
+  annotated: boolean;
+  audited: boolean;
+  /** Human annotation and newest audit disagree on step (outside the span) or root cause. */
+  disagreeing: boolean;
+}
+
+export interface RecordView {
+  recordId: string;
+  header: HeaderInfo;
+  rows: RowSummary[];
+  decisionSteps: number[];
+  finalAnswerStep: number | null;
+  gold?: GoldData;
+  annotation?: AnnotationData;
+  audits: AuditData[];
+}
+
+export interface MessageBody {
+  position: number;
+  content: string;
+  reasoning?: string;
+  toolCalls: { id?: string; name: string; rawArguments: string; argumentsValid: boolean }[];
+  toolCallId?: string;
+}
+
+export interface SearchRequest {
+  text: string;
+  caseSensitive?: boolean;
+  regex?: boolean;
+  roles?: Role[];
+  tools?: string[];
+}
+
+export type AnswerSource = 'search snippet' | 'visited page' | 'reasoning' | 'tool return' | 'user' | 'answer';
+export interface AnswerOccurrence { position: number; source: AnswerSource }
+export interface AnswerTrace {
+  predicted?: { text: string; occurrences: AnswerOccurrence[]; first?: AnswerOccurrence };
+  gold?: { text: string; occurrences: AnswerOccurrence[]; first?: AnswerOccurrence };
+}
+
+/** Host → webview. */
+export type ToWebview =
+  | { type: 'init'; file: string; container: string; records: RecordListEntry[]; readOnlyReason?: string; view: RecordView }
+  | { type: 'record'; view: RecordView; records: RecordListEntry[] }
+  | { type: 'tokens'; recordId: string; tokens: number[]; totals: NonNullable<HeaderInfo['tokens']> }
+  | { type: 'annotation'; recordId: string; annotation?: AnnotationData; records: RecordListEntry[] }
+  | { type: 'audits'; recordId: string; audits: AuditData[]; records: RecordListEntry[] }
+  | { type: 'reveal'; recordId: string; position: number }
+  | { type: 'error'; message: string }
+  | { type: 'reply'; requestId: number; body: MessageBody | { positions: number[] } | AnswerTrace | { error: string } };
+
+/** Webview → host. */
+export type FromWebview =
+  | { type: 'ready' }
+  | { type: 'selectRecord'; recordId: string }
+  | { type: 'getMessage'; requestId: number; recordId: string; position: number }
+  | { type: 'search'; requestId: number; recordId: string; query: SearchRequest }
+  | { type: 'answerTrace'; requestId: number; recordId: string }
+  /** Replaces the record's annotation; the host turns it into one undoable edit. `label` names it in the undo stack. */
+  | { type: 'editAnnotation'; recordId: string; annotation: AnnotationData; label: string }
+  | { type: 'log'; level: 'info' | 'error'; message: string };
+
+export const SHORTCUTS: { keys: string; does: string }[] = [
+  { keys: 'j / k', does: 'next / previous message' },
+  { keys: 'J / K', does: 'next / previous decision step' },
+  { keys: 'g', does: 'go to a message position' },
+  { keys: '/', does: 'search every message' },
+  { keys: 'n / N', does: 'next / previous search match' },
+  { keys: 'Enter / o', does: 'expand or collapse the selected message' },
+  { keys: 'c', does: 'mark the selected decision step as the critical step' },
+  { keys: '[ / ]', does: 'set the tolerance span start / end at the selected decision step' },
+  { keys: '1–6', does: 'pick the root cause' },
+  { keys: 'H / L', does: 'previous / next record (JSONL files)' },
+  { keys: '?', does: 'list the shortcuts' },
+];

@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// `npm test`: everything, in order, with a summary.
+//   1. build        npm run build (tsc, eslint, esbuild bundles incl. out/test/integration)
+//   2. unit         npx mocha (test/unit/**/*.test.ts, see .mocharc.json)
+//   3. vscode-tools scripts/setup-vscode.mjs (Debian packages, Node 24, code-server;
+//                   a no-op once installed, a few minutes the first time)
+//   4. integration  test/runners/run-integration.mjs (mocha suite inside a real VS Code
+//                   extension host: code-server + headless Chromium)
+// Installs node_modules with `npm ci` first when they are missing.
+// Options: --bail (stop at the first failure), --skip-unit, --skip-integration.
+// Exits non-zero when any stage fails.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const root = resolve(import.meta.dirname, '..');
+const { values: opts } = parseArgs({
+  options: {
+    bail: { type: 'boolean', default: false },
+    'skip-unit': { type: 'boolean', default: false },
+    'skip-integration': { type: 'boolean', default: false },
+  },
+});
+
+const say = (message) => process.stdout.write(`\n[test-all] ${message}\n`);
+
+function runCommand(cmd, args) {
+  return new Promise((resolveRun) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit' });
+    child.once('error', (err) => {
+      process.stderr.write(`[test-all] could not start ${cmd}: ${err.message}\n`);
+      resolveRun(127);
+    });
+    child.once('exit', (code, signal) => resolveRun(code ?? (signal ? 128 : 1)));
+  });
+}
+
+const results = [];
+let stopped = false;
+
+/** Runs one stage unless a required stage failed; records status and duration. */
+async function stage(name, { needs = [], skip = false }, body) {
+  const blocker = needs.find((n) => results.find((r) => r.name === n)?.status !== 'passed');
+  if (stopped || skip || blocker) {
+    const why = skip ? 'skipped (option)' : stopped ? 'skipped (--bail)' : `skipped (${blocker} did not pass)`;
+    results.push({ name, status: why, ms: 0 });
+    say(`${name}: ${why}`);
+    return;
+  }
+  say(`${name}: starting`);
+  const started = Date.now();
+  let status;
+  try {
+    const code = await body();
+    status = code === 0 ? 'passed' : `FAILED (exit ${code})`;
+  } catch (err) {
+    process.stderr.write(`${err.stack ?? err.message}\n`);
+    status = 'FAILED';
+  }
+  const ms = Date.now() - started;
+  results.push({ name, status, ms });
+  say(`${name}: ${status} in ${(ms / 1000).toFixed(1)} s`);
+  if (status !== 'passed' && opts.bail) stopped = true;
+}
+
+const npm = 'npm';
+const started = Date.now();
+
+if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
+  await stage('npm ci', {}, () => runCommand(npm, ['ci']));
+}
+await stage('build', {}, () => runCommand(npm, ['run', 'build']));
+await stage('unit', { skip: opts['skip-unit'] }, () => runCommand('npx', ['mocha']));
+await stage('vscode-tools', { skip: opts['skip-integration'] }, async () => {
+  const { setupVscode } = await import('./setup-vscode.mjs');
+  setupVscode();
+  return 0;
+});
+await stage('integration', { needs: ['build', 'vscode-tools'], skip: opts['skip-integration'] }, () =>
+  runCommand(process.execPath, [join(root, 'test', 'runners', 'run-integration.mjs')]));
+
+const total = Date.now() - started;
+const width = Math.max(...results.map((r) => r.name.length));
+const failed = results.filter((r) => r.status !== 'passed' && !r.status.startsWith('skipped (option)'));
+process.stdout.write('\n[test-all] summary\n');
+for (const r of results) {
+  process.stdout.write(`  ${r.name.padEnd(width)}  ${r.status.padEnd(18)} ${r.ms ? `${(r.ms / 1000).toFixed(1).padStart(7)} s` : ''}\n`);
+}
+process.stdout.write(`  ${'total'.padEnd(width)}  ${''.padEnd(18)} ${(total / 1000).toFixed(1).padStart(7)} s\n`);
+process.stdout.write(failed.length ? `[test-all] FAILED: ${failed.map((r) => r.name).join(', ')}\n` : '[test-all] all passed\n');
+process.exit(failed.length ? 1 : 0);

@@ -12,6 +12,7 @@ type Loader = () => Promise<unknown>;
 
 const SUITES: ReadonlyArray<readonly [string, Loader]> = [
   ['suite/activation.test.ts', () => import('./suite/activation.test.js')],
+  ['suite/editor.test.ts', () => import('./suite/editor.test.js')],
 ];
 
 type MochaConstructor = typeof Mocha;

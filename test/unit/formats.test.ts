@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadFile, loadText } from '../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../src/core/load/loadRecord';
@@ -122,7 +122,9 @@ describe('searchauditbench loader', () => {
 });
 
 describe('who-and-when loader on the real public files', () => {
-  const dir = join(__dirname, '..', '..', '..', 'shared', 'data', 'who-and-when');
+  // The four public MIT files ship in samples/; ../shared/data holds the originals.
+  const inSamples = join(__dirname, '..', '..', 'samples', 'trajectories', 'who-and-when');
+  const dir = existsSync(join(inSamples, 'whowhen-hc-1.json')) ? inSamples : join(__dirname, '..', '..', '..', 'shared', 'data', 'who-and-when');
   it('hc-1: only the human task-giver is a user message; string mistake_step becomes a number', () => {
     const loaded = loadFile(join(dir, 'whowhen-hc-1.json'));
     const record = loaded.records[0];

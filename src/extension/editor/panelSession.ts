@@ -29,7 +29,7 @@ export class PanelSession implements vscode.Disposable {
   ) {
     this.recordId = document.trajectoryRecords[0].id;
     this.disposables.push(
-      panel.webview.onDidReceiveMessage((m: FromWebview) => this.receive(m)),
+      panel.webview.onDidReceiveMessage((m: FromWebview) => this.handleMessage(m)),
       document.onDidChange((change) => {
         if (change.kind === 'annotation') this.post({ type: 'annotation', recordId: change.recordId, annotation: document.annotation(change.recordId), records: this.recordList() });
         else if (change.kind === 'audits') this.post({ type: 'audits', recordId: this.recordId, audits: document.audits(this.recordId), records: this.recordList() });
@@ -107,7 +107,8 @@ export class PanelSession implements vscode.Disposable {
     this.post({ type: 'reply', requestId, body });
   }
 
-  private receive(message: FromWebview): void {
+  /** Handles one webview message (public so tests can drive the editor as its webview does). */
+  handleMessage(message: FromWebview): void {
     try {
       switch (message.type) {
         case 'ready':

@@ -16,6 +16,9 @@ export class TrajectoryEditorProvider implements vscode.CustomEditorProvider<Tra
   private readonly changeEmitter = new vscode.EventEmitter<vscode.CustomDocumentEditEvent<TrajectoryDocument>>();
   readonly onDidChangeCustomDocument = this.changeEmitter.event;
   private readonly sessions = new Set<PanelSession>();
+  private readonly promptEmitter = new vscode.EventEmitter<string>();
+  /** Fires with the text of every conflict prompt shown (observability for tests and logs). */
+  readonly onDidPrompt = this.promptEmitter.event;
   private readonly watchers = new Map<TrajectoryDocument, vscode.Disposable>();
 
   constructor(private readonly context: vscode.ExtensionContext, private readonly log: Log) {}
@@ -81,8 +84,10 @@ export class TrajectoryEditorProvider implements vscode.CustomEditorProvider<Tra
     if (cancellation.isCancellationRequested) return;
     if (conflicts.length > 0) {
       const overwrite = 'Overwrite';
+      const prompt = `${vscode.workspace.asRelativePath(document.sidecarUri)} changed on disk since you opened it, and the annotation of record ${conflicts.join(', ')} differs there. Overwrite it with yours?`;
+      this.promptEmitter.fire(prompt);
       const choice = await vscode.window.showWarningMessage(
-        `${vscode.workspace.asRelativePath(document.sidecarUri)} changed on disk since you opened it, and the annotation of record ${conflicts.join(', ')} differs there. Overwrite it with yours?`,
+        prompt,
         { modal: true, detail: 'Other records and audits on disk are kept either way.' },
         overwrite,
       );
@@ -141,8 +146,11 @@ export class TrajectoryEditorProvider implements vscode.CustomEditorProvider<Tra
     const load = 'Load from Disk';
     const keep = 'Keep My Changes';
     const file = vscode.workspace.asRelativePath(document.sidecarUri);
+    const prompt = `${file} changed on disk while you have unsaved annotations.`;
+    this.log.info(prompt);
+    this.promptEmitter.fire(prompt);
     void vscode.window
-      .showWarningMessage(`${file} changed on disk while you have unsaved annotations.`, { modal: false }, load, keep)
+      .showWarningMessage(prompt, { modal: false }, load, keep)
       .then(async (choice) => {
         if (choice !== load) return;
         // Revert goes through VS Code so the tab's dirty state and undo stack stay right.

@@ -10,6 +10,8 @@ export const EXPECTED_COMMANDS = [
   'trajaudit.inspectFile',
   'trajaudit.showOutline',
   'trajaudit.validateFile',
+  'trajaudit.openInEditor',
+  'trajaudit.revealStep',
 ] as const;
 
 export function getExtension(): vscode.Extension<unknown> {

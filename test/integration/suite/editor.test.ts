@@ -1,0 +1,125 @@
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { TrajauditApi } from '../../../src/extension/extension';
+import type { TrajectoryDocument } from '../../../src/extension/editor/trajectoryDocument';
+import { activateExtension, closeAllEditors, samplesRoot, waitFor } from './helpers.js';
+
+const VIEW_TYPE = 'trajaudit.trajectoryAny';
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+const TRAJECTORY = {
+  query: 'Which composer premiered an opera in Riga in 1911?',
+  predicted_answer: 'Jāzeps Vītols',
+  trajectory: [
+    { role: 'user', content: 'Which composer premiered an opera in Riga in 1911?' },
+    { role: 'assistant', content: '', reasoning_content: 'Search.', tool_calls: [{ id: 'a', type: 'function', function: { name: 'search', arguments: '{"query": ["Riga opera premiere 1911"]}' } }] },
+    { role: 'tool', tool_call_id: 'a', content: 'Results…' },
+    { role: 'assistant', content: '', tool_calls: [{ id: 'b', type: 'function', function: { name: 'visit', arguments: '{"url": "https://example.org/riga"}' } }] },
+    { role: 'tool', tool_call_id: 'b', content: 'Page…' },
+    { role: 'assistant', content: 'Jāzeps Vītols' },
+  ],
+};
+
+function tabFor(uri: vscode.Uri): vscode.Tab | undefined {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.toString() === uri.toString());
+}
+
+suite('Trajectory editor: annotate, save, undo, hot exit, external change', () => {
+  let api: TrajauditApi;
+  let dir: string;
+  let file: string;
+  let uri: vscode.Uri;
+
+  suiteSetup(async () => {
+    api = (await activateExtension()).exports as TrajauditApi;
+  });
+
+  setup(async () => {
+    dir = join(samplesRoot().fsPath, '.scratch', `editor-${Date.now()}`);
+    mkdirSync(dir, { recursive: true });
+    file = join(dir, 'case.traj.json');
+    writeFileSync(file, JSON.stringify(TRAJECTORY, null, 2));
+    uri = vscode.Uri.file(file);
+    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+    await waitFor(() => api.editorProvider.sessionsFor(uri).length > 0, { message: 'the editor panel opens' });
+  });
+
+  teardown(async () => {
+    // Revert first: closing a dirty editor would open a modal "save changes?" dialog.
+    for (const session of api.editorProvider.sessionsFor(uri)) {
+      session.panel.reveal();
+      if (tabFor(uri)?.isDirty) await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+    await closeAllEditors();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function documentOf(): TrajectoryDocument {
+    return api.editorProvider.sessionsFor(uri)[0].document;
+  }
+
+  function edit(annotation: Record<string, unknown>, label: string): void {
+    api.editorProvider.sessionsFor(uri)[0].handleMessage({ type: 'editAnnotation', recordId: '0', annotation, label });
+  }
+
+  test('an annotation edit marks the tab dirty, save writes the sidecar atomically, the trajectory is untouched', async () => {
+    const before = sha(file);
+    edit({ criticalStep: 3, toleranceSpan: [1, 3], rootCause: 'unverified_source_reliance', annotator: 'it' }, 'Set critical step 3');
+    await waitFor(() => tabFor(uri)?.isDirty === true, { message: 'the tab shows dirty' });
+    assert.ok(await vscode.workspace.save(uri), 'save succeeds');
+    await waitFor(() => tabFor(uri)?.isDirty === false, { message: 'the tab is clean after save' });
+    const sidecar = JSON.parse(readFileSync(`${file}.audit.json`, 'utf8'));
+    assert.equal(sidecar.schema, 'trajaudit.audit/v1');
+    assert.equal(sidecar.trajectory.sha256, before);
+    assert.deepEqual(sidecar.records['0'].annotation, { criticalStep: 3, toleranceSpan: [1, 3], rootCause: 'unverified_source_reliance', annotator: 'it' });
+    assert.equal(sha(file), before, 'the trajectory file is never written');
+  });
+
+  test('undo restores the previous annotation, redo re-applies it', async () => {
+    edit({ criticalStep: 1, rootCause: 'search_coverage_gap' }, 'Set critical step 1');
+    edit({ criticalStep: 3, rootCause: 'search_coverage_gap' }, 'Set critical step 3');
+    assert.equal(documentOf().annotation('0')?.criticalStep, 3);
+    api.editorProvider.sessionsFor(uri)[0].panel.reveal();
+    await waitFor(() => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputCustom && input.uri.toString() === uri.toString();
+    }, { message: 'the trajectory editor is the active editor' });
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    await vscode.commands.executeCommand('undo');
+    await waitFor(() => documentOf().annotation('0')?.criticalStep === 1, { message: 'undo restores step 1' });
+    await vscode.commands.executeCommand('undo');
+    await waitFor(() => documentOf().annotation('0') === undefined, { message: 'undo removes the first annotation' });
+    await vscode.commands.executeCommand('redo');
+    await waitFor(() => documentOf().annotation('0')?.criticalStep === 1, { message: 'redo re-applies it' });
+  });
+
+  test('a backup (hot exit) restores an unsaved annotation when the document is reopened', async () => {
+    edit({ criticalStep: 5, rootCause: 'unsupported_answer', rationale: 'unsaved work' }, 'Set critical step 5');
+    const destination = vscode.Uri.file(join(dir, 'backup.json'));
+    const backup = await api.editorProvider.backupCustomDocument(documentOf(), { destination });
+    assert.ok(!existsSync(`${file}.audit.json`), 'nothing was saved');
+    const reopened = await api.editorProvider.openCustomDocument(uri, { backupId: backup.id, untitledDocumentData: undefined });
+    assert.equal(reopened.annotation('0')?.rationale, 'unsaved work');
+    assert.equal(reopened.isDirty, true);
+    reopened.dispose();
+  });
+
+  test('a sidecar changed on disk while dirty raises the prompt and is not overwritten silently', async () => {
+    edit({ criticalStep: 3, rootCause: 'constraint_neglect' }, 'Set critical step 3');
+    const prompted = new Promise<string>((resolve) => api.editorProvider.onDidPrompt(resolve));
+    const external = { schema: 'trajaudit.audit/v1', trajectory: { file: 'case.traj.json' }, records: { '0': { annotation: { criticalStep: 1, rootCause: 'search_coverage_gap', annotator: 'someone else' } } } };
+    writeFileSync(`${file}.audit.json`, JSON.stringify(external));
+    const message = await Promise.race([prompted, new Promise<string>((_, reject) => setTimeout(() => reject(new Error('no prompt within 15 s')), 15000))]);
+    assert.match(message, /changed on disk while you have unsaved annotations/);
+    assert.equal(documentOf().annotation('0')?.criticalStep, 3, 'the unsaved edit is kept');
+    assert.equal(JSON.parse(readFileSync(`${file}.audit.json`, 'utf8')).records['0'].annotation.annotator, 'someone else', 'the disk file is untouched');
+  });
+
+  test('revealStep opens the file and selects the message', async () => {
+    const ok = await vscode.commands.executeCommand('trajaudit.revealStep', file, '0', 3);
+    assert.equal(ok, true);
+  });
+});

@@ -19,5 +19,5 @@ export function oneFile(positionals: string[]): string {
 }
 
 export function reportProblems(problems: Problem[], io: CliIo): void {
-  for (const p of problems) io.err(problemLine(p.severity === 'warning' ? { ...p, message: `warning: ${p.message}` } : p));
+  for (const p of problems) io.err(problemLine(p));
 }

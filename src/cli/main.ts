@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/input/inputError';
+import { runAuditCommand } from './commands/audit';
 import { runInspect } from './commands/inspect';
 import { runOutline } from './commands/outline';
 import { runValidate } from './commands/validate';
@@ -11,6 +12,10 @@ Usage:
   trajaudit inspect <file> [--json] [--record ID]     format, counts and statistics
   trajaudit outline <file> [--json] [--record ID]     the decision-step outline O(τ)
   trajaudit validate <file or folder…> [--json]       schema check: one line per problem
+  trajaudit audit <file> --method M [--record ID] [--provider P --model X --base-url U]
+                  [--concurrency N] [--rerun] [--json]
+                                                      methods: searchauditor, all-at-once, step-by-step,
+                                                      binary-search, heuristic (offline, no model)
 
 Options:
   --search-names a,b   tool names counted as search calls (default: search)
@@ -19,13 +24,16 @@ Options:
 
 Exit codes: 0 success, 1 bad input or failed check (message on stderr), 2 wrong usage.`;
 
-const COMMANDS: Record<string, (positionals: string[], values: Record<string, unknown>, io: CliIo) => number> = {
+type Command = (positionals: string[], values: Record<string, unknown>, io: CliIo) => number | Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  audit: runAuditCommand,
   inspect: runInspect,
   outline: runOutline,
   validate: runValidate,
 };
 
-export function main(argv: string[], io: CliIo): number {
+export async function main(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -37,6 +45,20 @@ export function main(argv: string[], io: CliIo): number {
         record: { type: 'string' },
         'search-names': { type: 'string' },
         'visit-names': { type: 'string' },
+        method: { type: 'string' },
+        provider: { type: 'string' },
+        model: { type: 'string' },
+        'base-url': { type: 'string' },
+        concurrency: { type: 'string' },
+        'context-limit': { type: 'string' },
+        'max-output-tokens': { type: 'string' },
+        temperature: { type: 'string' },
+        'reasoning-effort': { type: 'string' },
+        ablation: { type: 'string' },
+        'no-full-trajectory': { type: 'boolean' },
+        rerun: { type: 'boolean' },
+        out: { type: 'string' },
+        format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -55,7 +77,7 @@ export function main(argv: string[], io: CliIo): number {
     return 2;
   }
   try {
-    return run(rest, parsed.values, io);
+    return await run(rest, parsed.values, io);
   } catch (error) {
     if (error instanceof CliUsageError) {
       io.err(`trajaudit ${command}: ${error.message}\n\n${USAGE}`);
@@ -74,5 +96,7 @@ export function main(argv: string[], io: CliIo): number {
 
 if (require.main === module) {
   const io: CliIo = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) };
-  process.exitCode = main(process.argv.slice(2), io);
+  void main(process.argv.slice(2), io).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -37,11 +37,11 @@ describe('bad input gives exit 1 and one clear line, and the file is untouched',
   ];
 
   for (const entry of corpus) {
-    it(entry.name, () => {
+    it(entry.name, async () => {
       const path = writeTemp(dir, entry.name, entry.content);
       const before = sha(path);
       for (const command of ['inspect', 'outline', 'validate']) {
-        const { code, err } = runCli([command, path]);
+        const { code, err } = await runCli([command, path]);
         assert.equal(code, 1, `${command} exits 1`);
         const problemLines = err.split('\n').filter((l) => !/file\(s\) checked/.test(l));
         assert.equal(problemLines.length, 1, `${command}: one line, got:\n${err}`);
@@ -53,9 +53,9 @@ describe('bad input gives exit 1 and one clear line, and the file is untouched',
     });
   }
 
-  it('a JSONL with one bad line still loads its good records', () => {
+  it('a JSONL with one bad line still loads its good records', async () => {
     const path = join(dir, 'one-bad-line.jsonl');
-    const { code, out, err } = runCli(['inspect', path, '--json']);
+    const { code, out, err } = await runCli(['inspect', path, '--json']);
     assert.equal(code, 1);
     const records = JSON.parse(out);
     assert.deepEqual(records.map((r: { id: string }) => r.id), ['a', 'c']);
@@ -70,9 +70,9 @@ describe('bad input gives exit 1 and one clear line, and the file is untouched',
     assert.equal(result.stderr.trim().split('\n').length, 1);
   });
 
-  it('wrong usage exits 2', () => {
-    assert.equal(runCli(['inspect']).code, 2);
-    assert.equal(runCli(['frobnicate', 'x']).code, 2);
-    assert.equal(runCli(['inspect', 'a', '--bogus']).code, 2);
+  it('wrong usage exits 2', async () => {
+    assert.equal((await runCli(['inspect'])).code, 2);
+    assert.equal((await runCli(['frobnicate', 'x'])).code, 2);
+    assert.equal((await runCli(['inspect', 'a', '--bogus'])).code, 2);
   });
 });

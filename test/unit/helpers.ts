@@ -24,9 +24,9 @@ export function trajectoryOf(value: unknown): Trajectory {
   return record.trajectory;
 }
 
-export function runCli(args: string[]): { code: number; out: string; err: string } {
+export async function runCli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = main(args, { out: (s) => out.push(s), err: (s) => err.push(s) });
+  const code = await main(args, { out: (s) => out.push(s), err: (s) => err.push(s) });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

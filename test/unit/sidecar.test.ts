@@ -8,7 +8,7 @@ import { runCli, tempDir, writeTemp } from './helpers';
 const trajectory = JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'tool', content: 'r' }, { role: 'assistant', content: 'a' }, { role: 'assistant', content: 'b' }] });
 
 describe('audit sidecar', () => {
-  it('round-trips with unknown fields preserved and root-cause display names normalized', () => {
+  it('round-trips with unknown fields preserved and root-cause display names normalized', async () => {
     const dir = tempDir();
     const file = writeTemp(dir, 'case.traj.json', trajectory);
     const path = sidecarPathFor(file);
@@ -27,7 +27,7 @@ describe('audit sidecar', () => {
     assert.equal(back.records['0'].annotation.reviewer_note, 'x');
     assert.deepEqual(back.records['0'].reviews, [{ by: 'ann' }]);
     assert.deepEqual(readdirSync(dir).sort(), ['case.traj.json', 'case.traj.json.audit.json'], 'no temp file left behind');
-    assert.deepEqual(runCli(['validate', path]).code, 0);
+    assert.deepEqual((await runCli(['validate', path])).code, 0);
   });
 
   it('refuses a newer schema version and a bad sidecar with a clear message', () => {
@@ -40,17 +40,17 @@ describe('audit sidecar', () => {
     assert.throws(() => readSidecar(broken), /c\.json\.audit\.json:1:\d+: invalid JSON/);
   });
 
-  it('validate checks annotation steps against the trajectory beside the sidecar', () => {
+  it('validate checks annotation steps against the trajectory beside the sidecar', async () => {
     const dir = tempDir();
     const file = writeTemp(dir, 'case.json', trajectory);
     const sidecar = emptySidecar(file, sha256Of(trajectory), 'openai-chat');
     sidecar.records['0'] = { annotation: { criticalStep: 1, toleranceSpan: [1, 3], rootCause: 'constraint_neglect' } };
     writeSidecar(sidecarPathFor(file), sidecar);
-    const { code, err } = runCli(['validate', sidecarPathFor(file)]);
+    const { code, err } = await runCli(['validate', sidecarPathFor(file)]);
     assert.equal(code, 1);
     assert.match(err, /criticalStep 1 is not a decision step/);
     writeFileSync(file, trajectory.replace('"q"', '"changed"'));
-    assert.match(runCli(['validate', sidecarPathFor(file)]).err, /changed since this sidecar was written/);
+    assert.match((await runCli(['validate', sidecarPathFor(file)])).err, /changed since this sidecar was written/);
   });
 
   it('writes atomically: the target is replaced by rename, never truncated in place', () => {

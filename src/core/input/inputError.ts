@@ -22,12 +22,14 @@ export interface Problem {
   severity: 'error' | 'warning';
 }
 
-export function formatProblem(file: string, detail: string, where: { line?: number; column?: number; path?: string }): string {
+export function formatProblem(file: string, detail: string, where: { line?: number; column?: number; path?: string; severity?: 'error' | 'warning' }): string {
   const loc = where.line !== undefined ? `:${where.line}:${where.column ?? 1}` : '';
+  const severity = where.severity === 'warning' ? ' warning:' : '';
   const path = where.path ? ` at ${where.path}` : '';
-  return `${file}${loc}:${path ? path + ':' : ''} ${detail}`;
+  return `${file}${loc}:${severity}${path ? path + ':' : ''} ${detail}`;
 }
 
+/** `file:line:col: [warning:] at $.path: message` */
 export function problemLine(p: Problem): string {
   return formatProblem(p.file, p.message, p);
 }

@@ -22,6 +22,27 @@ function sourceOf(trajectory: Trajectory, m: Message, names: ToolNames, inReason
   return 'reasoning';
 }
 
+/**
+ * Forms of a predicted answer worth looking for, most specific first: the text after
+ * "Final answer:", the whole answer, and its head before a parenthesis, " by " or a comma
+ * ("Sare și stuf (Salt and Reed) by Irina Munteanu" → "Sare și stuf").
+ */
+export function answerVariants(answer: string): string[] {
+  const out: string[] = [];
+  const add = (v: string | undefined) => {
+    const clean = v?.replace(/^[\s*_"'“”]+|[\s*_"'“”.]+$/g, '').trim();
+    if (clean && clean.length >= 2 && !out.includes(clean)) out.push(clean);
+  };
+  const final = /final answer\s*[:：]\s*([^\n]+)/i.exec(answer);
+  if (final) add(final[1]);
+  if (answer.length <= 200) add(answer);
+  const head = (final ? final[1] : answer).trim();
+  add(head.split(/\s*[(（]/)[0]);
+  add(head.split(/\s+by\s+/i)[0]);
+  add(head.split(/\s*[,;]\s*/)[0]);
+  return out;
+}
+
 /** Every message where `answer` occurs, with the kind of source; the first occurrence is flagged. */
 export function traceText(trajectory: Trajectory, answer: string, names: ToolNames = {}): { text: string; occurrences: AnswerOccurrence[]; first?: AnswerOccurrence } {
   const re = pattern(answer);
@@ -38,9 +59,16 @@ export function traceText(trajectory: Trajectory, answer: string, names: ToolNam
   return first ? { text: answer, occurrences, first } : { text: answer, occurrences };
 }
 
+/** Trace of the first variant of `answer` found outside the question (else of the first variant). */
+export function traceAnswer(trajectory: Trajectory, answer: string, names: ToolNames = {}): ReturnType<typeof traceText> {
+  const variants = answerVariants(answer);
+  const traces = variants.map((v) => traceText(trajectory, v, names));
+  return traces.find((t) => t.occurrences.some((o) => o.source !== 'user' && o.source !== 'answer')) ?? traces[0] ?? { text: answer, occurrences: [] };
+}
+
 export function answerTrace(trajectory: Trajectory, names: ToolNames = {}): AnswerTrace {
   const trace: AnswerTrace = {};
-  if (trajectory.predictedAnswer) trace.predicted = traceText(trajectory, trajectory.predictedAnswer, names);
-  if (trajectory.goldAnswer) trace.gold = traceText(trajectory, trajectory.goldAnswer, names);
+  if (trajectory.predictedAnswer) trace.predicted = traceAnswer(trajectory, trajectory.predictedAnswer, names);
+  if (trajectory.goldAnswer) trace.gold = traceAnswer(trajectory, trajectory.goldAnswer, names);
   return trace;
 }

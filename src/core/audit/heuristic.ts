@@ -1,0 +1,168 @@
+import type { RootCause } from '../model/rootCauses';
+import type { Trajectory } from '../model/trajectory';
+import type { ToolNames } from '../stats/statistics';
+import { traceAnswer } from '../view/answerTrace';
+import { extractConstraints, supports, type QueryConstraint } from './constraints';
+
+export const HEURISTIC_VERSION = 'heuristic/v1';
+
+export interface HeuristicFinding {
+  criticalStep: number;
+  rootCause: RootCause;
+  rationale: string;
+  directives: string[];
+  /** The deterministic signals used, one line each. */
+  evidence: string[];
+  citedSteps: number[];
+}
+
+function answerPattern(answer: string): RegExp {
+  return new RegExp(answer.trim().split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'), 'iu');
+}
+
+function normalizeQuery(q: string): string {
+  return q.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** Search queries issued before (or at) a position, flattened. */
+function queriesUpTo(t: Trajectory, names: ToolNames, upTo: number): string[] {
+  const searchNames = names.searchNames ?? ['search'];
+  const out: string[] = [];
+  for (const p of t.decisionSteps) {
+    if (p > upTo) break;
+    for (const call of t.messages[p].toolCalls) {
+      if (!searchNames.includes(call.name)) continue;
+      const q = (call.arguments as { query?: unknown } | undefined)?.query;
+      for (const item of Array.isArray(q) ? q : [q]) if (typeof item === 'string') out.push(item);
+    }
+  }
+  return out;
+}
+
+/**
+ * The offline heuristic auditor: no model. It reads deterministic signals — where the predicted
+ * answer first appears and from what kind of source, whether the query's explicit constraints
+ * (years, numbers, quoted phrases, names) are supported by the evidence up to the commitment,
+ * whether a source was visited before answering, repeated queries, stopping early — and proposes
+ * a step, a root cause and a templated repair, listing the evidence used.
+ */
+export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicFinding {
+  const decisions = t.decisionSteps;
+  if (decisions.length === 0) throw new Error('the trajectory has no decision step to audit');
+  const final = t.finalAnswerStep ?? decisions[decisions.length - 1];
+  const evidence: string[] = [];
+  const visitNames = names.visitNames ?? ['visit'];
+  const toolCalls = decisions.reduce((s, p) => s + t.messages[p].toolCalls.length, 0);
+  const visits = decisions.filter((p) => t.messages[p].toolCalls.some((c) => visitNames.includes(c.name)));
+  const query = t.query ?? '';
+  const answer = t.predictedAnswer?.trim();
+  evidence.push(`${decisions.length} decision steps, ${toolCalls} tool calls, ${visits.length} steps with a visit`);
+
+  if (!answer) {
+    evidence.push('no predicted answer in the trajectory');
+    return {
+      criticalStep: final, rootCause: 'unsupported_answer', citedSteps: [final], evidence,
+      rationale: `The run ends at step ${final} without a recoverable predicted answer.`,
+      directives: [`At step ${final}, do not finish without stating an answer that is extracted from an inspected source; if none supports an answer, continue searching for the decisive constraint instead of stopping.`],
+    };
+  }
+
+  const trace = traceAnswer(t, answer, names);
+  const key = trace.text;
+  const inEvidence = trace.occurrences.filter((o) => o.source === 'search snippet' || o.source === 'visited page' || o.source === 'tool return');
+  const re = answerPattern(key);
+  const commitment = decisions.find((p) => p < final && (re.test(t.messages[p].reasoning ?? '') || re.test(t.messages[p].content) || t.messages[p].toolCalls.some((c) => re.test(c.rawArguments)))) ?? final;
+  evidence.push(inEvidence.length ? `the predicted answer first appears at message ${inEvidence[0].position} (${inEvidence[0].source})` : 'the predicted answer appears in no tool return');
+  evidence.push(commitment === final ? `the answer is first stated at the final step ${final}` : `the agent first takes up the answer at step ${commitment}`);
+
+  // 1. No evidence for the answer anywhere: the agent stopped early, or asserted it.
+  if (inEvidence.length === 0) {
+    if (toolCalls <= 3) {
+      evidence.push(`only ${toolCalls} tool calls before answering`);
+      return {
+        criticalStep: final, rootCause: 'search_coverage_gap', citedSteps: [final], evidence,
+        rationale: `The agent answered "${answer}" at step ${final} after only ${toolCalls} tool calls; the evidence the query needs was never sought.`,
+        directives: [
+          `At step ${final}, do not answer yet: list the query's constraints and search for each one that no result has covered.`,
+          'Open at least one primary source that states the answer together with the constraints before committing.',
+        ],
+      };
+    }
+    return {
+      criticalStep: final, rootCause: 'unsupported_answer', citedSteps: [final], evidence,
+      rationale: `"${answer}" is not found in any search result or visited page; the final answer at step ${final} is not extracted from the trajectory's evidence.`,
+      directives: [
+        `At step ${final}, answer only with a value that appears in an inspected source, and cite the message where it appears.`,
+        'If the gathered evidence does not determine the answer, run targeted searches for the missing link instead of completing it from memory.',
+      ],
+    };
+  }
+
+  const firstSource = inEvidence[0];
+  const upToCommit = t.messages.filter((m) => m.role === 'tool' && m.position <= Math.max(commitment, firstSource.position));
+  const evidenceText = upToCommit.map((m) => m.content).join('\n');
+  const sourceText = t.messages[firstSource.position].content;
+  const constraints = extractConstraints(query);
+  const hard = constraints.filter((c) => c.kind !== 'entity');
+  const unsupported = hard.filter((c) => !supports(evidenceText, c));
+  const visitedWithAnswer = inEvidence.some((o) => o.source === 'visited page' && o.position <= commitment + 1);
+  if (constraints.length) evidence.push(`query constraints: ${constraints.map((c) => `${c.kind} "${c.text}"`).join(', ')}`);
+  if (unsupported.length) evidence.push(`not supported by any evidence up to step ${commitment}: ${unsupported.map((c) => c.text).join(', ')}`);
+
+  // 2. Committed on a snippet without opening the page behind it.
+  if (firstSource.source === 'search snippet' && !visitedWithAnswer) {
+    evidence.push(`no visited page containing "${key}" at or before step ${commitment}`);
+    return {
+      criticalStep: commitment, rootCause: 'unverified_source_reliance', citedSteps: [firstSource.position, commitment], evidence,
+      rationale: `At step ${commitment} the agent adopts "${answer}" from a search snippet (message ${firstSource.position}) without opening and verifying the underlying source.`,
+      directives: [
+        `At step ${commitment}, open the page behind the snippet in message ${firstSource.position} and confirm the claim in its original content before adopting the candidate.`,
+        `Check the candidate against every explicit constraint of the query${hard.length ? ` (${hard.map((c) => c.text).join(', ')})` : ''} using the primary source, not the snippet.`,
+        'Prefer an official or primary source; treat aggregator and SEO snippets as leads only.',
+      ],
+    };
+  }
+
+  // 3. A hard constraint the candidate's own source contradicts, or that evidence never covered.
+  const mismatched = unsupported.filter((c) => c.kind === 'year' || c.kind === 'year-range' ? /\b(1[5-9]\d\d|20\d\d)\b/.test(sourceText) : c.kind === 'number' ? /\b\d+\b/.test(sourceText) : false);
+  if (mismatched.length) {
+    return {
+      criticalStep: commitment, rootCause: 'constraint_neglect', citedSteps: [firstSource.position, commitment], evidence,
+      rationale: `At step ${commitment} the agent keeps "${answer}" although its source (message ${firstSource.position}) states other values than the query's ${describe(mismatched)}.`,
+      directives: [
+        `At step ${commitment}, check ${describe(mismatched)} against the candidate's source before accepting it; a mismatch on a hard constraint rejects the candidate.`,
+        'Write down each explicit constraint of the query and mark it verified or violated for the current candidate.',
+        'When a constraint is violated, return to the candidate list and search for candidates that satisfy it instead of rationalizing the mismatch.',
+      ],
+    };
+  }
+  if (unsupported.length) {
+    return {
+      criticalStep: commitment, rootCause: 'search_coverage_gap', citedSteps: [commitment], evidence,
+      rationale: `By step ${commitment} no search result or page covers the query's ${describe(unsupported)}, yet the agent commits to "${answer}".`,
+      directives: [
+        `Before committing at step ${commitment}, search specifically for ${describe(unsupported)} together with the candidate.`,
+        'Inspect an official or primary source that can confirm or reject the decisive constraint.',
+      ],
+    };
+  }
+
+  // 4. The answer was in hand and the constraints were covered: the candidates were mismanaged.
+  const queries = queriesUpTo(t, names, final).map(normalizeQuery);
+  const repeated = queries.length - new Set(queries).size;
+  if (repeated) evidence.push(`${repeated} repeated search queries`);
+  return {
+    criticalStep: commitment, rootCause: 'candidate_mismanagement', citedSteps: [firstSource.position, commitment], evidence,
+    rationale: `The evidence for the query's constraints is in hand by step ${commitment}, where the agent settles on "${answer}" without comparing it systematically with the other candidates the results surfaced.`,
+    directives: [
+      `At step ${commitment}, list every candidate surfaced so far with the constraints each satisfies, and compare them before committing.`,
+      'Keep still-viable candidates until a constraint rules them out; re-check the chosen one against every constraint at the end.',
+      ...(repeated ? ['Stop repeating identical searches; turn the accumulated evidence into a candidate decision.'] : []),
+    ],
+  };
+}
+
+function describe(constraints: QueryConstraint[]): string {
+  return constraints.map((c) => `${c.kind} "${c.text}"`).join(', ');
+}
+

@@ -1,8 +1,11 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/input/inputError';
 import { runAuditCommand } from './commands/audit';
+import { runExportRepairs } from './commands/exportRepairs';
+import { runAgreement } from './commands/agreement';
 import { runInspect } from './commands/inspect';
 import { runOutline } from './commands/outline';
+import { runScore } from './commands/score';
 import { runValidate } from './commands/validate';
 import { CliUsageError, type CliIo } from './io';
 
@@ -12,14 +15,26 @@ Usage:
   trajaudit inspect <file> [--json] [--record ID]     format, counts and statistics
   trajaudit outline <file> [--json] [--record ID]     the decision-step outline O(τ)
   trajaudit validate <file or folder…> [--json]       schema check: one line per problem
+  trajaudit score <folder> [--json] [--out report.md] [--method M] [--partial X]
+                  [--judge exact|llm] [--provider P --model X --base-url U] [--concurrency N]
+                                                      score a run folder (kind from trajaudit.run.json or detected)
+  trajaudit agreement <annotation files…> [--json] [--out report.md]
+                                                      multi-annotator agreement (human validation)
   trajaudit audit <file> --method M [--record ID] [--provider P --model X --base-url U]
                   [--concurrency N] [--rerun] [--json]
                                                       methods: searchauditor, all-at-once, step-by-step,
                                                       binary-search, heuristic (offline, no model)
+  trajaudit export-repairs <file or folder> --format jsonl|md|resume [--out F] [--method M]
+                                                      repair directives; resume = the prefix before the
+                                                      critical step + the repair as a user message
 
 Options:
   --search-names a,b   tool names counted as search calls (default: search)
   --visit-names a,b    tool names counted as visit calls (default: visit)
+  --method M           score: the newest audit of method M (default: the newest audit)
+  --out FILE           score, agreement: also write a Markdown report
+  --partial X          score (nuggets): credit of a partial nugget, 0..1 (default 0.5)
+  --judge exact|llm    score: answer judge for deepsearchqa/delegation (default exact; llm needs --model)
   --help               this text
 
 Exit codes: 0 success, 1 bad input or failed check (message on stderr), 2 wrong usage.`;
@@ -28,9 +43,12 @@ type Command = (positionals: string[], values: Record<string, unknown>, io: CliI
 
 const COMMANDS: Record<string, Command> = {
   audit: runAuditCommand,
+  'export-repairs': runExportRepairs,
   inspect: runInspect,
   outline: runOutline,
   validate: runValidate,
+  score: runScore,
+  agreement: runAgreement,
 };
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -59,6 +77,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         rerun: { type: 'boolean' },
         out: { type: 'string' },
         format: { type: 'string' },
+        partial: { type: 'string' },
+        judge: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

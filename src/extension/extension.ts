@@ -1,4 +1,9 @@
 import * as vscode from 'vscode';
+import { AuditJobManager } from './audit/auditJobs';
+import { AuditJobsView, createJobsStatusBar } from './audit/jobsView';
+import { ApiKeys, registerSetApiKey } from './audit/secrets';
+import { registerAuditFolder, registerAuditTrajectory, registerCancelJob } from './commands/auditTrajectory';
+import { registerExportRepairs } from './commands/exportRepairs';
 import { registerInspectFile } from './commands/inspectFile';
 import { registerOpenInEditor } from './commands/openInEditor';
 import { registerRevealStep } from './commands/revealStep';
@@ -11,6 +16,7 @@ import { createLog } from './log';
 /** What activate returns: used by the integration tests, and by other extensions if they wish. */
 export interface TrajauditApi {
   editorProvider: TrajectoryEditorProvider;
+  jobs: AuditJobManager;
 }
 
 export function activate(context: vscode.ExtensionContext): TrajauditApi {
@@ -18,7 +24,17 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
   context.subscriptions.push(log.channel);
   const diagnostics = vscode.languages.createDiagnosticCollection('trajaudit');
   const editorProvider = TrajectoryEditorProvider.register(context, log);
+  const jobs = new AuditJobManager(log);
+  const keys = new ApiKeys(context.secrets);
   context.subscriptions.push(
+    jobs,
+    vscode.window.registerTreeDataProvider('trajaudit.auditJobs', new AuditJobsView(jobs)),
+    createJobsStatusBar(jobs),
+    registerSetApiKey(keys),
+    registerAuditTrajectory(jobs, keys),
+    registerAuditFolder(jobs, keys),
+    registerCancelJob(jobs),
+    registerExportRepairs(),
     diagnostics,
     registerInspectFile(log),
     registerShowOutline(),
@@ -28,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
     registerEditorOffer(),
   );
   log.info('Trajectory Auditor activated');
-  return { editorProvider };
+  return { editorProvider, jobs };
 }
 
 export function deactivate(): void {

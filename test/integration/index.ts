@@ -13,6 +13,7 @@ type Loader = () => Promise<unknown>;
 const SUITES: ReadonlyArray<readonly [string, Loader]> = [
   ['suite/activation.test.ts', () => import('./suite/activation.test.js')],
   ['suite/editor.test.ts', () => import('./suite/editor.test.js')],
+  ['suite/audit.test.ts', () => import('./suite/audit.test.js')],
 ];
 
 type MochaConstructor = typeof Mocha;

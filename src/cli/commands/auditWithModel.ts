@@ -1,5 +1,9 @@
 import type { TrajectoryRecord } from '../../core/load/loadRecord';
+import { mapWithConcurrency, promptVersionOf, runModelAudit } from '../../core/audit/runAudit';
+import { SEARCHAUDITOR_VARIANTS, type SearchAuditorOptions, type SearchAuditorVariant } from '../../core/audit/searchAuditor';
 import type { AuditMethod, AuditResult } from '../../core/audit/types';
+import { createModelClient } from '../../core/providers/factory';
+import type { ModelSettings, ProviderName } from '../../core/providers/types';
 import type { ToolNames } from '../../core/stats/statistics';
 import { CliUsageError, type CliIo } from '../io';
 
@@ -9,13 +13,66 @@ export interface ModelAuditContext {
   cached: (recordId: string, key: { method: string; model: string; promptVersion: string; options?: unknown }) => AuditResult | undefined;
 }
 
-/** Model-backed audit methods (SearchAuditor and the baselines). */
+function positiveInt(value: unknown, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CliUsageError(`${flag} expects a positive whole number`);
+  return n;
+}
+
+/** Model settings from flags; keys only from OPENAI_API_KEY / ANTHROPIC_API_KEY (never flags, never logged). */
+export function modelSettingsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): ModelSettings {
+  const provider = (values.provider ?? env.TRAJAUDIT_PROVIDER ?? 'openai') as ProviderName;
+  if (provider !== 'openai' && provider !== 'anthropic') throw new CliUsageError('--provider must be openai or anthropic');
+  const model = (values.model ?? env.TRAJAUDIT_MODEL) as string | undefined;
+  if (!model) throw new CliUsageError('--model is required for model-backed methods (or set TRAJAUDIT_MODEL); --method heuristic needs no model');
+  const baseUrl = (values['base-url'] ?? env.TRAJAUDIT_BASE_URL) as string | undefined;
+  const apiKey = provider === 'openai' ? env.OPENAI_API_KEY : env.ANTHROPIC_API_KEY;
+  if (!apiKey && !baseUrl) throw new CliUsageError(`set ${provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY'}, or point --base-url at a local OpenAI-compatible server`);
+  const settings: ModelSettings = { provider, model };
+  if (baseUrl) settings.baseUrl = baseUrl;
+  if (apiKey) settings.apiKey = apiKey;
+  if (values.temperature !== undefined) settings.temperature = Number(values.temperature);
+  if (values['reasoning-effort'] !== undefined) settings.reasoningEffort = values['reasoning-effort'] as ModelSettings['reasoningEffort'];
+  if (values['max-output-tokens'] !== undefined) settings.maxOutputTokens = positiveInt(values['max-output-tokens'], '--max-output-tokens', 8000);
+  return settings;
+}
+
+/** Model-backed audit methods (SearchAuditor and the baselines), records audited concurrently. */
 export async function runModelAudits(
-  _records: TrajectoryRecord[],
+  records: TrajectoryRecord[],
   method: AuditMethod,
-  _values: Record<string, unknown>,
-  _io: CliIo,
-  _context: ModelAuditContext,
+  values: Record<string, unknown>,
+  io: CliIo,
+  context: ModelAuditContext,
 ): Promise<{ recordId: string; audit?: AuditResult; error?: string; cached?: boolean }[]> {
-  throw new CliUsageError(`method ${method} needs the model providers, which are not wired into the CLI yet; use --method heuristic`);
+  const settings = modelSettingsFrom(values);
+  const variant = (values.ablation ?? 'full') as SearchAuditorVariant;
+  if (!SEARCHAUDITOR_VARIANTS.includes(variant)) throw new CliUsageError(`--ablation must be one of ${SEARCHAUDITOR_VARIANTS.join(', ')}`);
+  if (variant !== 'full' && method !== 'searchauditor') throw new CliUsageError('--ablation applies to --method searchauditor only');
+  const client = createModelClient(settings);
+  const options: SearchAuditorOptions = {
+    client,
+    variant,
+    adjudicatorSeesTrajectory: !values['no-full-trajectory'],
+    contextLimit: positiveInt(values['context-limit'], '--context-limit', 128_000),
+    ...(settings.maxOutputTokens ? { maxOutputTokens: settings.maxOutputTokens } : {}),
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    ...(settings.reasoningEffort ? { reasoningEffort: settings.reasoningEffort } : {}),
+  };
+  const keyOptions = method === 'searchauditor' ? { variant, adjudicatorSeesTrajectory: options.adjudicatorSeesTrajectory } : undefined;
+  const concurrency = positiveInt(values.concurrency, '--concurrency', 4);
+  let done = 0;
+  return mapWithConcurrency(records, concurrency, async (record) => {
+    const cached = context.cached(record.id, { method, model: settings.model, promptVersion: promptVersionOf(method), ...(keyOptions ? { options: keyOptions } : {}) });
+    if (cached) return { recordId: record.id, audit: cached, cached: true };
+    try {
+      const audit = await runModelAudit(record.trajectory, method, options, context.sha);
+      io.err(`[${++done}/${records.length}] record ${record.id}: ${audit.usage.calls} calls, ${audit.usage.inputTokens} input tokens (${audit.usage.cachedInputTokens} cached), ${(audit.usage.latencyMs / 1000).toFixed(1)} s`);
+      return { recordId: record.id, audit };
+    } catch (error) {
+      io.err(`[${++done}/${records.length}] record ${record.id}: failed — ${(error as Error).message.split('\n')[0]}`);
+      return { recordId: record.id, error: (error as Error).message.split('\n')[0] };
+    }
+  });
 }

@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { Trajectory } from '../model/trajectory';
 import type { ToolNames } from '../stats/statistics';
+import { BASELINES_PROMPT_VERSION, runAllAtOnce, runBinarySearch, runStepByStep } from './baselines';
 import { HEURISTIC_VERSION, heuristicAudit } from './heuristic';
+import { runSearchAuditor, SEARCHAUDITOR_PROMPT_VERSION, type SearchAuditorOptions } from './searchAuditor';
+import { newAuditId } from './ids';
 import { emptyUsage, type AuditMethod, type AuditResult } from './types';
 
-export function newAuditId(method: string): string {
-  return `${method}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-}
 
 /** The offline heuristic as a full audit result (clearly labelled: provider "offline"). */
 export function runHeuristicAudit(t: Trajectory, names: ToolNames = {}, trajectorySha256?: string): AuditResult {
@@ -31,4 +30,34 @@ export function runHeuristicAudit(t: Trajectory, names: ToolNames = {}, trajecto
 
 export function isModelMethod(method: AuditMethod): boolean {
   return method !== 'heuristic';
+}
+
+/** Runs a model-backed method (SearchAuditor with its ablation switches, or a baseline). */
+export async function runModelAudit(t: Trajectory, method: AuditMethod, options: SearchAuditorOptions, trajectorySha256?: string): Promise<AuditResult> {
+  switch (method) {
+    case 'searchauditor': return runSearchAuditor(t, options, trajectorySha256);
+    case 'all-at-once': return runAllAtOnce(t, options, trajectorySha256);
+    case 'step-by-step': return runStepByStep(t, options, trajectorySha256);
+    case 'binary-search': return runBinarySearch(t, options, trajectorySha256);
+    default: throw new Error(`${method} is not a model method`);
+  }
+}
+
+/** The prompt version a method uses (part of the result-cache key). */
+export function promptVersionOf(method: AuditMethod): string {
+  return method === 'heuristic' ? HEURISTIC_VERSION : method === 'searchauditor' ? SEARCHAUDITOR_PROMPT_VERSION : BASELINES_PROMPT_VERSION;
+}
+
+/** Runs tasks with at most `limit` in flight; results keep the input order. */
+export async function mapWithConcurrency<T, R>(items: T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return results;
 }

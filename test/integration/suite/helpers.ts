@@ -12,6 +12,10 @@ export const EXPECTED_COMMANDS = [
   'trajaudit.validateFile',
   'trajaudit.openInEditor',
   'trajaudit.revealStep',
+  'trajaudit.auditTrajectory',
+  'trajaudit.auditFolder',
+  'trajaudit.setApiKey',
+  'trajaudit.exportRepairs',
 ] as const;
 
 export function getExtension(): vscode.Extension<unknown> {

@@ -1,0 +1,40 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { collectRepairs, repairsAsJsonl, repairsAsMarkdown, resumePayload } from '../../core/export/repairs';
+import { writeFileAtomic } from '../../core/sidecar/sidecarFile';
+import { CliUsageError, oneFile, type CliIo } from '../io';
+
+const FORMATS = ['jsonl', 'md', 'resume'] as const;
+
+/** `trajaudit export-repairs <file or folder> --format jsonl|md|resume [--out F] [--method M]` */
+export function runExportRepairs(positionals: string[], values: Record<string, unknown>, io: CliIo): number {
+  const path = oneFile(positionals);
+  const format = (values.format ?? 'jsonl') as (typeof FORMATS)[number];
+  if (!FORMATS.includes(format)) throw new CliUsageError(`--format must be one of ${FORMATS.join(', ')}`);
+  const { sources, skipped } = collectRepairs(path, values.method as string | undefined);
+  for (const s of skipped) io.err(`skipped: ${s}`);
+  const out = values.out as string | undefined;
+  if (format === 'resume') {
+    const payloads = sources.map((s) => ({ source: s, ...resumePayload(s) }));
+    if (out && payloads.length !== 1) {
+      mkdirSync(out, { recursive: true });
+      for (const p of payloads) {
+        const name = `${basename(p.source.file).replace(/\.(jsonl?|json)$/i, '')}${p.source.record === '0' ? '' : `.${p.source.record}`}.resume.json`;
+        writeFileAtomic(join(out, name), `${JSON.stringify(p.payload, null, 2)}\n`);
+      }
+      io.err(`${payloads.length} resume payload(s) written to ${out}`);
+    } else if (out) {
+      writeFileAtomic(out, `${JSON.stringify(payloads[0].payload, null, 2)}\n`);
+      io.err(`resume payload written to ${out}`);
+    } else {
+      io.out(JSON.stringify(payloads.length === 1 ? payloads[0].payload : payloads.map((p) => p.payload), null, 2));
+    }
+  } else {
+    const text = format === 'jsonl' ? repairsAsJsonl(sources) : repairsAsMarkdown(sources);
+    if (out) {
+      writeFileSync(out, text);
+      io.err(`${sources.length} repair(s) written to ${out}`);
+    } else io.out(text.trimEnd());
+  }
+  return sources.length === 0 ? 1 : 0;
+}

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { ROOT_CAUSE_LABELS } from '../model/rootCauses';
+import type { Trajectory } from '../model/trajectory';
+import { tokenCount } from '../stats/tokens';
+import { toDecisionStep } from './decisionSteps';
+import { structuredCall, rootCauseField, type CallSettings } from './modelCalls';
+import { organizeReports, voteAdjudication } from './organize';
+import { fillPrompt, loadPrompt } from './prompts';
+import { renderOutline, renderTrajectory, renderWindows } from './render';
+import { newAuditId } from './ids';
+import { emptyUsage, type AuditResult, type BranchReport, type StepCorrection } from './types';
+
+export const SEARCHAUDITOR_PROMPT_VERSION = 'searchauditor/v1';
+
+/** The ablations of seed 002 §5.3, as switches. */
+export const SEARCHAUDITOR_VARIANTS = ['full', '3x-holistic', 'no-forward', 'no-backward', 'vote', 'no-outline-windows'] as const;
+export type SearchAuditorVariant = (typeof SEARCHAUDITOR_VARIANTS)[number];
+
+export interface SearchAuditorOptions extends CallSettings {
+  variant?: SearchAuditorVariant;
+  /** The adjudicator also gets the full trajectory (default true, as in the paper). */
+  adjudicatorSeesTrajectory?: boolean;
+  /** Context window of the model, in tokens; the trajectory is cut to fit (default 128K). */
+  contextLimit?: number;
+  windowRadius?: number;
+  windowTokens?: number;
+}
+
+// One schema (and name) for the three branches: OpenAI puts the json_schema before the system
+// prompt in the cached prefix, so different schemas would stop the branches sharing τ in cache.
+const branchSchema = z.object({ critical_step: z.number().int(), root_cause: rootCauseField, rationale: z.string().min(1), notes: z.string() });
+const adjudicationSchema = z.object({ critical_step: z.number().int(), root_cause: rootCauseField, rationale: z.string().min(1), cited_steps: z.array(z.number().int()) });
+export const repairSchema = z.object({ directives: z.array(z.string().min(1)).min(1).max(6) });
+
+type Procedure = 'holistic' | 'backward' | 'forward';
+
+function branchesOf(variant: SearchAuditorVariant): { name: string; procedure: Procedure }[] {
+  switch (variant) {
+    case '3x-holistic': return [{ name: 'holistic-1', procedure: 'holistic' }, { name: 'holistic-2', procedure: 'holistic' }, { name: 'holistic-3', procedure: 'holistic' }];
+    case 'no-forward': return [{ name: 'holistic', procedure: 'holistic' }, { name: 'backward', procedure: 'backward' }, { name: 'holistic-2', procedure: 'holistic' }];
+    case 'no-backward': return [{ name: 'holistic', procedure: 'holistic' }, { name: 'holistic-2', procedure: 'holistic' }, { name: 'forward', procedure: 'forward' }];
+    default: return [{ name: 'holistic', procedure: 'holistic' }, { name: 'backward', procedure: 'backward' }, { name: 'forward', procedure: 'forward' }];
+  }
+}
+
+/** The shared prefix of every request that sees τ: identical bytes, so providers cache it once. */
+export function auditContext(t: Trajectory, contextLimit: number, reserveTokens: number) {
+  const rendered = renderTrajectory(t, { maxTokens: Math.max(4000, contextLimit - reserveTokens) });
+  const text = fillPrompt(loadPrompt('searchauditor/v1/context.md'), {
+    query: t.query ?? '(no query recorded)',
+    predicted_answer: t.predictedAnswer ?? '(no final answer recorded)',
+    trajectory: rendered.text,
+  });
+  return { text, cuts: rendered.cuts };
+}
+
+function reportsText(reports: BranchReport[]): string {
+  return reports
+    .map((r) => [`### Report ${r.name}`, `Critical step: ${r.criticalStep}`, `Root cause: ${r.rootCause} (${ROOT_CAUSE_LABELS[r.rootCause]})`, `Rationale: ${r.rationale}`, ...(r.notes ? [`Audit notes: ${r.notes}`] : [])].join('\n'))
+    .join('\n\n');
+}
+
+/**
+ * SearchAuditor (seed 002 §4): three audit branches in parallel over the same trajectory,
+ * deterministic organization of their reports with an outline and evidence windows, an
+ * evidence-grounded adjudicator, and a repair synthesizer that sees only q, â, the diagnosis and
+ * fresh windows. Five model calls (four with the vote ablation). Strictly offline: no gold field
+ * is ever put into a prompt.
+ */
+export async function runSearchAuditor(t: Trajectory, options: SearchAuditorOptions, trajectorySha256?: string): Promise<AuditResult> {
+  if (t.decisionSteps.length === 0) throw new Error('the trajectory has no decision step to audit');
+  const variant = options.variant ?? 'full';
+  const started = Date.now();
+  const usage = emptyUsage();
+  const corrections: StepCorrection[] = [];
+  const system = loadPrompt('searchauditor/v1/system.md');
+  const outline = renderOutline(t);
+  const reserve = (options.maxOutputTokens ?? 8000) + tokenCount(system) + tokenCount(outline) + 3000;
+  const context = auditContext(t, options.contextLimit ?? 128_000, reserve);
+  const final = t.finalAnswerStep ?? t.decisionSteps[t.decisionSteps.length - 1];
+
+  // Stage 1: the three branches, in parallel, sharing the trajectory as a cacheable prefix.
+  const reports = await Promise.all(
+    branchesOf(variant).map(async ({ name, procedure }): Promise<BranchReport> => {
+      const instructions = procedure === 'holistic' ? loadPrompt('searchauditor/v1/holistic.md') : fillPrompt(loadPrompt(`searchauditor/v1/${procedure}.md`), { outline });
+      const request = { system, cacheablePrefix: context.text, messages: [{ role: 'user' as const, content: instructions }], ...(trajectorySha256 ? { promptCacheKey: trajectorySha256 } : {}) };
+      const value = await structuredCall(options, usage, request, branchSchema, 'branch_audit');
+      const mapped = toDecisionStep(t, value.critical_step, name);
+      if (mapped.correction) corrections.push(mapped.correction);
+      return { name, criticalStep: mapped.step, rootCause: value.root_cause, rationale: value.rationale, ...(value.notes.trim() ? { notes: value.notes } : {}) };
+    }),
+  );
+
+  // Stage 2: deterministic organization, then the adjudicator (or the vote ablation).
+  const organized = organizeReports(t, reports);
+  const withViews = variant !== 'no-outline-windows';
+  let diagnosis: AuditResult['diagnosis'];
+  if (variant === 'vote') {
+    const vote = voteAdjudication(t, reports);
+    const source = reports.find((r) => r.rootCause === vote.rootCause && r.criticalStep === vote.criticalStep) ?? reports.find((r) => r.rootCause === vote.rootCause)!;
+    diagnosis = { criticalStep: vote.criticalStep, rootCause: vote.rootCause, rationale: source.rationale, citedSteps: [vote.criticalStep] };
+  } else {
+    const user = fillPrompt(loadPrompt('searchauditor/v1/adjudicator.md'), {
+      reports: reportsText(reports),
+      summary: organized.summary,
+      outline: withViews ? outline : '(not provided in this configuration)',
+      windows: withViews ? renderWindows(t, organized.anchors, options.windowRadius ?? 2, options.windowTokens ?? 3000) : '(not provided in this configuration)',
+    });
+    const prefix = options.adjudicatorSeesTrajectory === false
+      ? fillPrompt(loadPrompt('searchauditor/v1/context.md'), { query: t.query ?? '', predicted_answer: t.predictedAnswer ?? '', trajectory: '(the full trajectory is not provided in this configuration; use the outline and windows)' })
+      : context.text;
+    const value = await structuredCall(options, usage, { system, cacheablePrefix: prefix, messages: [{ role: 'user', content: user }] }, adjudicationSchema, 'adjudication');
+    const mapped = toDecisionStep(t, value.critical_step, 'adjudicator');
+    if (mapped.correction) corrections.push(mapped.correction);
+    diagnosis = { criticalStep: mapped.step, rootCause: value.root_cause, rationale: value.rationale, citedSteps: [...new Set(value.cited_steps)].filter((p) => p >= 0 && p < t.messages.length) };
+  }
+
+  // Stage 3: diagnosis-conditioned repair, from q, â, the diagnosis and fresh windows only.
+  const repair = await synthesizeRepair(t, diagnosis, options, usage, final);
+  usage.latencyMs = Date.now() - started;
+  return {
+    id: newAuditId('searchauditor'),
+    method: 'searchauditor',
+    provider: options.client.provider,
+    model: options.client.model,
+    createdAt: new Date().toISOString(),
+    promptVersion: SEARCHAUDITOR_PROMPT_VERSION,
+    diagnosis,
+    repair,
+    branches: reports,
+    adjudication: { disagreements: organized.summary, clusters: organized.clusters, windows: organized.anchors },
+    usage,
+    ...(corrections.length ? { corrections } : {}),
+    ...(context.cuts.length ? { contextCuts: context.cuts } : {}),
+    options: { variant, adjudicatorSeesTrajectory: options.adjudicatorSeesTrajectory !== false },
+    ...(trajectorySha256 ? { trajectorySha256 } : {}),
+  };
+}
+
+/** Stage 3, shared with the baselines that need a repair: never sees τ or any gold field. */
+export async function synthesizeRepair(t: Trajectory, diagnosis: AuditResult['diagnosis'], options: SearchAuditorOptions, usage: AuditResult['usage'], final: number): Promise<{ directives: string[] }> {
+  const user = fillPrompt(loadPrompt('searchauditor/v1/repair-user.md'), {
+    query: t.query ?? '(no query recorded)',
+    predicted_answer: t.predictedAnswer ?? '(no final answer recorded)',
+    critical_step: diagnosis.criticalStep,
+    root_cause: `${diagnosis.rootCause} (${ROOT_CAUSE_LABELS[diagnosis.rootCause]})`,
+    rationale: diagnosis.rationale,
+    windows: renderWindows(t, [...new Set([diagnosis.criticalStep, final])], options.windowRadius ?? 2, options.windowTokens ?? 3000),
+  });
+  const value = await structuredCall(options, usage, { system: loadPrompt('searchauditor/v1/repair.md'), messages: [{ role: 'user', content: user }] }, repairSchema, 'repair');
+  return { directives: value.directives };
+}

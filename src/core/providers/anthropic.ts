@@ -1,0 +1,123 @@
+// Anthropic messages API through the official `@anthropic-ai/sdk`.
+
+import Anthropic from '@anthropic-ai/sdk';
+import type { Message, MessageCreateParamsNonStreaming, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { scrubSecrets } from './errors';
+import { withJsonInstruction } from './json';
+import { BadResponseError, classifySdkError, runWithRetries, type RetryPolicy } from './retry';
+import { DEFAULT_ANTHROPIC_MAX_TOKENS, type ChatRequest, type ChatResult, type ModelClient, type StructuredOutputMode } from './types';
+
+export interface AnthropicClientOptions {
+  model: string;
+  baseUrl: string;
+  apiKey: string;
+  policy: RetryPolicy;
+  structuredOutput: StructuredOutputMode;
+  reasoningEffort?: ChatRequest['reasoningEffort'];
+  maxOutputTokens?: number;
+}
+
+export class AnthropicMessagesClient implements ModelClient {
+  readonly provider = 'anthropic' as const;
+  readonly model: string;
+  readonly structuredOutput: StructuredOutputMode;
+  readonly #sdk: Anthropic;
+  readonly #options: AnthropicClientOptions;
+  readonly #scrub: (text: string) => string;
+
+  constructor(options: AnthropicClientOptions) {
+    this.model = options.model;
+    this.structuredOutput = options.structuredOutput;
+    this.#options = options;
+    const apiKey = options.apiKey;
+    this.#scrub = (text) => scrubSecrets(text, [apiKey]);
+    this.#sdk = new Anthropic({
+      apiKey,
+      // Explicit null: the SDK would otherwise read ANTHROPIC_AUTH_TOKEN / ANTHROPIC_WEBHOOK_SIGNING_KEY.
+      authToken: null,
+      webhookKey: null,
+      baseURL: options.baseUrl,
+      maxRetries: 0, // retries are ours (retry.ts)
+      timeout: options.policy.timeoutMs,
+      logLevel: 'off',
+    });
+  }
+
+  /** The request body sent for `request` (exported for tests and dry runs). */
+  buildBody(request: ChatRequest): MessageCreateParamsNonStreaming {
+    const o = this.#options;
+    const native = request.json && (request.structuredOutput ?? o.structuredOutput) === 'native';
+    const messages = request.json && !native ? withJsonInstruction(request.messages, request.json) : request.messages;
+    const wire: MessageParam[] = messages.map((m) => ({ role: m.role, content: m.content }));
+    if (request.cacheablePrefix) {
+      // The breakpoint goes on the prefix block: everything up to it (system + prefix) is cached.
+      const prefixBlock: TextBlockParam = { type: 'text', text: request.cacheablePrefix, cache_control: { type: 'ephemeral' } };
+      const first = messages[0];
+      if (first?.role === 'user') {
+        const blocks: TextBlockParam[] = [prefixBlock];
+        if (first.content) blocks.push({ type: 'text', text: first.content });
+        wire[0] = { role: 'user', content: blocks };
+      } else {
+        wire.unshift({ role: 'user', content: [prefixBlock] });
+      }
+    }
+    const body: MessageCreateParamsNonStreaming = {
+      model: this.model,
+      max_tokens: request.maxOutputTokens ?? o.maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+      messages: wire,
+    };
+    if (request.system) body.system = request.system;
+    // No temperature: the Messages API version this SDK speaks (anthropic-version
+    // 2026-10-21) has no sampling parameters; request/settings temperature is ignored.
+    const effort = request.reasoningEffort ?? o.reasoningEffort;
+    if (effort || (native && request.json)) {
+      body.output_config = {};
+      if (effort) body.output_config.effort = effort;
+      if (native && request.json) body.output_config.format = { type: 'json_schema', schema: request.json.schema };
+    }
+    return body;
+  }
+
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
+    const started = Date.now();
+    const body = this.buildBody(request);
+    const policy = this.#options.policy;
+    const { value: message, attempts } = await runWithRetries(
+      { provider: this.provider, model: this.model, policy, signal, scrub: this.#scrub },
+      async (attemptSignal) => checkMessage(await this.#sdk.messages.create(body, { signal: attemptSignal, timeout: policy.timeoutMs, maxRetries: 0 })),
+      (error, timedOut) => classifySdkError(error, timedOut, Anthropic, policy.timeoutMs),
+    );
+    const u = message.usage;
+    const read = u?.cache_read_input_tokens ?? 0;
+    const write = u?.cache_creation_input_tokens ?? 0;
+    const result: ChatResult = {
+      text: message.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
+      usage: {
+        // Anthropic's input_tokens excludes cache reads and writes; ours is the total.
+        inputTokens: (u?.input_tokens ?? 0) + read + write,
+        outputTokens: u?.output_tokens ?? 0,
+        cachedInputTokens: read,
+        cacheWriteInputTokens: write,
+      },
+      latencyMs: Date.now() - started,
+      attempts,
+      finishReason: message.stop_reason ?? null,
+      truncated: message.stop_reason === 'max_tokens',
+      model: message.model || this.model,
+    };
+    const requestId = (message as { _request_id?: string | null })._request_id;
+    if (requestId) result.requestId = requestId;
+    return result;
+  }
+}
+
+function checkMessage(data: unknown): Message {
+  if (typeof data === 'string') {
+    throw new BadResponseError(`server answered with non-JSON text (${JSON.stringify(data.slice(0, 80))}); check the base URL (without /v1 for Anthropic)`, false);
+  }
+  const m = data as Partial<Message> | null | undefined;
+  if (!m || typeof m !== 'object' || !Array.isArray(m.content)) {
+    throw new BadResponseError('response has no content array; not an Anthropic message', true);
+  }
+  return m as Message;
+}

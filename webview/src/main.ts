@@ -1,6 +1,13 @@
-// Webview entry. The trajectory editor UI is built here (issue #3); until then the
-// bundle only announces readiness so the host/webview protocol can be exercised.
-declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
+// Webview entry: styles, web components, then the app. The host answers our 'ready' with 'init'.
+import './styles.css';
+import './widgets';
+import { App } from './app';
 
-const vscode = acquireVsCodeApi();
-vscode.postMessage({ type: 'ready' });
+function start(): void {
+  const mount = document.getElementById('root') ?? document.body.appendChild(document.createElement('div'));
+  mount.id = 'root';
+  new App(mount);
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
+else start();

@@ -1,0 +1,333 @@
+// Wires the webview together: host messages → store → panels; keyboard shortcuts; persisted
+// UI state (never trajectory content or annotations).
+import type { ToWebview } from '../../src/shared/protocol';
+import { HostConnection } from './hostConnection';
+import { Store, type PersistedUi } from './state';
+import { Markers } from './markers';
+import { Layout } from './layout';
+import { Header } from './header';
+import { Timeline } from './timeline/timeline';
+import { DensityStrip } from './densityStrip';
+import { OutlinePanel } from './outlinePanel';
+import { RecordList } from './recordList';
+import { SearchBar } from './search';
+import { AnswerTracePanel } from './answerTrace';
+import { AnnotationPanel } from './annotationPanel';
+import { AuditPanel } from './auditPanel';
+import { GotoPrompt, ShortcutsOverlay, Toasts } from './overlays';
+import { installKeyboard } from './keyboard';
+import { el } from './dom';
+import { iconButton } from './widgets';
+
+export class App {
+  private readonly host = new HostConnection();
+  private readonly store = new Store();
+  private readonly markers = new Markers(this.store);
+  private readonly persisted: PersistedUi;
+  private readonly layout: Layout;
+  private readonly header: Header;
+  private readonly timeline: Timeline;
+  private readonly strip: DensityStrip;
+  private readonly outline: OutlinePanel;
+  private readonly records: RecordList;
+  private readonly search: SearchBar;
+  private readonly trace: AnswerTracePanel;
+  private readonly annotation: AnnotationPanel;
+  private readonly audits: AuditPanel;
+  private readonly shortcuts = new ShortcutsOverlay();
+  private readonly goto: GotoPrompt;
+  private readonly toasts = new Toasts();
+  private readonly banner: HTMLElement;
+  private readonly status: HTMLElement;
+  private saveTimer = 0;
+  private markerQueued = false;
+  private pendingReveal: { recordId: string; position: number } | null = null;
+  private initialized = false;
+
+  constructor(mount: HTMLElement) {
+    const saved = this.host.getState<PersistedUi>();
+    this.persisted = saved && saved.v === 1 ? saved : { v: 1 };
+
+    // Markers first, so every panel renders a new view with its markers.
+    this.store.on('view', () => this.markers.recompute());
+    this.store.on('markers', () => this.queueMarkers());
+
+    this.layout = new Layout(this.persisted);
+    this.header = new Header(this.store);
+    const reveal = (p: number, keepFocus?: boolean) => this.reveal(p, !keepFocus);
+    this.timeline = new Timeline(this.store, this.markers, this.host, reveal);
+    this.strip = new DensityStrip(this.store, this.markers, reveal);
+    this.outline = new OutlinePanel(this.store, this.markers, reveal);
+    this.records = new RecordList(this.store, this.host);
+    this.search = new SearchBar(this.store, this.host, (p) => this.reveal(p, false));
+    this.trace = new AnswerTracePanel(this.store, this.host, reveal);
+    this.annotation = new AnnotationPanel(this.store, this.host);
+    this.audits = new AuditPanel(this.store, reveal);
+    this.goto = new GotoPrompt((p) => this.gotoPosition(p));
+    this.banner = el('div', { className: 'banner', attrs: { role: 'alert', hidden: true } });
+    this.status = el('div', { className: 'statusline', attrs: { 'aria-hidden': 'true' } });
+
+    // Header toolbar
+    const outlineBtn = iconButton('◧', 'Toggle the outline panel', () => this.layout.toggle('left'), 'toggle');
+    const annotBtn = iconButton('◨', 'Toggle the annotation panel', () => this.layout.toggle('right'), 'toggle');
+    const keysBtn = iconButton('?', 'Keyboard shortcuts (?)', () => this.shortcuts.toggle());
+    this.header.toolbar.append(this.trace.button, outlineBtn, annotBtn, keysBtn);
+    const syncToggles = () => {
+      outlineBtn.classList.toggle('is-on', !this.layout.sizes.leftCollapsed);
+      outlineBtn.setAttribute('aria-pressed', String(!this.layout.sizes.leftCollapsed));
+      annotBtn.classList.toggle('is-on', !this.layout.sizes.rightCollapsed);
+      annotBtn.setAttribute('aria-pressed', String(!this.layout.sizes.rightCollapsed));
+    };
+    syncToggles();
+    this.layout.onChange = () => {
+      syncToggles();
+      this.strip.schedule();
+      this.save();
+    };
+    this.header.setCollapsed(!!this.persisted.headerCollapsed);
+    this.header.onToggleCollapsed = () => this.save();
+
+    // Assemble
+    this.layout.headerSlot.append(this.header.root, this.banner);
+    this.layout.left.append(this.records.root, this.outline.root);
+    const timelineWrap = el('div', { className: 'timeline-wrap' });
+    timelineWrap.append(this.timeline.root, this.strip.root, this.goto.root);
+    const colhead = el('div', { className: 'tl-colhead', attrs: { 'aria-hidden': 'true' } });
+    colhead.append(
+      el('span', { className: 'tl-gutter', title: 'Your critical step ★, gold G, audit A, branch proposals H/B/F, answer trace ⚑' }),
+      el('span', { className: 'tl-twisty' }),
+      el('span', { className: 'tl-pos', text: '#' }),
+      el('span', { className: 'tl-role', text: 'role' }),
+      el('span', { className: 'tl-text', text: 'tool calls · preview' }),
+      el('span', { className: 'tl-tokens', text: 'tokens' }),
+    );
+    this.layout.center.append(this.search.root, this.trace.root, colhead, timelineWrap, this.status);
+    const rightScroll = el('div', { className: 'right-scroll' });
+    rightScroll.append(this.annotation.root, this.audits.root);
+    this.layout.right.append(rightScroll);
+    mount.replaceChildren(this.layout.root, this.shortcuts.root, this.toasts.root);
+
+    // Wiring
+    this.timeline.onViewportChange = (first, last) => {
+      this.strip.setViewport(first, last);
+      if (this.initialized) this.save();
+    };
+    this.annotation.notify = (m, kind) => this.toasts.show(m, kind);
+    this.search.onChange = () => this.save();
+    this.search.onClose = () => this.timeline.focus();
+    this.goto.onClose = () => undefined;
+    this.records.onFilterChange = () => this.save();
+    this.records.beforeSwitch = () => this.annotation.flush();
+    if (this.persisted.recordFilter) this.records.filter = this.persisted.recordFilter;
+    if (this.persisted.search) this.search.restore(this.persisted.search);
+    this.store.on('selection', () => {
+      this.renderStatus();
+      this.save();
+    });
+    this.store.on('expanded', () => this.save());
+    this.store.on('tokens', () => this.renderStatus());
+    this.store.on('view', () => {
+      this.banner.hidden = true;
+      this.strip.schedule();
+      this.renderStatus();
+    });
+
+    installKeyboard({
+      next: () => this.timeline.moveBy(1),
+      previous: () => this.timeline.moveBy(-1),
+      nextDecision: () => this.timeline.moveDecision(1),
+      previousDecision: () => this.timeline.moveDecision(-1),
+      pageDown: () => this.timeline.movePage(1),
+      pageUp: () => this.timeline.movePage(-1),
+      home: () => this.timeline.moveToEdge(false),
+      end: () => this.timeline.moveToEdge(true),
+      goto: () => this.goto.open(),
+      search: () => this.search.focus(),
+      nextMatch: () => this.search.next(1),
+      previousMatch: () => this.search.next(-1),
+      toggleExpand: () => {
+        if (this.store.selected !== null) this.timeline.toggle(this.store.selected);
+      },
+      markCritical: () => this.annotation.markCritical(this.store.selected),
+      spanStart: () => this.annotation.setSpanEdge('start', this.store.selected),
+      spanEnd: () => this.annotation.setSpanEdge('end', this.store.selected),
+      rootCause: (n) => this.annotation.pickRootCause(n),
+      previousRecord: () => this.switchRecord(-1),
+      nextRecord: () => this.switchRecord(1),
+      toggleShortcuts: () => this.shortcuts.toggle(),
+      escape: () => {
+        if (this.shortcuts.isOpen) {
+          this.shortcuts.close();
+          return true;
+        }
+        if (this.goto.isOpen) {
+          this.goto.close(true);
+          return true;
+        }
+        if (this.store.search.request || this.store.search.positions.length) {
+          this.search.close();
+          return true;
+        }
+        if (this.store.trace) {
+          this.store.setTrace(null);
+          return true;
+        }
+        return false;
+      },
+    });
+
+    this.host.onHostMessage((msg) => this.onHostMessage(msg));
+    window.addEventListener('blur', () => this.annotation.flush());
+    this.host.post({ type: 'ready' });
+  }
+
+  private onHostMessage(msg: ToWebview): void {
+    switch (msg.type) {
+      case 'init': {
+        this.store.file = msg.file;
+        this.store.container = msg.container;
+        this.store.readOnlyReason = msg.readOnlyReason;
+        this.store.records = msg.records;
+        this.store.setView(msg.view);
+        this.store.setRecords(msg.records);
+        this.store.setReadOnly(msg.readOnlyReason);
+        this.restoreUi();
+        this.initialized = true;
+        break;
+      }
+      case 'record': {
+        this.store.records = msg.records;
+        this.store.setView(msg.view);
+        this.store.setRecords(msg.records);
+        const pending = this.pendingReveal;
+        if (pending && pending.recordId === msg.view.recordId) {
+          this.pendingReveal = null;
+          this.reveal(pending.position);
+        } else if (msg.view.rows.length) {
+          this.timeline.select(msg.view.rows[0].position, 'none');
+        }
+        this.save();
+        break;
+      }
+      case 'tokens':
+        if (msg.recordId === this.store.recordId) this.store.applyTokens(msg.tokens, msg.totals);
+        break;
+      case 'annotation':
+        if (msg.recordId === this.store.recordId) this.store.applyHostAnnotation(msg.annotation);
+        this.store.setRecords(msg.records);
+        break;
+      case 'audits':
+        if (msg.recordId === this.store.recordId) this.store.setAudits(msg.audits);
+        this.store.setRecords(msg.records);
+        break;
+      case 'reveal':
+        if (msg.recordId === this.store.recordId) this.reveal(msg.position);
+        else this.pendingReveal = { recordId: msg.recordId, position: msg.position };
+        break;
+      case 'error':
+        this.banner.hidden = false;
+        this.banner.replaceChildren(
+          el('span', { text: msg.message }),
+          iconButton('✕', 'Dismiss', () => (this.banner.hidden = true)),
+        );
+        break;
+      case 'reply':
+        break;
+    }
+  }
+
+  /** Selects and scrolls to the row of `position`; moves focus to the timeline unless told not to. */
+  private reveal(position: number, focusTimeline = true): void {
+    if (this.store.indexOf(position) < 0) {
+      this.toasts.show(`Message ${position} is not in this record.`, 'error');
+      return;
+    }
+    this.timeline.revealPosition(position);
+    if (focusTimeline) this.timeline.focus();
+  }
+
+  private gotoPosition(position: number): string | null {
+    if (this.store.indexOf(position) < 0) {
+      const rows = this.store.rows;
+      return rows.length ? `No message ${position} (${rows[0].position}–${rows[rows.length - 1].position}).` : 'No messages.';
+    }
+    this.timeline.revealPosition(position);
+    this.timeline.focus();
+    return null;
+  }
+
+  private switchRecord(direction: 1 | -1): void {
+    if (!this.records.visible) {
+      this.toasts.show('This file holds a single record.');
+      return;
+    }
+    this.records.step(direction);
+  }
+
+  private queueMarkers(): void {
+    if (this.markerQueued) return;
+    this.markerQueued = true;
+    queueMicrotask(() => {
+      this.markerQueued = false;
+      this.markers.recompute();
+      this.timeline.refreshMarkers();
+      this.outline.refreshMarkers();
+      this.strip.schedule();
+    });
+  }
+
+  private restoreUi(): void {
+    const p = this.persisted;
+    const view = this.store.view;
+    if (!view) return;
+    if (p.recordId === view.recordId) {
+      for (const pos of p.expanded ?? []) if (this.store.indexOf(pos) >= 0) this.store.setExpanded(pos, true);
+      if (p.selected !== undefined && this.store.indexOf(p.selected) >= 0) this.timeline.select(p.selected, 'none');
+      if (p.scrollTop) this.timeline.restoreScroll(p.scrollTop);
+    } else if (view.rows.length) {
+      this.timeline.select(view.rows[0].position, 'none');
+    }
+    this.timeline.focus();
+  }
+
+  private renderStatus(): void {
+    const sel = this.store.selected;
+    const rows = this.store.rows;
+    if (sel === null || !rows.length) {
+      this.status.textContent = `${rows.length} messages · press ? for shortcuts`;
+      return;
+    }
+    const i = this.store.indexOf(sel);
+    const row = rows[i];
+    const dIndex = this.store.decisionIndices.indexOf(i);
+    const parts = [`Message ${sel} (${i + 1} of ${rows.length})`];
+    if (dIndex >= 0) parts.push(`decision step ${dIndex + 1} of ${this.store.decisionIndices.length}`);
+    else if (row.role === 'tool' && row.issuedBy !== undefined) parts.push(`return for step ${row.issuedBy}`);
+    if (row.tokens !== undefined) parts.push(`${row.tokens} tokens`);
+    parts.push('? shortcuts');
+    this.status.textContent = parts.join(' · ');
+  }
+
+  private save(): void {
+    window.clearTimeout(this.saveTimer);
+    this.saveTimer = window.setTimeout(() => {
+      const s = this.layout.sizes;
+      const state: PersistedUi = {
+        v: 1,
+        recordId: this.store.recordId || undefined,
+        selected: this.store.selected ?? undefined,
+        scrollTop: Math.round(this.timeline.scrollTop()),
+        expanded: [...this.store.expanded].slice(0, 200),
+        leftWidth: Math.round(s.leftWidth),
+        rightWidth: Math.round(s.rightWidth),
+        leftCollapsed: s.leftCollapsed,
+        rightCollapsed: s.rightCollapsed,
+        headerCollapsed: this.header.isCollapsed(),
+        search: this.search.prefs(),
+        recordFilter: this.records.filter,
+      };
+      Object.assign(this.persisted, state);
+      this.host.setState(state);
+    }, 250);
+  }
+}

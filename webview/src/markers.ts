@@ -1,0 +1,133 @@
+// Per-row markers shared by the timeline gutter, the outline and the density strip: what the
+// annotation, the gold labels, the audits, the search and the answer trace say about each row.
+import type { Store } from './state';
+import { callToolName, isSearchTool, isVisitTool } from './format';
+import { normalizeRootCause, rootCauseLabel } from './taxonomy';
+
+export const M = {
+  SEARCH: 1 << 0,
+  VISIT: 1 << 1,
+  FINAL: 1 << 2,
+  CRITICAL: 1 << 3,
+  SPAN: 1 << 4,
+  GOLD_CRITICAL: 1 << 5,
+  GOLD_SPAN: 1 << 6,
+  AUDIT: 1 << 7,
+  BRANCH: 1 << 8,
+  CITED: 1 << 9,
+  MATCH: 1 << 10,
+  CURRENT_MATCH: 1 << 11,
+  ANSWER_PRED: 1 << 12,
+  ANSWER_GOLD: 1 << 13,
+  ERROR: 1 << 14,
+  SPAN_START: 1 << 15,
+  SPAN_END: 1 << 16,
+  GOLD_SPAN_START: 1 << 17,
+  GOLD_SPAN_END: 1 << 18,
+} as const;
+
+export interface RowNote {
+  /** Short badge text, e.g. "★" or "H". */
+  badge: string;
+  kind: 'critical' | 'gold' | 'audit' | 'branch' | 'cited' | 'answer-pred' | 'answer-gold';
+  /** Full explanation for tooltips and the row's accessible label. */
+  text: string;
+}
+
+export class Markers {
+  /** Flags per row index. */
+  flags = new Int32Array(0);
+  /** Notes per row index (badges with explanations). */
+  notes = new Map<number, RowNote[]>();
+  version = 0;
+
+  constructor(private readonly store: Store) {}
+
+  recompute(): void {
+    const s = this.store;
+    const rows = s.rows;
+    const flags = new Int32Array(rows.length);
+    const notes = new Map<number, RowNote[]>();
+    const note = (position: number | null | undefined, n: RowNote, flag: number) => {
+      if (position === null || position === undefined) return;
+      const i = s.indexOf(position);
+      if (i < 0) return;
+      flags[i] |= flag;
+      const list = notes.get(i);
+      if (list) {
+        if (!list.some((x) => x.badge === n.badge && x.kind === n.kind)) list.push(n);
+      } else notes.set(i, [n]);
+    };
+    const span = (range: [number, number] | null | undefined, flag: number, startFlag: number, endFlag: number) => {
+      if (!range || range.length !== 2) return;
+      const a = s.indexOf(range[0]);
+      const b = s.indexOf(range[1]);
+      if (a < 0 || b < 0 || a > b) return;
+      for (let i = a; i <= b; i++) flags[i] |= flag;
+      flags[a] |= startFlag;
+      flags[b] |= endFlag;
+    };
+
+    rows.forEach((row, i) => {
+      if (row.isFinalAnswer) flags[i] |= M.FINAL;
+      if (row.isError) flags[i] |= M.ERROR;
+      for (const call of row.calls) {
+        const name = callToolName(call);
+        if (isSearchTool(name)) flags[i] |= M.SEARCH;
+        else if (isVisitTool(name)) flags[i] |= M.VISIT;
+      }
+    });
+
+    const ann = s.annotation;
+    span(ann.toleranceSpan ?? null, M.SPAN, M.SPAN_START, M.SPAN_END);
+    note(ann.criticalStep, { badge: '★', kind: 'critical', text: `Your critical step (${rootCauseLabel(ann.rootCause)})` }, M.CRITICAL);
+
+    const gold = s.view?.gold;
+    if (gold) {
+      span(gold.toleranceSpan ?? null, M.GOLD_SPAN, M.GOLD_SPAN_START, M.GOLD_SPAN_END);
+      note(gold.criticalStep, { badge: 'G', kind: 'gold', text: `Gold critical step from file (${rootCauseLabel(normalizeRootCause(gold.rootCause))})` }, M.GOLD_CRITICAL);
+    }
+
+    const audits = s.sortedAudits();
+    const newest = audits[audits.length - 1];
+    if (newest) {
+      const d = newest.diagnosis;
+      if (d) {
+        note(d.criticalStep, { badge: 'A', kind: 'audit', text: `Audit diagnosis (${newest.method}): ${rootCauseLabel(normalizeRootCause(d.rootCause))}` }, M.AUDIT);
+        for (const c of d.citedSteps ?? []) note(c, { badge: '·', kind: 'cited', text: `Cited by the audit (${newest.method})` }, M.CITED);
+      }
+      for (const b of newest.branches ?? []) {
+        const letter = (b.name || '?').trim().charAt(0).toUpperCase() || '?';
+        note(b.criticalStep, { badge: letter, kind: 'branch', text: `${b.name} branch proposal: ${rootCauseLabel(normalizeRootCause(b.rootCause))}` }, M.BRANCH);
+      }
+    }
+
+    for (const p of s.search.positions) {
+      const i = s.indexOf(p);
+      if (i >= 0) flags[i] |= M.MATCH;
+    }
+    const cur = s.search.positions[s.search.current];
+    if (cur !== undefined) {
+      const i = s.indexOf(cur);
+      if (i >= 0) flags[i] |= M.CURRENT_MATCH;
+    }
+
+    const trace = s.trace;
+    if (trace?.predicted) {
+      for (const o of trace.predicted.occurrences) {
+        const first = trace.predicted.first?.position === o.position;
+        note(o.position, { badge: first ? '⚑' : '◦', kind: 'answer-pred', text: `${first ? 'First occurrence' : 'Occurrence'} of the predicted answer (${o.source})` }, M.ANSWER_PRED);
+      }
+    }
+    if (trace?.gold) {
+      for (const o of trace.gold.occurrences) {
+        const first = trace.gold.first?.position === o.position;
+        note(o.position, { badge: first ? '⚑' : '◦', kind: 'answer-gold', text: `${first ? 'First occurrence' : 'Occurrence'} of the gold answer (${o.source})` }, M.ANSWER_GOLD);
+      }
+    }
+
+    this.flags = flags;
+    this.notes = notes;
+    this.version++;
+  }
+}

@@ -1,0 +1,76 @@
+// `trajaudit score <folder> [--json] [--out report.md] [--method M] [--partial X]
+//                  [--judge exact|llm] [--provider P --model X --base-url U] [--concurrency N]`
+//
+// Scores a run folder (formats.md §4). Without --model it runs offline: deterministic judges and
+// cached verdicts only. With --model the LLM judges are available (rubric grader, nugget coverage,
+// scenario criteria; `--judge llm` for DeepSearchQA/Delegation answers) and their verdicts are
+// appended to the run's judgments.jsonl. `--json` prints exactly the formats.md §5 keys of the
+// kind on stdout; how the kind was detected, the judge/cache summary and notes go to stderr.
+// Exit 1 when the input is bad or the scenario gate fails.
+import { writeFileSync } from 'node:fs';
+import { InputError } from '../../core/input/inputError';
+import { createModelClient } from '../../core/providers/factory';
+import { structuredModelFromClient } from '../../core/scoring/judges/providerModel';
+import { contractJson, detectionLine, judgingLine, renderMarkdown, renderText } from '../../core/scoring/render';
+import { scoreRunFolder, scoreRunFolderSync, type RunScoreResult, type ScoreOptions } from '../../core/scoring/runFolder';
+import { CliUsageError, type CliIo } from '../io';
+import { modelSettingsFrom } from './auditWithModel';
+
+function optionsFrom(positionals: string[], values: Record<string, unknown>): { folder: string; options: ScoreOptions } {
+  if (positionals.length !== 1) throw new CliUsageError(positionals.length ? 'expects exactly one run folder' : 'missing <folder>');
+  const options: ScoreOptions = {};
+  if (typeof values.method === 'string') {
+    if (!values.method.trim()) throw new CliUsageError('--method needs a method name');
+    options.method = values.method.trim();
+  }
+  if (typeof values.partial === 'string') {
+    const x = Number(values.partial);
+    if (!Number.isFinite(x) || x < 0 || x > 1) throw new CliUsageError(`--partial expects a number between 0 and 1, got "${values.partial}"`);
+    options.partialCredit = x;
+  }
+  if (values.judge !== undefined) {
+    if (values.judge !== 'exact' && values.judge !== 'llm') throw new CliUsageError('--judge must be exact or llm');
+    if (values.judge === 'llm' && values.model === undefined) throw new CliUsageError('--judge llm needs --model (and --provider / --base-url as for audit)');
+    options.judge = values.judge;
+  }
+  if (values.concurrency !== undefined) {
+    const n = Number(values.concurrency);
+    if (!Number.isInteger(n) || n < 1) throw new CliUsageError('--concurrency expects a positive whole number');
+    options.concurrency = n;
+  }
+  return { folder: positionals[0], options };
+}
+
+function report(result: RunScoreResult, values: Record<string, unknown>, io: CliIo): number {
+  if (typeof values.out === 'string') {
+    try {
+      writeFileSync(values.out, renderMarkdown(result));
+    } catch (error) {
+      throw new InputError(values.out, `cannot write the report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
+  if (values.json) {
+    io.err(`trajaudit score: ${detectionLine(result)}; ${judgingLine(result)}`);
+    for (const note of result.notes) io.err(`trajaudit score: note: ${note}`);
+    io.out(JSON.stringify(contractJson(result.score), null, 2));
+  } else {
+    io.out(renderText(result));
+  }
+  if (typeof values.out === 'string' && !values.json) io.out(`\nreport written to ${values.out}`);
+  if (result.score.kind === 'scenarios' && !result.score.gate.passed) {
+    io.err(`trajaudit score: gate failed: ${result.score.gate.reasons.join('; ')}`);
+    return 1;
+  }
+  return 0;
+}
+
+export async function runScore(positionals: string[], values: Record<string, unknown>, io: CliIo): Promise<number> {
+  const { folder, options } = optionsFrom(positionals, values);
+  if (values.model === undefined && values.provider === undefined) {
+    // Offline: deterministic judges and cached verdicts only.
+    return report(scoreRunFolderSync(folder, options), values, io);
+  }
+  const settings = modelSettingsFrom(values);
+  const model = structuredModelFromClient(createModelClient(settings), { maxOutputTokens: settings.maxOutputTokens });
+  return report(await scoreRunFolder(folder, { ...options, model }), values, io);
+}

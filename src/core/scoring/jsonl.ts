@@ -1,0 +1,67 @@
+// Reading the line files of a run folder (formats.md §4): one JSON object per line, each checked
+// with zod; every problem becomes a one-line InputError naming file, line:column and JSON path.
+import { existsSync, readFileSync } from 'node:fs';
+import type { z } from 'zod';
+import { InputError } from '../input/inputError';
+import { locateSyntaxError } from '../input/jsonText';
+import { decodeText, lineColumnAt, readTextFile } from '../input/readText';
+import { checkSchema } from '../input/schemaCheck';
+
+export interface Line<T> {
+  value: T;
+  /** 1-based line number in the file. */
+  line: number;
+}
+
+/** Splits JSONL text into parsed values; blank lines are skipped. */
+export function parseJsonLines(text: string, displayName: string): Line<unknown>[] {
+  const out: Line<unknown>[] = [];
+  let start = 0;
+  for (let lineNumber = 1; start <= text.length; lineNumber++) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end).replace(/\r$/, '');
+    start = end + 1;
+    if (line.trim() === '') continue;
+    try {
+      out.push({ value: JSON.parse(line), line: lineNumber });
+    } catch {
+      const { offset, message } = locateSyntaxError(line);
+      throw new InputError(displayName, `${message} (one JSON object per line expected)`, { line: lineNumber, column: lineColumnAt(line, offset).column });
+    }
+  }
+  return out;
+}
+
+/** Reads and validates a JSONL file. `what` names the expected line shape for messages. */
+export function readJsonLines<S extends z.ZodType>(path: string, displayName: string, schema: S, what: string): Line<z.infer<S>>[] {
+  const text = readTextFile(path, displayName);
+  return validateLines(text, displayName, schema, what);
+}
+
+/** Like readJsonLines, but a missing or empty file is an empty list (caches, optional files). */
+export function readJsonLinesIfAny<S extends z.ZodType>(path: string, displayName: string, schema: S, what: string): Line<z.infer<S>>[] {
+  if (!existsSync(path)) return [];
+  const bytes = readFileSync(path);
+  if (bytes.length === 0 || bytes.toString('utf8').trim() === '') return [];
+  return validateLines(decodeText(bytes, displayName), displayName, schema, what);
+}
+
+function validateLines<S extends z.ZodType>(text: string, displayName: string, schema: S, what: string): Line<z.infer<S>>[] {
+  const lines = text.split('\n');
+  return parseJsonLines(text, displayName).map(({ value, line }) => ({
+    value: checkSchema(schema, value, { file: displayName, text: lines[line - 1].replace(/\r$/, ''), lineOffset: line - 1 }, what),
+    line,
+  }));
+}
+
+/** Throws a one-line error for the first id seen twice. `keyOf` gives the identity of a line. */
+export function rejectDuplicates<T>(lines: readonly Line<T>[], keyOf: (value: T) => string, displayName: string, describe: (key: string) => string): void {
+  const seen = new Map<string, number>();
+  for (const { value, line } of lines) {
+    const key = keyOf(value);
+    const first = seen.get(key);
+    if (first !== undefined) throw new InputError(displayName, `${describe(key)} appears twice (first on line ${first})`, { line, column: 1 });
+    seen.set(key, line);
+  }
+}

@@ -1,0 +1,51 @@
+// scoreRunFolder: detect the run kind (manifest, else files), read and validate its files, resolve
+// judge verdicts through the judgment cache, and score. The async form runs any judge (LLM judges
+// included, cancellable); the sync form runs deterministic judges only (the offline CLI path).
+import { runTasks, runTasksSync, type JudgingSummary } from './judges/judge';
+import { planAudit } from './runs/auditRun';
+import { detectRun } from './runs/detect';
+import { planDeepSearchQa } from './runs/dsqaRun';
+import { planDelegation } from './runs/delegationRun';
+import { planNuggets } from './runs/nuggetsRun';
+import { planScenarios } from './runs/scenariosRun';
+import type { KindScore, RunDetection, RunPlan, ScoreOptions } from './runs/types';
+
+export type { KindScore, RunDetection, ScoreOptions } from './runs/types';
+
+export interface RunScoreResult {
+  detection: RunDetection;
+  score: KindScore;
+  /** Cache hits (calls saved), fresh judge calls, unavailable verdicts. */
+  judging: JudgingSummary;
+  /** Things the user should know (left-out lines, defaults applied); not errors. */
+  notes: string[];
+}
+
+function plan(detection: RunDetection, options: ScoreOptions): RunPlan {
+  switch (detection.kind) {
+    case 'audit': return planAudit(detection, options);
+    case 'deepsearchqa': return planDeepSearchQa(detection, options);
+    case 'nuggets': return planNuggets(detection, options);
+    case 'scenarios': return planScenarios(detection, options);
+    case 'delegation': return planDelegation(detection, options);
+  }
+}
+
+function finish(detection: RunDetection, p: RunPlan, judging: JudgingSummary): RunScoreResult {
+  const { score, notes } = p.finish();
+  if (judging.cacheWriteError) notes.push(`could not append to the judgment cache: ${judging.cacheWriteError}`);
+  return { detection, score, judging, notes };
+}
+
+export async function scoreRunFolder(folder: string, options: ScoreOptions = {}): Promise<RunScoreResult> {
+  const detection = detectRun(folder);
+  const p = plan(detection, options);
+  const judging = await runTasks(p.tasks, p.cache, { signal: options.signal, concurrency: options.concurrency });
+  return finish(detection, p, judging);
+}
+
+export function scoreRunFolderSync(folder: string, options: ScoreOptions = {}): RunScoreResult {
+  const detection = detectRun(folder);
+  const p = plan(detection, options);
+  return finish(detection, p, runTasksSync(p.tasks, p.cache));
+}

@@ -1,0 +1,56 @@
+import type { RunKind, RunManifest } from '../../runs/manifest';
+import type { AuditScore } from '../audit';
+import type { DeepSearchQaJudgeInput, AnswerCorrectness } from '../judges/answerCorrectness';
+import type { JudgmentCache } from '../judges/cache';
+import type { DelegationAnswerInput } from '../judges/delegationAnswer';
+import type { Judge, JudgeTask } from '../judges/judge';
+import type { StructuredModel } from '../judges/llm';
+import type { DsqaScore } from '../deepsearchqa';
+import type { DelegationScore } from '../delegation';
+import type { NuggetScore } from '../nuggets';
+import type { ScenarioScore } from '../scenarios';
+
+export type KindScore = AuditScore | DsqaScore | NuggetScore | ScenarioScore | DelegationScore;
+
+export interface ScoreOptions {
+  /** audit: score the newest audit of this method instead of the newest audit overall. */
+  method?: string;
+  /** Enables the LLM judges (rubric grader, nugget coverage, scenario criteria, `judge: "llm"`). */
+  model?: StructuredModel;
+  /** Answer judge for DeepSearchQA and Delegation: `exact` (default) or `llm` (needs `model`). */
+  judge?: 'exact' | 'llm';
+  /** Overrides the answer judge outright (tests, custom judges). */
+  answerJudge?: Judge<DeepSearchQaJudgeInput, AnswerCorrectness>;
+  delegationJudge?: Judge<DelegationAnswerInput, boolean>;
+  /** Nugget partial credit (default 0.5). */
+  partialCredit?: number;
+  /** Bootstrap resamples and seed for nugget improvements (defaults 10,000 and a fixed seed). */
+  resamples?: number;
+  seed?: number;
+  signal?: AbortSignal;
+  /** Concurrent judge calls (default 4). */
+  concurrency?: number;
+  /** prompts/ folder override. */
+  promptsRoot?: string;
+}
+
+export type FileKey = 'gold' | 'predictions' | 'dataset' | 'responses' | 'judgments' | 'answers' | 'clarifications' | 'scenarios' | 'results' | 'weights' | 'items' | 'outputs';
+
+export interface RunDetection {
+  kind: RunKind;
+  /** Why this kind, for the user: "no manifest; found gold.jsonl and predictions.jsonl". */
+  reason: string;
+  folder: string;
+  manifest?: RunManifest;
+  /** Resolved paths of the run's files (only those that exist or are required). */
+  files: Partial<Record<FileKey, string>>;
+  /** audit only: a folder of trajectories with `*.audit.json` sidecars rather than gold/predictions files. */
+  sidecars?: string[];
+}
+
+export interface RunPlan {
+  // Tasks of different judges share the runner; their types are checked where they are built.
+  tasks: JudgeTask<any, any>[];
+  cache?: JudgmentCache;
+  finish(): { score: KindScore; notes: string[] };
+}

@@ -33,8 +33,10 @@ export function runValidate(positionals: string[], values: Record<string, unknow
   if (positionals.length === 0) throw new CliUsageError('missing <file…>');
   const files = expand(positionals);
   const all: Problem[] = [];
+  const seen = new Set<string>();
   for (const file of files) {
-    const problems = validateFile(file);
+    // Files of one run folder are checked together; report each finding once.
+    const problems = validateFile(file).filter((p) => !seen.has(problemLine(p)) && seen.add(problemLine(p)));
     all.push(...problems);
     if (!values.json) {
       if (problems.length === 0) io.out(`${file}: ok`);

@@ -7,6 +7,8 @@ import { isTrajectoryRecord, type LoadedRecord } from '../load/loadRecord';
 import { loadText, type LoadedFile } from '../load/loadFile';
 import type { Trajectory } from '../model/trajectory';
 import { parseSidecar, sha256Of } from '../sidecar/sidecarFile';
+import { scoreRunFolderSync } from '../scoring/runFolder';
+import { KNOWN_RUN_FILES } from '../scoring/runs/detect';
 import type { Sidecar } from '../sidecar/schema';
 
 interface Ctx { file: string; text: string; problems: Problem[] }
@@ -88,8 +90,22 @@ function checkManifest(ctx: Ctx, record: Extract<LoadedRecord, { kind: 'run-mani
   }
 }
 
+/**
+ * A run-folder file (gold.jsonl, responses.jsonl, …) is checked with its folder: the scorer reads
+ * every file of the run with its schema, so a clean deterministic scoring pass is a full check.
+ */
+function validateRunFile(path: string, displayName: string): Problem[] {
+  try {
+    scoreRunFolderSync(dirname(path));
+    return [];
+  } catch (error) {
+    return [problemFromError(displayName, error)];
+  }
+}
+
 /** Schema and consistency check of any supported file: one problem per finding, never a throw. */
 export function validateFile(path: string, displayName = path): Problem[] {
+  if (KNOWN_RUN_FILES.has(basename(path))) return validateRunFile(path, displayName);
   let text: string;
   try {
     text = readTextFile(path, displayName);

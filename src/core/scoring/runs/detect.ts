@@ -11,7 +11,7 @@ import { MANIFEST_FILE, runManifestSchema, type RunKind, type RunManifest } from
 import type { FileKey, RunDetection } from './types';
 
 const SKIP_DIRS = new Set(['node_modules', '.git']);
-const KNOWN_RUN_FILES = new Set([MANIFEST_FILE, 'gold.jsonl', 'predictions.jsonl', 'responses.jsonl', 'judgments.jsonl', 'answers.jsonl', 'clarifications.jsonl', 'gold_nuggets.jsonl', 'results.jsonl', 'outputs.jsonl', 'weights.json']);
+export const KNOWN_RUN_FILES = new Set([MANIFEST_FILE, 'gold.jsonl', 'predictions.jsonl', 'responses.jsonl', 'judgments.jsonl', 'answers.jsonl', 'clarifications.jsonl', 'gold_nuggets.jsonl', 'results.jsonl', 'outputs.jsonl', 'weights.json']);
 
 function isFile(path: string): boolean {
   try {

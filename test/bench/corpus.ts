@@ -85,6 +85,6 @@ export function searchAuditBenchCorpus(count = 1243, seed = 7): string[] {
 /** One trajectory of about `megabytes` MB and `messages` messages. */
 export function hugeTrajectory(megabytes = 120, messages = 5000, seed = 11): string {
   const random = rng(seed);
-  const tokens = Math.round((megabytes * 1024 * 1024) / 4.9);
+  const tokens = Math.round((megabytes * 1024 * 1024) / 5.75);
   return JSON.stringify(makeTrajectory(random, 0, messages, tokens, 'searchauditbench'));
 }

@@ -75,6 +75,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         ablation: { type: 'string' },
         'no-full-trajectory': { type: 'boolean' },
         rerun: { type: 'boolean' },
+        'timeout-ms': { type: 'string' },
+        'max-retries': { type: 'string' },
         out: { type: 'string' },
         format: { type: 'string' },
         partial: { type: 'string' },

@@ -35,6 +35,12 @@ export function modelSettingsFrom(values: Record<string, unknown>, env: NodeJS.P
   if (values.temperature !== undefined) settings.temperature = Number(values.temperature);
   if (values['reasoning-effort'] !== undefined) settings.reasoningEffort = values['reasoning-effort'] as ModelSettings['reasoningEffort'];
   if (values['max-output-tokens'] !== undefined) settings.maxOutputTokens = positiveInt(values['max-output-tokens'], '--max-output-tokens', 8000);
+  if (values['timeout-ms'] !== undefined) settings.timeoutMs = positiveInt(values['timeout-ms'], '--timeout-ms', 120_000);
+  if (values['max-retries'] !== undefined) {
+    const retries = Number(values['max-retries']);
+    if (!Number.isInteger(retries) || retries < 0) throw new CliUsageError('--max-retries expects a whole number ≥ 0');
+    settings.maxRetries = retries;
+  }
   return settings;
 }
 

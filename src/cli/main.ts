@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { InputError } from '../core/input/inputError';
 import { runAuditCommand } from './commands/audit';
 import { runExportRepairs } from './commands/exportRepairs';
+import { HARNESS_USAGE, runHarness } from './commands/harness';
 import { runAgreement } from './commands/agreement';
 import { runInspect } from './commands/inspect';
 import { runOutline } from './commands/outline';
@@ -27,6 +28,7 @@ Usage:
   trajaudit export-repairs <file or folder> --format jsonl|md|resume [--out F] [--method M]
                                                       repair directives; resume = the prefix before the
                                                       critical step + the repair as a user message
+${HARNESS_USAGE}
 
 Options:
   --search-names a,b   tool names counted as search calls (default: search)
@@ -49,6 +51,7 @@ const COMMANDS: Record<string, Command> = {
   validate: runValidate,
   score: runScore,
   agreement: runAgreement,
+  harness: runHarness,
 };
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -81,6 +84,29 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         format: { type: 'string' },
         partial: { type: 'string' },
         judge: { type: 'string' },
+        // harness (delegation, stage-c, clarify, run-agent)
+        setting: { type: 'string' },
+        order: { type: 'string' },
+        k: { type: 'string' },
+        budget: { type: 'string' },
+        withhold: { type: 'string' },
+        seed: { type: 'string' },
+        'doc-ids': { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        limit: { type: 'string' },
+        price: { type: 'string' },
+        verifier: { type: 'string', multiple: true },
+        verifiers: { type: 'string' },
+        views: { type: 'string' },
+        aggregate: { type: 'string' },
+        'precheck-only': { type: 'boolean' },
+        report: { type: 'string' },
+        command: { type: 'string' },
+        'query-field': { type: 'string' },
+        condition: { type: 'string' },
+        timeout: { type: 'string' },
+        answerer: { type: 'string' },
+        rewriter: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

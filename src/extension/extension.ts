@@ -11,12 +11,20 @@ import { registerShowOutline } from './commands/showOutline';
 import { registerValidateFile } from './commands/validateFile';
 import { registerEditorOffer } from './editor/offerEditor';
 import { TrajectoryEditorProvider } from './editor/trajectoryEditorProvider';
-import { createLog } from './log';
+import { registerHarnessCommands } from './harness/harnessCommands';
+import { PrecheckDiagnostics, registerPrecheckCommand } from './harness/precheckDiagnostics';
+import { ItemEditorProvider } from './items/itemEditorProvider';
+import { createLog, type Log } from './log';
+import { ReportPanels } from './report/reportPanel';
+import { SCORE_RUN_FOLDER_COMMAND, registerScoreRunFolder } from './report/scoreCommand';
 
 /** What activate returns: used by the integration tests, and by other extensions if they wish. */
 export interface TrajauditApi {
+  log: Log;
   editorProvider: TrajectoryEditorProvider;
   jobs: AuditJobManager;
+  itemsProvider: ItemEditorProvider;
+  reports: ReportPanels;
 }
 
 export function activate(context: vscode.ExtensionContext): TrajauditApi {
@@ -24,9 +32,13 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
   context.subscriptions.push(log.channel);
   const diagnostics = vscode.languages.createDiagnosticCollection('trajaudit');
   const editorProvider = TrajectoryEditorProvider.register(context, log);
+  const itemsProvider = ItemEditorProvider.register(context, log);
   const jobs = new AuditJobManager(log);
   const keys = new ApiKeys(context.secrets);
+  const reports = new ReportPanels(context.extensionUri, log, (folder) => vscode.commands.executeCommand(SCORE_RUN_FOLDER_COMMAND, vscode.Uri.file(folder)), editorProvider);
   context.subscriptions.push(
+    reports,
+    registerScoreRunFolder(reports, keys, log),
     jobs,
     vscode.window.registerTreeDataProvider('trajaudit.auditJobs', new AuditJobsView(jobs)),
     createJobsStatusBar(jobs),
@@ -43,8 +55,10 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
     registerRevealStep(editorProvider),
     registerEditorOffer(),
   );
+  const prechecks = new PrecheckDiagnostics(log);
+  context.subscriptions.push(prechecks, registerPrecheckCommand(prechecks), ...registerHarnessCommands(keys, log));
   log.info('Trajectory Auditor activated');
-  return { editorProvider, jobs };
+  return { editorProvider, jobs, itemsProvider, reports, log };
 }
 
 export function deactivate(): void {

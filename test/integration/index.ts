@@ -14,6 +14,10 @@ const SUITES: ReadonlyArray<readonly [string, Loader]> = [
   ['suite/activation.test.ts', () => import('./suite/activation.test.js')],
   ['suite/editor.test.ts', () => import('./suite/editor.test.js')],
   ['suite/audit.test.ts', () => import('./suite/audit.test.js')],
+  ['suite/items.test.ts', () => import('./suite/items.test.js')],
+  ['suite/secrets.test.ts', () => import('./suite/secrets.test.js')],
+  ['suite/report.test.ts', () => import('./suite/report.test.js')],
+  ['suite/harness.test.ts', () => import('./suite/harness.test.js')],
 ];
 
 type MochaConstructor = typeof Mocha;

@@ -57,6 +57,11 @@ export interface MockReply {
   fault?: MockFault;
   /** Model name in the response; default: the requested one. */
   model?: string;
+  /**
+   * Tool calls of the reply (OpenAI `message.tool_calls` with finish_reason 'tool_calls';
+   * Anthropic `tool_use` blocks with stop_reason 'tool_use'). `arguments` is the raw JSON text.
+   */
+  toolCalls?: Array<{ id?: string; name: string; arguments: string }>;
 }
 
 export type MockHandler = (request: MockRequest) => MockReply | Promise<MockReply>;
@@ -480,7 +485,19 @@ export class MockModelServer {
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: reply.model ?? body.model ?? 'mock-model',
-      choices: [{ index: 0, message: { role: 'assistant', content: reply.refusal ? null : text, refusal: reply.refusal ?? null }, logprobs: null, finish_reason: reply.finishReason ?? 'stop' }],
+      choices: [{
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: reply.refusal || (reply.toolCalls?.length && !text) ? null : text,
+          refusal: reply.refusal ?? null,
+          ...(reply.toolCalls?.length
+            ? { tool_calls: reply.toolCalls.map((c, i) => ({ id: c.id ?? `call_mock_${this.requests.length}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
+            : {}),
+        },
+        logprobs: null,
+        finish_reason: reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop'),
+      }],
       usage: {
         prompt_tokens: input,
         completion_tokens: output,
@@ -501,8 +518,11 @@ export class MockModelServer {
       type: 'message',
       role: 'assistant',
       model: reply.model ?? body.model ?? 'mock-model',
-      content: text ? [{ type: 'text', text }] : [],
-      stop_reason: reply.finishReason ?? 'end_turn',
+      content: [
+        ...(text ? [{ type: 'text', text }] : []),
+        ...(reply.toolCalls ?? []).map((c, i) => ({ type: 'tool_use', id: c.id ?? `toolu_mock_${this.requests.length}_${i}`, name: c.name, input: safeJsonObject(c.arguments) })),
+      ],
+      stop_reason: reply.finishReason ?? (reply.toolCalls?.length ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
       usage: {
         input_tokens: Math.max(0, (u.inputTokens ?? cache.total) - cacheRead - cacheWrite),
@@ -641,6 +661,14 @@ function anthropicPromptString(body: any): { prompt: string; cachePrefix?: strin
     if (b.cache) last = i;
   });
   return last === -1 ? { prompt } : { prompt, cachePrefix: blocks.slice(0, last + 1).map((b) => b.text).join('\n') };
+}
+
+function safeJsonObject(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
 }
 
 function commonPrefixLength(a: string, b: string): number {

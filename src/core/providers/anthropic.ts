@@ -1,11 +1,11 @@
 // Anthropic messages API through the official `@anthropic-ai/sdk`.
 
 import Anthropic from '@anthropic-ai/sdk';
-import type { Message, MessageCreateParamsNonStreaming, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { scrubSecrets } from './errors';
 import { withJsonInstruction } from './json';
 import { BadResponseError, classifySdkError, runWithRetries, type RetryPolicy } from './retry';
-import { DEFAULT_ANTHROPIC_MAX_TOKENS, type ChatRequest, type ChatResult, type ModelClient, type StructuredOutputMode } from './types';
+import { DEFAULT_ANTHROPIC_MAX_TOKENS, type ChatMessage, type ChatRequest, type ChatResult, type ModelClient, type StructuredOutputMode } from './types';
 
 export interface AnthropicClientOptions {
   model: string;
@@ -48,7 +48,7 @@ export class AnthropicMessagesClient implements ModelClient {
     const o = this.#options;
     const native = request.json && (request.structuredOutput ?? o.structuredOutput) === 'native';
     const messages = request.json && !native ? withJsonInstruction(request.messages, request.json) : request.messages;
-    const wire: MessageParam[] = messages.map((m) => ({ role: m.role, content: m.content }));
+    const wire: MessageParam[] = toWire(messages);
     if (request.cacheablePrefix) {
       // The breakpoint goes on the prefix block: everything up to it (system + prefix) is cached.
       const prefixBlock: TextBlockParam = { type: 'text', text: request.cacheablePrefix, cache_control: { type: 'ephemeral' } };
@@ -67,6 +67,14 @@ export class AnthropicMessagesClient implements ModelClient {
       messages: wire,
     };
     if (request.system) body.system = request.system;
+    if (request.tools?.length) {
+      body.tools = request.tools.map((t) => ({
+        name: t.function.name,
+        ...(t.function.description ? { description: t.function.description } : {}),
+        input_schema: t.function.parameters as { type: 'object'; [key: string]: unknown },
+      }));
+      if (request.toolChoice) body.tool_choice = { type: request.toolChoice === 'required' ? 'any' : request.toolChoice };
+    }
     // No temperature: the Messages API version this SDK speaks (anthropic-version
     // 2026-10-21) has no sampling parameters; request/settings temperature is ignored.
     const effort = request.reasoningEffort ?? o.reasoningEffort;
@@ -107,7 +115,42 @@ export class AnthropicMessagesClient implements ModelClient {
     };
     const requestId = (message as { _request_id?: string | null })._request_id;
     if (requestId) result.requestId = requestId;
+    const calls = message.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : []));
+    if (calls.length) result.toolCalls = calls;
     return result;
+  }
+}
+
+/**
+ * Provider-neutral messages → Messages API turns: an assistant turn with tool calls becomes text +
+ * tool_use blocks; consecutive tool results become one user turn of tool_result blocks.
+ */
+function toWire(messages: ChatMessage[]): MessageParam[] {
+  const wire: MessageParam[] = [];
+  for (const m of messages) {
+    if (m.role === 'tool') {
+      const block: ContentBlockParam = { type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content };
+      const last = wire[wire.length - 1];
+      if (last?.role === 'user' && Array.isArray(last.content) && last.content.every((b) => b.type === 'tool_result')) last.content.push(block);
+      else wire.push({ role: 'user', content: [block] });
+    } else if (m.role === 'assistant' && m.toolCalls?.length) {
+      const blocks: ContentBlockParam[] = [];
+      if (m.content) blocks.push({ type: 'text', text: m.content });
+      for (const c of m.toolCalls) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: parseArguments(c.arguments) });
+      wire.push({ role: 'assistant', content: blocks });
+    } else {
+      wire.push({ role: m.role, content: m.content });
+    }
+  }
+  return wire;
+}
+
+function parseArguments(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
   }
 }
 

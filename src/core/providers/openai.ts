@@ -56,7 +56,7 @@ export class OpenAIChatClient implements ModelClient {
     if (request.json && !native) messages = withJsonInstruction(messages, request.json);
     const wire: ChatCompletionMessageParam[] = [];
     if (request.system) wire.push({ role: 'system', content: request.system });
-    for (const m of messages) wire.push({ role: m.role, content: m.content });
+    for (const m of messages) wire.push(toWire(m));
 
     const body: ChatCompletionCreateParamsNonStreaming = { model: this.model, messages: wire };
     const maxTokens = request.maxOutputTokens ?? o.maxOutputTokens;
@@ -66,6 +66,10 @@ export class OpenAIChatClient implements ModelClient {
     const effort = request.reasoningEffort ?? o.reasoningEffort;
     if (effort) body.reasoning_effort = effort;
     if (request.promptCacheKey) body.prompt_cache_key = request.promptCacheKey;
+    if (request.tools?.length) {
+      body.tools = request.tools.map((t) => ({ type: 'function', function: { ...t.function } }));
+      if (request.toolChoice) body.tool_choice = request.toolChoice;
+    }
     if (native && request.json) {
       body.response_format = {
         type: 'json_schema',
@@ -104,8 +108,24 @@ export class OpenAIChatClient implements ModelClient {
     const requestId = (completion as { _request_id?: string | null })._request_id;
     if (requestId) result.requestId = requestId;
     if (choice.message?.refusal) result.refusal = choice.message.refusal;
+    const calls = (choice.message?.tool_calls ?? []).flatMap((c) =>
+      c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }] : []);
+    if (calls.length) result.toolCalls = calls;
     return result;
   }
+}
+
+/** A provider-neutral message in the chat-completions wire shape (tool calls and tool results included). */
+function toWire(m: ChatMessage): ChatCompletionMessageParam {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId ?? '', content: m.content };
+  if (m.role === 'assistant' && m.toolCalls?.length) {
+    return {
+      role: 'assistant',
+      content: m.content ? m.content : null,
+      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+    };
+  }
+  return m.role === 'assistant' ? { role: 'assistant', content: m.content } : { role: 'user', content: m.content };
 }
 
 /** Puts the shared prefix first in the first user message (a new one if the conversation starts otherwise). */

@@ -6,9 +6,35 @@ export type ProviderName = 'openai' | 'anthropic';
 export type ReasoningEffort = 'low' | 'medium' | 'high';
 
 export interface ChatMessage {
-  role: 'user' | 'assistant';
+  /** 'tool' carries the result of an assistant tool call (OpenAI role tool; Anthropic a tool_result block). */
+  role: 'user' | 'assistant' | 'tool';
   content: string;
+  /** Assistant only: the tool calls the model made in this turn (content may then be ''). */
+  toolCalls?: ToolCall[];
+  /** Tool only: the id of the call this message answers. */
+  toolCallId?: string;
 }
+
+/** A function tool call: `arguments` is the raw JSON text the model produced. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** A function tool, in the OpenAI chat-completions shape (Anthropic gets name/description/input_schema). */
+export interface ToolSpec {
+  type: 'function';
+  function: {
+    name: string;
+    description?: string;
+    /** JSON Schema of the arguments object. */
+    parameters: Record<string, unknown>;
+  };
+}
+
+/** 'auto': the model decides; 'none': tools listed but disabled; 'required': the model must call one. */
+export type ToolChoice = 'auto' | 'none' | 'required';
 
 /** Ask for a JSON object that conforms to `schema` (a JSON Schema object). */
 export interface JsonOutputSpec {
@@ -49,6 +75,10 @@ export interface ChatRequest {
   structuredOutput?: StructuredOutputMode;
   /** OpenAI `prompt_cache_key` (routing hint for cache hits); ignored by Anthropic. */
   promptCacheKey?: string;
+  /** Function tools the model may call (OpenAI `tools`; Anthropic `tools` with input_schema). */
+  tools?: ToolSpec[];
+  /** OpenAI `tool_choice`; Anthropic `tool_choice` ({type: auto | none | any}). Only sent with `tools`. */
+  toolChoice?: ToolChoice;
 }
 
 export interface ChatUsage {
@@ -77,6 +107,8 @@ export interface ChatResult {
   requestId?: string;
   /** OpenAI `message.refusal`, when the model refused. */
   refusal?: string;
+  /** Tool calls of the reply (only when the request listed `tools` and the model called one). */
+  toolCalls?: ToolCall[];
 }
 
 export interface ModelClient {

@@ -28,12 +28,14 @@ export function registerRevealStep(provider: TrajectoryEditorProvider): vscode.D
     if (!(args.file instanceof vscode.Uri) && !args.file.startsWith('/') && vscode.workspace.workspaceFolders?.[0]) {
       uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, args.file);
     }
-    const existing = provider.sessionsFor(uri);
-    if (existing.length === 0) await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_OPTION_VIEW_TYPE);
-    const session = provider.sessionsFor(uri)[0];
-    if (!session) return false;
-    session.panel.reveal();
-    session.reveal(args.record, args.position);
+    if (provider.sessionsFor(uri).length === 0) await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_OPTION_VIEW_TYPE);
+    // The editor's session appears once VS Code has resolved it; wait for it rather than open twice.
+    for (let i = 0; i < 100 && provider.sessionsFor(uri).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const sessions = provider.sessionsFor(uri);
+    if (sessions.length === 0) return false;
+    sessions[0].panel.reveal();
+    // Every editor of the file follows, so split views agree on what is selected.
+    for (const session of sessions) session.reveal(args.record, args.position);
     return true;
   });
 }

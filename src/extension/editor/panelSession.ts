@@ -94,9 +94,10 @@ export class PanelSession implements vscode.Disposable {
     const target = recordId ?? this.recordId;
     if (!this.ready || target !== this.recordId) {
       this.pendingReveal = { recordId: target, position };
-      if (this.ready && this.document.record(target)) {
+      if (this.document.record(target)) {
+        // Before the webview is ready this only decides the record 'init' will show.
         this.recordId = target;
-        this.sendRecord('record');
+        if (this.ready) this.sendRecord('record');
       }
       return;
     }

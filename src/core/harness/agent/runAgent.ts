@@ -1,0 +1,154 @@
+// `trajaudit harness run-agent`: the agent command over a dataset, into a run folder that
+// `trajaudit score` scores:
+//   DeepSearchQA rows (CSV/JSONL)  → kind deepsearchqa: responses.jsonl {id, response, trajectory?}, manifest → the dataset
+//   Delegation items               → kind delegation: outputs.jsonl {id, setting: "agent", answer, cited_doc_ids, trajectory?}
+//   Clarify instances (intent or blurred queries) → kind nuggets: gold_nuggets.jsonl + answers.jsonl {id, condition, answer}
+// Trajectories the agent writes are kept under trajectories/. Resumable like every harness run.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError } from '../../input/inputError';
+import type { ClarifyInstance } from '../../items/schemas';
+import { loadFile } from '../../load/loadFile';
+import { isAbortError } from '../../providers/errors';
+import { mapWithConcurrency } from '../../audit/runAudit';
+import { loadDelegationItems } from '../../scoring/runs/delegationRun';
+import { itemPool } from '../delegation/docs';
+import { parseCitations } from '../delegation/conversation';
+import type { HarnessRunSummary } from '../delegation/run';
+import { appendJsonLine, checkSameConfig, ensureFolder, manifestPath, readForResume, readManifest, writeJsonLines, writeManifest, type ProgressSink } from '../runFolder';
+import { safeFileName } from '../text';
+import { emptyHarnessUsage } from '../wire';
+import { runAgentCommand, templateProblems } from './command';
+
+export type DatasetKind = 'deepsearchqa' | 'delegation' | 'clarify';
+
+export interface AgentTask {
+  id: string;
+  query: string;
+  condition: string;
+  /** Delegation: doc ids the answer may cite (mapped as they are). */
+  docIds?: Map<string, string>;
+  pool?: ReturnType<typeof itemPool>;
+}
+
+export interface Dataset {
+  kind: DatasetKind;
+  tasks: AgentTask[];
+  /** Clarify: the instances, for gold_nuggets.jsonl. */
+  instances?: ClarifyInstance[];
+}
+
+export type QueryField = 'fused_query' | 'blurred_query';
+
+/** Reads a dataset: DeepSearchQA rows, Delegation items (file or folder), or Clarify instances. */
+export function loadDataset(path: string, options: { queryField?: QueryField; condition?: string } = {}): Dataset {
+  if (statSync(path).isDirectory()) return delegationDataset(path, options.condition);
+  const loaded = loadFile(path);
+  if (loaded.problems.length) {
+    const p = loaded.problems[0];
+    throw new InputError(p.file, p.message, p);
+  }
+  const kind = loaded.detection.kind;
+  if (kind === 'deepsearchqa') {
+    return { kind, tasks: loaded.records.flatMap((r) => (r.kind === 'deepsearchqa' ? [{ id: r.id, query: r.row.problem, condition: options.condition ?? 'agent' }] : [])) };
+  }
+  if (kind === 'delegation-item') return delegationDataset(path, options.condition);
+  if (kind === 'clarify-instance') {
+    const field = options.queryField ?? 'fused_query';
+    const instances = loaded.records.flatMap((r) => (r.kind === 'clarify-instance' ? [r.instance] : []));
+    const condition = options.condition ?? (field === 'blurred_query' ? 'orig' : 'intent');
+    return { kind: 'clarify', instances, tasks: instances.map((i) => ({ id: String(i.id), query: i[field], condition })) };
+  }
+  throw new InputError(path, `expected a DeepSearchQA dataset, Delegation items or Clarify-Then-Search instances; found ${kind}`);
+}
+
+function delegationDataset(path: string, condition?: string): Dataset {
+  const items = [...loadDelegationItems(path).values()];
+  return {
+    kind: 'delegation',
+    tasks: items.map((item) => {
+      const pool = itemPool(item);
+      return { id: String(item.id), query: item.query, condition: condition ?? 'agent', docIds: new Map(pool.map((d) => [d.original, d.original])), pool };
+    }),
+  };
+}
+
+export interface AgentRunOptions {
+  datasetPath: string;
+  dataset: Dataset;
+  template: string;
+  out: string;
+  concurrency: number;
+  timeoutMs?: number;
+  cwd?: string;
+  signal?: AbortSignal;
+  onProgress?: ProgressSink;
+}
+
+const FILES: Record<DatasetKind, string> = { deepsearchqa: 'responses.jsonl', delegation: 'outputs.jsonl', clarify: 'answers.jsonl' };
+
+export async function runAgentOverDataset(o: AgentRunOptions): Promise<HarnessRunSummary> {
+  const problems = templateProblems(o.template);
+  if (problems.length) throw new InputError('--command', problems.join('; '));
+  const folder = o.out;
+  ensureFolder(folder);
+  const kind = o.dataset.kind;
+  const manifest = readManifest(folder) ?? {};
+  const config = { tool: 'trajaudit harness run-agent', command: o.template, dataset: manifestPath(folder, o.datasetPath) };
+  checkSameConfig(folder, 'run-agent', (manifest.harness as { command?: string } | undefined)?.command, o.template);
+  const base = kind === 'deepsearchqa'
+    ? { kind: 'deepsearchqa', dataset: config.dataset, responses: FILES.deepsearchqa }
+    : kind === 'delegation'
+      ? { kind: 'delegation', items: config.dataset, outputs: FILES.delegation }
+      : { kind: 'nuggets', gold: 'gold_nuggets.jsonl', answers: FILES.clarify };
+  if (manifest.kind !== undefined && manifest.kind !== base.kind) checkSameConfig(folder, 'run kind', manifest.kind, base.kind);
+  writeManifest(folder, { ...manifest, ...base, harness: config });
+  if (kind === 'clarify') writeJsonLines(join(folder, 'gold_nuggets.jsonl'), (o.dataset.instances ?? []).map((i) => ({ id: String(i.id), nuggets: i.nuggets, fused_query: i.fused_query, blurred_query: i.blurred_query })));
+
+  const path = join(folder, FILES[kind]);
+  const previous = readForResume<{ id: string; condition?: string; sample?: number }>(path);
+  const key = (id: string, condition: string) => (kind === 'clarify' ? `${id}#${condition}` : id);
+  const done = new Set(previous.lines.map((l) => key(String(l.id), String(l.condition ?? ''))));
+  const todo = o.dataset.tasks.filter((t) => !done.has(key(t.id, t.condition)));
+  const skipped = o.dataset.tasks.length - todo.length;
+  const failed: HarnessRunSummary['failed'] = [];
+  let finished = 0;
+  let aborted = false;
+  o.onProgress?.({ done: 0, total: todo.length, skipped, message: `${todo.length} to run, ${skipped} already done (${kind} dataset)` });
+  await mapWithConcurrency(todo, Math.max(1, o.concurrency), async (task) => {
+    if (o.signal?.aborted) {
+      aborted = true;
+      return;
+    }
+    const name = `${safeFileName(task.id)}.${safeFileName(task.condition)}`;
+    try {
+      const trajectoryRel = `trajectories/${name}.traj.json`;
+      const result = await runAgentCommand({
+        template: o.template, query: task.query, id: task.id, condition: task.condition,
+        workdir: join(folder, '.work', name), trajectoryTarget: join(folder, trajectoryRel), cwd: o.cwd, timeoutMs: o.timeoutMs, signal: o.signal,
+      });
+      const extra = {
+        ...(result.trajectory ? { trajectory: trajectoryRel } : {}),
+        ...(result.trajectoryProblem ? { trajectory_problem: result.trajectoryProblem } : {}),
+        duration_ms: result.durationMs,
+      };
+      if (kind === 'deepsearchqa') appendJsonLine(path, { id: task.id, response: result.answer, ...extra });
+      else if (kind === 'clarify') appendJsonLine(path, { id: task.id, condition: task.condition, answer: result.answer, query: task.query, ...extra });
+      else {
+        const citations = parseCitations(result.answer, task.docIds ?? new Map(), task.pool ?? [], []);
+        appendJsonLine(path, { id: task.id, setting: task.condition, answer: result.answer, cited_doc_ids: citations.cited, cited_groups: citations.groups, ...extra, usage: emptyHarnessUsage() });
+      }
+      finished++;
+      o.onProgress?.({ done: finished + failed.length, total: todo.length, skipped, message: `${task.id}${kind === 'clarify' ? ` ${task.condition}` : ''}: answered in ${(result.durationMs / 1000).toFixed(1)} s${result.trajectory ? '' : ' (no trajectory written)'}${result.trajectoryProblem ? ` (trajectory unreadable: ${result.trajectoryProblem})` : ''}` });
+    } catch (error) {
+      if (isAbortError(error) || o.signal?.aborted) {
+        aborted = true;
+        return;
+      }
+      const message = (error as Error).message.split('\n')[0];
+      failed.push({ key: key(task.id, task.condition), error: message });
+      o.onProgress?.({ done: finished + failed.length, total: todo.length, skipped, message: `${task.id}: failed — ${message}` });
+    }
+  });
+  return { folder, total: o.dataset.tasks.length, skipped, completed: finished, failed, aborted, usage: emptyHarnessUsage(), runUsage: emptyHarnessUsage(), notes: previous.repaired ? [`${FILES[kind]}: a partial last line (an interrupted write) was removed`] : [] };
+}

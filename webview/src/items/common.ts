@@ -1,0 +1,124 @@
+// DOM pieces shared by the item views. Every piece of item text is untrusted and reaches the page
+// only as text nodes (el/append/appendVisibleText); highlights split the text into runs first.
+import { append, appendVisibleText, el } from '../dom';
+import type { Field } from '../../../src/shared/itemProtocol';
+import { segmentsOf, type HighlightRange } from './segments';
+
+/** Text with highlighted runs as <mark> elements (class `markClass` plus `${markClass}-<span>`). */
+export function highlightedText(tag: 'div' | 'span', className: string, text: string, ranges: readonly HighlightRange[], markClass = 'ia-mark', markTitle?: (spans: number[]) => string): HTMLElement {
+  const node = el(tag, { className });
+  for (const seg of segmentsOf(text, ranges)) {
+    if (!seg.spans.length) {
+      appendVisibleText(node, seg.text);
+      continue;
+    }
+    const mark = el('mark', { className: `${markClass} ${markClass}-${seg.spans[0] % 6}${seg.spans.length > 1 ? ` ${markClass}-multi` : ''}` });
+    mark.dataset.spans = seg.spans.join(' ');
+    if (markTitle) mark.title = markTitle(seg.spans);
+    appendVisibleText(mark, seg.text);
+    node.appendChild(mark);
+  }
+  return node;
+}
+
+export function plainText(tag: 'div' | 'span' | 'p', className: string, text: string): HTMLElement {
+  const node = el(tag, { className });
+  appendVisibleText(node, text);
+  return node;
+}
+
+export function chip(text: string, className = '', title?: string): HTMLElement {
+  return el('span', { className: `ia-chip ${className}`.trim(), text, title });
+}
+
+export function sectionLabel(text: string, extra?: Node | string | null): HTMLElement {
+  const h = el('div', { className: 'ia-label' });
+  append(h, el('span', { text }), extra ?? null);
+  return h;
+}
+
+/** A definition list of fields (keys are ours or the file's; both are rendered as text). */
+export function fieldList(fields: readonly Field[], className = ''): HTMLElement {
+  const dl = el('dl', { className: `ia-fields ${className}`.trim() });
+  for (const f of fields) {
+    dl.append(el('dt', { text: f.key || '—' }));
+    const dd = el('dd');
+    appendVisibleText(dd, f.value);
+    dl.append(dd);
+  }
+  return dl;
+}
+
+export interface YesNoOptions {
+  label: string;
+  value: boolean | undefined;
+  yes?: string;
+  no?: string;
+  disabled?: boolean;
+  /** null clears the judgment (clicking the chosen answer again). */
+  onChange(value: boolean | null): void;
+  compact?: boolean;
+  id?: string;
+}
+
+/** A two-button Yes/No choice; clicking the chosen answer again clears it. */
+export function yesNo(opts: YesNoOptions): HTMLElement {
+  const group = el('div', { className: `ia-yesno${opts.compact ? ' is-compact' : ''}`, attrs: { role: 'group', 'aria-label': opts.label, id: opts.id } });
+  const make = (value: boolean) => {
+    const chosen = opts.value === value;
+    const b = el('button', {
+      className: `ia-yn ${value ? 'ia-yn-yes' : 'ia-yn-no'}${chosen ? ' is-on' : ''}`,
+      text: value ? opts.yes ?? 'Yes' : opts.no ?? 'No',
+      attrs: { type: 'button', 'aria-pressed': String(chosen), disabled: opts.disabled ?? false, 'data-value': String(value) },
+      title: chosen ? 'Click again to clear' : undefined,
+    });
+    b.addEventListener('click', () => opts.onChange(chosen ? null : value));
+    return b;
+  };
+  group.append(make(true), make(false));
+  return group;
+}
+
+export function toolbarButton(label: string, title: string, onClick: () => void, className = ''): HTMLButtonElement {
+  const b = el('button', { className: `ia-tb ${className}`.trim(), text: label, title, attrs: { type: 'button' } });
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** A native text input styled like VS Code's. */
+export function input(placeholder: string, className = '', type = 'text'): HTMLInputElement {
+  return el('input', { className: `ia-input ${className}`.trim(), attrs: { type, placeholder, spellcheck: 'false' } });
+}
+
+export function select(options: { value: string; label: string }[], className = '', label = ''): HTMLSelectElement {
+  const s = el('select', { className: `ia-select ${className}`.trim(), attrs: { 'aria-label': label } });
+  for (const o of options) s.append(el('option', { text: o.label, attrs: { value: o.value } }));
+  return s;
+}
+
+export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number): ((...args: A) => void) & { flush(): void } {
+  let timer = 0;
+  let pending: A | null = null;
+  const run = (...args: A) => {
+    pending = args;
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => {
+      const a = pending;
+      pending = null;
+      if (a) fn(...a);
+    }, ms);
+  };
+  run.flush = () => {
+    window.clearTimeout(timer);
+    const a = pending;
+    pending = null;
+    if (a) fn(...a);
+  };
+  return run;
+}
+
+export function flash(node: HTMLElement): void {
+  node.classList.remove('ia-flash');
+  void node.offsetWidth;
+  node.classList.add('ia-flash');
+}

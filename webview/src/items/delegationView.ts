@@ -1,0 +1,504 @@
+// Delegation items (seed 000): query, golden answer, documents by group, evidence spans marked in
+// the golden documents, distractor audit fields and reasoning steps; and the blind-review mode,
+// in which the host sends only the model-visible fields and this view shows the review form.
+import { append, appendVisibleText, el } from '../dom';
+import type {
+  DelegationBlindView, DelegationFullView, DelegationState, DistractorAudit, EvidenceSpanView, FullDistractorDoc, FullDoc,
+  ItemFileInfo, ItemListEntry, ItemToWebview, ReviewData, ReviewPatch, VisibleDoc,
+} from '../../../src/shared/itemProtocol';
+import type { ItemApp } from './itemApp';
+import { chip, debounce, fieldList, flash, highlightedText, plainText, sectionLabel, toolbarButton, yesNo } from './common';
+
+type Group = 'golden' | 'irrelevant' | 'distractor';
+
+const GROUP_TITLE: Record<Group, string> = {
+  golden: 'Golden documents',
+  irrelevant: 'Irrelevant documents',
+  distractor: 'Distractor documents',
+};
+const GROUP_HINT: Record<Group, string> = {
+  golden: 'Selected by the pipeline as the evidence that answers the query',
+  irrelevant: 'Retrieved alongside, labelled as not supporting the answer',
+  distractor: 'Synthesized to look relevant but be invalid under the query’s constraints',
+};
+
+const AUDIT_LABELS: [keyof DistractorAudit, string][] = [
+  ['target_info_point', 'Target info point'],
+  ['target_evidence_text', 'Target evidence text'],
+  ['conflict_hint', 'Conflict hint'],
+  ['discriminating_constraint', 'Discriminating constraint'],
+  ['synthetic_url', 'Synthetic URL'],
+  ['pseudo_publish_time', 'Pseudo publish time'],
+];
+
+const STATUS_GLYPH: Record<ItemListEntry['review'], string> = { none: '○', partial: '◐', complete: '●' };
+const STATUS_TEXT: Record<ItemListEntry['review'], string> = { none: 'not reviewed by you', partial: 'partly reviewed by you', complete: 'fully reviewed by you' };
+
+export class DelegationView {
+  readonly root: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly main: HTMLElement;
+  private readonly side: HTMLElement;
+  private readonly blindToggle: HTMLButtonElement;
+  private state: DelegationState;
+  private readonly saveNote = debounce((itemId: string, text: string) => this.edit(itemId, { notes: text }, 'Edit review note'), 700);
+
+  constructor(private readonly app: ItemApp, private readonly info: ItemFileInfo, state: DelegationState) {
+    this.state = state;
+    this.list = el('nav', { className: 'ia-list', attrs: { 'aria-label': 'Items' } });
+    this.main = el('main', { className: 'ia-main', attrs: { tabindex: '-1' } });
+    this.side = el('aside', { className: 'ia-side' });
+    this.root = el('div', { className: 'ia-deleg', children: [this.list, this.main, this.side] });
+    this.blindToggle = el('button', { className: 'ia-tb ia-switch', attrs: { type: 'button', role: 'switch' }, title: 'Blind review: hide every pipeline-generated field and record your judgments (seed 000 human validation)' });
+    this.blindToggle.append(el('span', { className: 'ia-switch-track', children: [el('span', { className: 'ia-switch-thumb' })] }), el('span', { text: 'Blind review' }));
+    this.blindToggle.addEventListener('click', () => {
+      this.saveNote.flush();
+      app.host.post({ type: 'setBlind', blind: !this.state.blind });
+    });
+    app.toolbar.append(this.blindToggle);
+    window.addEventListener('blur', () => this.saveNote.flush());
+    this.render(true);
+    // A reloaded panel returns to the item it showed.
+    const wanted = app.ui.itemId;
+    if (wanted && wanted !== state.itemId && state.items.some((i) => i.id === wanted)) app.host.post({ type: 'selectItem', itemId: wanted });
+  }
+
+  onMessage(msg: ItemToWebview): void {
+    if (msg.type === 'delegation') {
+      this.saveNote.flush();
+      const sameView = msg.state.itemId === this.state.itemId && msg.state.blind === this.state.blind;
+      this.state = msg.state;
+      this.render(!sameView);
+    } else if (msg.type === 'review' && msg.itemId === this.state.itemId) {
+      this.state = { ...this.state, items: msg.items, myReview: msg.myReview };
+      if (!this.state.blind) this.state.reviews = msg.reviews;
+      this.renderList();
+      this.renderReviewControls();
+    } else if (msg.type === 'review') {
+      this.state = { ...this.state, items: msg.items };
+      this.renderList();
+    }
+  }
+
+  private edit(itemId: string, patch: ReviewPatch, label: string): void {
+    this.app.host.post({ type: 'editReview', itemId, patch, label });
+  }
+
+  private render(resetScroll: boolean): void {
+    const scroll = this.main.scrollTop;
+    this.root.classList.toggle('is-blind', this.state.blind);
+    this.root.classList.toggle('has-list', this.state.items.length > 1);
+    this.blindToggle.setAttribute('aria-checked', String(this.state.blind));
+    this.blindToggle.classList.toggle('is-on', this.state.blind);
+    this.app.saveUi({ itemId: this.state.itemId });
+    this.renderList();
+    this.renderMain();
+    this.renderSide();
+    this.main.scrollTop = resetScroll ? 0 : scroll;
+  }
+
+  // ── item list ───────────────────────────────────────────────────────────────────────────
+
+  private renderList(): void {
+    const items = this.state.items;
+    this.list.hidden = items.length <= 1;
+    if (items.length <= 1) return;
+    const head = el('div', { className: 'ia-list-head', children: [el('span', { text: 'ITEMS' }), el('span', { className: 'muted', text: String(items.length) })] });
+    const ul = el('ul', { className: 'ia-list-items', attrs: { role: 'listbox', 'aria-label': 'Items in this file' } });
+    for (const item of items) {
+      const selected = item.id === this.state.itemId;
+      const li = el('li', {
+        className: `ia-list-item${selected ? ' is-selected' : ''}`,
+        attrs: { role: 'option', 'aria-selected': String(selected), tabindex: selected ? '0' : '-1', 'data-id': item.id },
+      });
+      const top = el('div', { className: 'ia-list-top' });
+      top.append(
+        el('span', { className: `ia-status ia-status-${item.review}`, text: STATUS_GLYPH[item.review], title: STATUS_TEXT[item.review] }),
+        el('span', { className: 'ia-list-id', text: item.id }),
+      );
+      if (item.reviews) top.append(el('span', { className: 'ia-list-count', text: `${item.reviews} review${item.reviews > 1 ? 's' : ''}` }));
+      li.append(top, el('div', { className: 'ia-list-label', text: item.label }));
+      li.addEventListener('click', () => this.select(item.id));
+      li.addEventListener('keydown', (ev) => {
+        if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
+          ev.preventDefault();
+          const i = items.findIndex((x) => x.id === item.id) + (ev.key === 'ArrowDown' ? 1 : -1);
+          if (items[i]) this.select(items[i].id);
+        }
+      });
+      ul.append(li);
+    }
+    this.list.replaceChildren(head, ul);
+    this.list.querySelector<HTMLElement>('.is-selected')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  private select(itemId: string): void {
+    if (itemId === this.state.itemId) return;
+    this.saveNote.flush();
+    this.app.host.post({ type: 'selectItem', itemId });
+  }
+
+  // ── main column ─────────────────────────────────────────────────────────────────────────
+
+  private renderMain(): void {
+    const v = this.state.view;
+    const parts: HTMLElement[] = [];
+    const qa = el('section', { className: 'ia-qa' });
+    const idLine = el('div', { className: 'ia-qa-id' });
+    idLine.append(el('span', { className: 'ia-item-id', text: v.id }));
+    if (v.mode === 'full') for (const m of v.meta) idLine.append(chip(`${m.key}: ${m.value}`, `ia-chip-meta ia-chip-${m.key}`));
+    qa.append(idLine, sectionLabel('QUERY'), plainText('div', 'ia-query', v.query), sectionLabel('GOLDEN ANSWER'));
+    const answer = el('div', { className: 'ia-answer' });
+    if (v.goldenAnswer.length === 1) appendVisibleText(answer, v.goldenAnswer[0]);
+    else {
+      const ul = el('ul');
+      for (const a of v.goldenAnswer) ul.append(plainText('p', '', a));
+      answer.append(ul);
+    }
+    qa.append(answer);
+    parts.push(qa);
+    if (v.mode === 'blind') {
+      parts.push(el('div', {
+        className: 'ia-blind-note',
+        children: [
+          el('span', { className: 'ia-blind-icon', text: '◐' }),
+          el('span', { text: 'Blind review: you see what an evaluated model sees (document text and metadata) and the pipeline’s document groups. The pipeline’s audit fields, evidence spans and reasoning are withheld.' }),
+        ],
+      }));
+    }
+    parts.push(this.group('golden', v), this.group('irrelevant', v), this.group('distractor', v));
+    if (v.mode === 'full' && v.extra.length) {
+      const extra = el('section', { className: 'ia-group' });
+      extra.append(el('h2', { className: 'ia-group-title', text: 'Other fields' }), fieldList(v.extra));
+      parts.push(extra);
+    }
+    this.main.replaceChildren(...parts);
+  }
+
+  private docsOf(group: Group, v: DelegationFullView | DelegationBlindView): (VisibleDoc | FullDoc | FullDistractorDoc)[] {
+    return group === 'golden' ? v.golden : group === 'irrelevant' ? v.irrelevant : v.distractors;
+  }
+
+  private group(group: Group, v: DelegationFullView | DelegationBlindView): HTMLElement {
+    const docs = this.docsOf(group, v);
+    const section = el('section', { className: `ia-group ia-group-${group}`, attrs: { 'aria-label': GROUP_TITLE[group] } });
+    const title = el('h2', { className: 'ia-group-title', title: GROUP_HINT[group] });
+    title.append(el('span', { className: 'ia-group-dot' }), el('span', { text: GROUP_TITLE[group] }), el('span', { className: 'ia-group-count', text: String(docs.length) }));
+    section.append(title);
+    if (!docs.length) section.append(el('div', { className: 'ia-empty', text: 'None' }));
+    for (const doc of docs) section.append(this.docCard(group, doc, v));
+    return section;
+  }
+
+  private docCard(group: Group, doc: VisibleDoc | FullDoc | FullDistractorDoc, v: DelegationFullView | DelegationBlindView): HTMLElement {
+    const card = el('article', { className: `ia-doc ia-doc-${group}`, attrs: { id: `doc-${doc.doc_id}`, 'data-doc': doc.doc_id } });
+    const head = el('header', { className: 'ia-doc-head' });
+    head.append(el('span', { className: 'ia-docid', text: doc.doc_id }), plainText('span', 'ia-doc-title', doc.title ?? '(untitled)'));
+    const full = v.mode === 'full' ? (doc as FullDoc) : undefined;
+    const audit = v.mode === 'full' && group === 'distractor' ? (doc as FullDistractorDoc).audit : undefined;
+    if (audit?.distractor_type) head.append(chip(audit.distractor_type.replace(/_/g, ' '), 'ia-chip-dtype', 'distractor_type (pipeline)'));
+    card.append(head);
+    const meta = el('div', { className: 'ia-doc-meta' });
+    const metaParts: HTMLElement[] = [];
+    if (doc.site_name) metaParts.push(plainText('span', 'ia-site', doc.site_name));
+    if (doc.publish_time) metaParts.push(plainText('span', 'ia-time', doc.publish_time));
+    metaParts.forEach((p, i) => {
+      if (i) meta.append(el('span', { className: 'ia-sep', text: '·', attrs: { 'aria-hidden': 'true' } }));
+      meta.append(p);
+    });
+    if (doc.url) {
+      // Shown as text, never as a link: the address is untrusted content too.
+      const url = plainText('div', 'ia-url', doc.url);
+      url.title = doc.url;
+      meta.append(url);
+    }
+    if (meta.childNodes.length) card.append(meta);
+    const ranges = full?.highlights ?? [];
+    const evidence = v.mode === 'full' ? v.evidence : [];
+    card.append(highlightedText('div', 'ia-doc-content', doc.content, ranges, 'ia-mark', (spans) => spans.map((s) => `Evidence span ${s + 1}`).join(', ')));
+    if (audit) card.append(this.auditBox(audit));
+    if (full?.extra.length) card.append(fieldList(full.extra, 'ia-doc-extra'));
+    if (group === 'golden' && v.mode === 'full') {
+      const cited = evidence.filter((e) => e.foundIn.includes(doc.doc_id)).length;
+      if (!cited) card.append(el('div', { className: 'ia-doc-warn', text: 'No evidence span was found in this golden document.' }));
+    }
+    if (v.mode === 'blind' && group !== 'golden') card.append(this.docJudgment(group, doc.doc_id));
+    return card;
+  }
+
+  private auditBox(audit: DistractorAudit): HTMLElement {
+    const box = el('div', { className: 'ia-audit' });
+    const head = el('div', { className: 'ia-audit-head' });
+    head.append(el('span', { text: 'Pipeline audit fields' }));
+    if (audit.source_doc_key) {
+      const link = el('button', { className: 'ia-link', text: `source: ${audit.source_doc_key}`, attrs: { type: 'button' }, title: 'source_doc_key: the golden document this distractor perturbs' });
+      link.addEventListener('click', () => this.reveal(audit.source_doc_key!));
+      head.append(link);
+    }
+    box.append(head);
+    const dl = el('dl', { className: 'ia-fields ia-audit-fields' });
+    for (const [key, label] of AUDIT_LABELS) {
+      const value = audit[key];
+      if (value === undefined) continue;
+      dl.append(el('dt', { text: label, title: key }));
+      const dd = el('dd', { className: `ia-audit-${key}` });
+      appendVisibleText(dd, value);
+      dl.append(dd);
+    }
+    box.append(dl);
+    return box;
+  }
+
+  private reveal(docId: string): void {
+    const card = this.main.querySelector<HTMLElement>(`[data-doc="${CSS.escape(docId)}"]`);
+    if (!card) return;
+    card.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    flash(card);
+  }
+
+  private revealSpan(span: EvidenceSpanView): void {
+    const mark = [...this.main.querySelectorAll<HTMLElement>('mark.ia-mark')].find((m) => (m.dataset.spans ?? '').split(' ').includes(String(span.index)));
+    if (mark) {
+      mark.scrollIntoView({ behavior: 'smooth', block: 'center' });
+      flash(mark);
+    } else if (span.docId) this.reveal(span.docId);
+  }
+
+  // ── blind review: per-document judgments and the form ───────────────────────────────────
+
+  private docJudgment(group: Group, docId: string): HTMLElement {
+    const row = el('div', { className: 'ia-judge', attrs: { 'data-judge': `${group}:${docId}` } });
+    this.fillDocJudgment(row, group, docId);
+    return row;
+  }
+
+  private fillDocJudgment(row: HTMLElement, group: Group, docId: string): void {
+    const review = this.state.myReview;
+    const value = group === 'irrelevant' ? review?.irrelevant_labels?.[docId] : review?.distractor_validity?.[docId];
+    const question = group === 'irrelevant'
+      ? 'Label correct? This document does not support the golden answer or give a fact needed to derive it.'
+      : 'Valid distractor? Plausible and query-relevant, yet rejectable by a query constraint visible in the item.';
+    const disabled = !this.canJudge();
+    row.replaceChildren(
+      el('span', { className: 'ia-judge-q', text: question }),
+      yesNo({
+        label: `${group === 'irrelevant' ? 'Irrelevant label correct' : 'Valid distractor'}: ${docId}`,
+        value,
+        disabled,
+        onChange: (v) => this.edit(this.state.itemId, group === 'irrelevant' ? { irrelevant: { docId, value: v } } : { distractor: { docId, value: v } }, `${v === null ? 'Clear' : 'Judge'} ${docId}`),
+      }),
+    );
+    row.classList.toggle('is-answered', typeof value === 'boolean');
+  }
+
+  private canJudge(): boolean {
+    return this.state.blind && !!this.state.reviewer && !this.info.readOnlyReason;
+  }
+
+  private renderSide(): void {
+    if (this.state.blind) this.renderForm();
+    else this.renderPipelinePanel();
+  }
+
+  private renderReviewControls(): void {
+    if (this.state.blind) {
+      for (const row of this.main.querySelectorAll<HTMLElement>('.ia-judge')) {
+        const [group, ...rest] = (row.dataset.judge ?? '').split(':');
+        this.fillDocJudgment(row, group as Group, rest.join(':'));
+      }
+      this.renderForm();
+    } else this.renderReviewsOnFile(this.side.querySelector('.ia-reviews') as HTMLElement | null);
+  }
+
+  private renderForm(): void {
+    const v = this.state.view as DelegationBlindView;
+    const review = this.state.myReview;
+    const itemId = this.state.itemId;
+    const disabled = !this.canJudge();
+    const focusedNote = document.activeElement instanceof HTMLTextAreaElement && this.side.contains(document.activeElement);
+    if (focusedNote && this.side.querySelector('.ia-form')) {
+      // Keep the note the reviewer is typing; refresh everything else.
+      this.refreshFormAnswers(review);
+      return;
+    }
+    const form = el('section', { className: 'ia-form', attrs: { 'aria-label': 'Blind review' } });
+    const head = el('div', { className: 'ia-side-title', text: 'BLIND REVIEW' });
+    const who = el('div', { className: 'ia-reviewer' });
+    if (this.state.reviewer) {
+      who.append(el('span', { className: 'muted', text: 'Reviewing as ' }), el('strong', { text: this.state.reviewer }), toolbarButton('Change', 'Change your reviewer name', () => this.app.host.post({ type: 'askReviewer' }), 'ia-link'));
+    } else {
+      who.append(el('span', { className: 'muted', text: 'Set your reviewer name to record judgments. ' }), toolbarButton('Set name…', 'Your judgments are saved under this name', () => this.app.host.post({ type: 'askReviewer' }), 'ia-tb-primary'));
+    }
+    form.append(head, who);
+
+    form.append(this.question('1', 'Answerability', 'Can the query be answered from the golden documents, with the golden answer supported by identifiable evidence and nothing essential missing?',
+      yesNo({ label: 'Answerability', value: review?.answerability, disabled, onChange: (x) => this.edit(itemId, { answerability: x }, 'Judge answerability') }), 'answerability'));
+    form.append(this.question('2', 'Free of shortcut leakage', 'Is the query free of surface cues that give the answer away (copied answer tokens, unique source identifiers, overly specific values, phrasing lifted from a source)?',
+      yesNo({ label: 'Free of shortcut leakage', value: review?.shortcut_free, disabled, onChange: (x) => this.edit(itemId, { shortcut_free: x }, 'Judge shortcut leakage') }), 'shortcut_free'));
+    form.append(this.docQuestion('3', 'Irrelevant labels correct', 'irrelevant', v.irrelevant, review?.irrelevant_labels, disabled));
+    form.append(this.docQuestion('4', 'Distractors valid', 'distractor', v.distractors, review?.distractor_validity, disabled));
+
+    const noteWrap = el('div', { className: 'ia-q' });
+    const hasJudgment = !!review;
+    const note = el('textarea', { className: 'ia-note vsc-textarea', attrs: { rows: 3, placeholder: hasJudgment ? 'Optional: why, or what is wrong…' : 'Record a judgment first; the note is saved with it.', 'aria-label': 'Note' } }) as HTMLTextAreaElement;
+    note.value = review?.notes ?? '';
+    note.disabled = disabled || !hasJudgment;
+    note.addEventListener('input', () => this.saveNote(itemId, note.value));
+    note.addEventListener('blur', () => this.saveNote.flush());
+    noteWrap.append(el('div', { className: 'ia-q-head', children: [el('span', { className: 'ia-q-title', text: 'Note' }), el('span', { className: 'muted small', text: 'optional' })] }), note);
+    form.append(noteWrap);
+
+    const total = 2 + v.irrelevant.length + v.distractors.length;
+    const done = (typeof review?.answerability === 'boolean' ? 1 : 0) + (typeof review?.shortcut_free === 'boolean' ? 1 : 0)
+      + v.irrelevant.filter((d) => typeof review?.irrelevant_labels?.[d.doc_id] === 'boolean').length
+      + v.distractors.filter((d) => typeof review?.distractor_validity?.[d.doc_id] === 'boolean').length;
+    const progress = el('div', { className: 'ia-progress' });
+    const bar = el('div', { className: 'ia-progress-bar' });
+    const fill = el('div', { className: 'ia-progress-fill' });
+    fill.style.width = `${total ? Math.round((100 * done) / total) : 0}%`;
+    bar.append(fill);
+    progress.append(bar, el('span', { className: 'ia-progress-text', text: `${done} of ${total} judgments` }));
+    form.append(progress);
+    form.append(el('div', { className: 'ia-save-hint muted small', text: `Saved with Save (Ctrl+S) into ${this.state.sidecar}${this.state.reviewer ? ` under “${this.state.reviewer}”` : ''}. Undo works as in any editor.` }));
+    this.side.replaceChildren(form);
+  }
+
+  /** Updates the Yes/No states of the form without rebuilding it (the note keeps its focus). */
+  private refreshFormAnswers(review: ReviewData | undefined): void {
+    const set = (selector: string, value: boolean | undefined) => {
+      for (const b of this.side.querySelectorAll<HTMLButtonElement>(`${selector} .ia-yn`)) {
+        const on = String(value) === b.dataset.value;
+        b.classList.toggle('is-on', on);
+        b.setAttribute('aria-pressed', String(on));
+      }
+    };
+    set('[data-q="answerability"]', review?.answerability);
+    set('[data-q="shortcut_free"]', review?.shortcut_free);
+    for (const row of this.side.querySelectorAll<HTMLElement>('[data-docq]')) {
+      const [group, ...rest] = (row.dataset.docq ?? '').split(':');
+      const id = rest.join(':');
+      const value = group === 'irrelevant' ? review?.irrelevant_labels?.[id] : review?.distractor_validity?.[id];
+      for (const b of row.querySelectorAll<HTMLButtonElement>('.ia-yn')) {
+        const on = String(value) === b.dataset.value;
+        b.classList.toggle('is-on', on);
+        b.setAttribute('aria-pressed', String(on));
+      }
+    }
+  }
+
+  private question(n: string, title: string, help: string, control: HTMLElement, key: string): HTMLElement {
+    const q = el('div', { className: 'ia-q', attrs: { 'data-q': key } });
+    q.append(el('div', { className: 'ia-q-head', children: [el('span', { className: 'ia-q-n', text: n }), el('span', { className: 'ia-q-title', text: title })] }), el('div', { className: 'ia-q-help', text: help }), control);
+    return q;
+  }
+
+  private docQuestion(n: string, title: string, group: 'irrelevant' | 'distractor', docs: VisibleDoc[], map: Record<string, boolean> | undefined, disabled: boolean): HTMLElement {
+    const q = el('div', { className: 'ia-q', attrs: { 'data-q': group } });
+    const answered = docs.filter((d) => typeof map?.[d.doc_id] === 'boolean').length;
+    q.append(el('div', { className: 'ia-q-head', children: [
+      el('span', { className: 'ia-q-n', text: n }),
+      el('span', { className: 'ia-q-title', text: title }),
+      el('span', { className: 'ia-q-count muted', text: docs.length ? `${answered}/${docs.length}` : 'no documents' }),
+    ] }));
+    q.append(el('div', { className: 'ia-q-help', text: group === 'irrelevant' ? 'Per document: it does not support the golden answer (judge it in its card, or here).' : 'Per document: plausible, query-relevant, and invalid for an observable, query-constrained reason.' }));
+    const ul = el('ul', { className: 'ia-docq-list' });
+    for (const d of docs) {
+      const li = el('li', { className: 'ia-docq', attrs: { 'data-docq': `${group}:${d.doc_id}` } });
+      const link = el('button', { className: 'ia-link ia-docq-id', text: d.doc_id, attrs: { type: 'button' }, title: 'Show this document' });
+      link.addEventListener('click', () => this.reveal(d.doc_id));
+      const t = plainText('span', 'ia-docq-title', d.title ?? '');
+      t.title = d.title ?? '';
+      li.append(link, t, yesNo({
+        label: `${title}: ${d.doc_id}`,
+        value: map?.[d.doc_id],
+        disabled,
+        compact: true,
+        onChange: (x) => this.edit(this.state.itemId, group === 'irrelevant' ? { irrelevant: { docId: d.doc_id, value: x } } : { distractor: { docId: d.doc_id, value: x } }, `${x === null ? 'Clear' : 'Judge'} ${d.doc_id}`),
+      }));
+      ul.append(li);
+    }
+    q.append(ul);
+    return q;
+  }
+
+  // ── full view: the pipeline's evidence, reasoning, and the reviews on file ──────────────
+
+  private renderPipelinePanel(): void {
+    const v = this.state.view as DelegationFullView;
+    const parts: HTMLElement[] = [];
+    const ev = el('section', { className: 'ia-side-sec' });
+    const found = v.evidence.filter((e) => e.status !== 'missing').length;
+    ev.append(el('div', { className: 'ia-side-title', children: [el('span', { text: 'EVIDENCE SPANS' }), el('span', { className: 'muted', text: `${found}/${v.evidence.length} located` })] }));
+    if (!v.evidence.length) ev.append(el('div', { className: 'ia-empty', text: 'The item has no evidence spans.' }));
+    const ol = el('ol', { className: 'ia-spans' });
+    for (const span of v.evidence) {
+      const li = el('li', { className: `ia-span ia-span-${span.status}` });
+      const head = el('div', { className: 'ia-span-head' });
+      head.append(el('span', { className: `ia-span-n ia-mark ia-mark-${span.index % 6}`, text: String(span.index + 1), title: `Evidence span ${span.index + 1}` }));
+      if (span.docId) head.append(el('span', { className: 'ia-span-doc', text: span.docId }));
+      const status = span.status === 'exact' ? '✓ found' : span.status === 'normalized' ? '≈ found (whitespace/case differ)' : span.status === 'offsets' ? '✓ at its offsets' : '✗ not found';
+      head.append(el('span', { className: `ia-span-status is-${span.status}`, text: status }));
+      li.append(head, plainText('div', 'ia-span-text', span.text || '(empty)'));
+      if (span.note) li.append(el('div', { className: 'ia-span-note', text: span.note }));
+      if (span.status !== 'missing') {
+        li.classList.add('is-clickable');
+        li.tabIndex = 0;
+        li.title = 'Show this span in its document';
+        li.addEventListener('click', () => this.revealSpan(span));
+        li.addEventListener('keydown', (e) => {
+          if (e.key === 'Enter') this.revealSpan(span);
+        });
+      }
+      ol.append(li);
+    }
+    ev.append(ol);
+    parts.push(ev);
+
+    const rs = el('section', { className: 'ia-side-sec' });
+    rs.append(el('div', { className: 'ia-side-title', children: [el('span', { text: 'REASONING STEPS' }), el('span', { className: 'muted', text: String(v.reasoning.length) })] }));
+    if (!v.reasoning.length) rs.append(el('div', { className: 'ia-empty', text: 'None' }));
+    const steps = el('ol', { className: 'ia-steps' });
+    for (const s of v.reasoning) {
+      const li = el('li');
+      appendVisibleText(li, s);
+      steps.append(li);
+    }
+    rs.append(steps);
+    parts.push(rs);
+
+    const reviews = el('section', { className: 'ia-side-sec ia-reviews' });
+    this.renderReviewsOnFile(reviews);
+    parts.push(reviews);
+    this.side.replaceChildren(...parts);
+  }
+
+  private renderReviewsOnFile(section: HTMLElement | null): void {
+    if (!section) return;
+    const reviews = this.state.reviews ?? [];
+    const v = this.state.view as DelegationFullView;
+    section.replaceChildren(el('div', { className: 'ia-side-title', children: [el('span', { text: 'HUMAN VALIDATION' }), el('span', { className: 'muted', text: `${reviews.length} review${reviews.length === 1 ? '' : 's'}` })] }));
+    if (reviews.length) {
+      const table = el('table', { className: 'ia-rtable' });
+      const head = el('tr');
+      for (const [t, title] of [['Reviewer', ''], ['Ans.', 'Answerability'], ['No leak', 'Free of shortcut leakage'], ['Irrel.', 'Irrelevant labels correct (all judged documents)'], ['Distr.', 'Distractors valid (all judged documents)']]) head.append(el('th', { text: t, title }));
+      table.append(el('thead', { children: [head] }));
+      const body = el('tbody');
+      const mark = (x: boolean | undefined) => el('td', { className: x === undefined ? 'is-na' : x ? 'is-yes' : 'is-no', text: x === undefined ? '–' : x ? '✓' : '✗' });
+      const all = (m: Record<string, boolean> | undefined, ids: string[]) => {
+        const judged = ids.filter((id) => typeof m?.[id] === 'boolean');
+        return judged.length ? judged.every((id) => m![id]) : undefined;
+      };
+      for (const r of reviews) {
+        const tr = el('tr');
+        const who = el('td', { className: 'ia-rwho', text: r.annotator, title: r.notes ? `Note: ${r.notes}` : undefined });
+        tr.append(who, mark(r.answerability), mark(r.shortcut_free), mark(all(r.irrelevant_labels, v.irrelevant.map((d) => d.doc_id))), mark(all(r.distractor_validity, v.distractors.map((d) => d.doc_id))));
+        body.append(tr);
+        if (r.notes) body.append(el('tr', { className: 'ia-rnote', children: [el('td', { attrs: { colspan: '5' }, text: r.notes })] }));
+      }
+      table.append(body);
+      section.append(table);
+    } else section.append(el('div', { className: 'ia-empty', text: 'No reviews yet.' }));
+    const start = toolbarButton('Start blind review', 'Hide the pipeline fields and record your judgments', () => this.app.host.post({ type: 'setBlind', blind: true }), 'ia-tb-primary ia-start-review');
+    append(section, el('div', { className: 'ia-side-actions', children: [start] }));
+  }
+}

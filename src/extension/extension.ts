@@ -6,6 +6,7 @@ import { registerAuditFolder, registerAuditTrajectory, registerCancelJob } from 
 import { registerExportRepairs } from './commands/exportRepairs';
 import { registerInspectFile } from './commands/inspectFile';
 import { registerOpenInEditor } from './commands/openInEditor';
+import { registerOpenSample } from './commands/openSample';
 import { registerRevealStep } from './commands/revealStep';
 import { registerShowOutline } from './commands/showOutline';
 import { registerValidateFile } from './commands/validateFile';
@@ -52,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
     registerShowOutline(),
     registerValidateFile(diagnostics, log),
     registerOpenInEditor(),
+    registerOpenSample(),
     registerRevealStep(editorProvider),
     registerEditorOffer(),
   );

@@ -7,7 +7,7 @@ import { ROOT_CAUSE_LABELS, normalizeRootCause } from '../model/rootCauses';
 import type { Trajectory } from '../model/trajectory';
 import type { AuditEntry } from '../sidecar/schema';
 import { readSidecar, sidecarPathFor } from '../sidecar/sidecarFile';
-import { newestAudit } from '../view/recordView';
+import { newestAudit } from '../audit/newest';
 
 export interface RepairEntry {
   file: string;
@@ -55,8 +55,8 @@ function rawRecords(text: string, container: string): (record: TrajectoryRecord,
 
 /** The audit whose repair is exported: the newest, or the newest of `method`. */
 export function chooseAudit(audits: AuditEntry[] | null | undefined, method?: string): AuditEntry | undefined {
-  const pool = (audits ?? []).filter((a) => (!method || a.method === method) && a.diagnosis && typeof a.diagnosis.criticalStep === 'number' && a.repair?.directives?.length);
-  return newestAudit(pool as never) as AuditEntry | undefined;
+  const withRepair = (audits ?? []).filter((a) => a.diagnosis && typeof a.diagnosis.criticalStep === 'number' && a.repair?.directives?.length);
+  return newestAudit(withRepair, method);
 }
 
 /** Every trajectory record under `path` whose sidecar holds an audit with a repair. */

@@ -1,3 +1,4 @@
+import { newestAudit } from '../audit/newest';
 import type { AnnotationData, AuditData, GoldData, RecordListEntry, RecordView } from '../../shared/protocol';
 import type { LoadedFile } from '../load/loadFile';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../load/loadRecord';
@@ -21,11 +22,7 @@ function goldOf(t: Trajectory): GoldData | undefined {
   return gold;
 }
 
-/** The newest audit: latest createdAt, else the last in the list. */
-export function newestAudit(audits: readonly AuditData[] | null | undefined): AuditData | undefined {
-  if (!audits?.length) return undefined;
-  return [...audits].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? '')).at(-1);
-}
+export { newestAudit };
 
 /** Human and newest audit disagree: step outside the span (or not equal without one), or another root cause. */
 export function disagrees(annotation: AnnotationData | null | undefined, audits: readonly AuditData[] | null | undefined): boolean {

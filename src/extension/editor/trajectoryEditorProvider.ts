@@ -5,7 +5,7 @@ import type { Log } from '../log';
 import type { AnnotationBackup } from './annotationState';
 import { PanelSession, type AnnotationEditor } from './panelSession';
 import { TrajectoryDocument } from './trajectoryDocument';
-import { editorHtml } from './webviewHtml';
+import { webviewPage } from '../webviewPage';
 
 /** Default editor for *.traj.json / *.trajectory.json / *.traj.jsonl. */
 export const TRAJECTORY_VIEW_TYPE = 'trajaudit.trajectory';
@@ -59,7 +59,7 @@ export class TrajectoryEditorProvider implements vscode.CustomEditorProvider<Tra
   async resolveCustomEditor(document: TrajectoryDocument, panel: vscode.WebviewPanel): Promise<void> {
     const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.context.extensionUri, 'media')] };
-    panel.webview.html = editorHtml(panel.webview, this.context.extensionUri, document.loaded.file);
+    panel.webview.html = webviewPage(panel.webview, this.context.extensionUri, document.loaded.file, 'trajectory');
     const session = new PanelSession(panel, document, this, (m) => this.log.info(m));
     this.sessions.add(session);
     panel.onDidDispose(() => {

@@ -6,7 +6,7 @@ import { loadOrReport, targetUri } from '../activeFile';
 import type { Log } from '../log';
 import type { ItemBackup } from './editState';
 import { ItemDocument } from './itemDocument';
-import { itemViewHtml } from './itemHtml';
+import { webviewPage } from '../webviewPage';
 import { ItemSession, type ItemHost } from './itemSession';
 import { applyReviewPatch } from './reviews';
 import { withCriterion, withSilentCitations, type ResultLine } from './scenarioResults';
@@ -138,7 +138,7 @@ export class ItemEditorProvider implements vscode.CustomEditorProvider<ItemDocum
   async resolveCustomEditor(document: ItemDocument, panel: vscode.WebviewPanel): Promise<void> {
     const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
-    panel.webview.html = itemViewHtml(panel.webview, this.context.extensionUri, document.loaded.file);
+    panel.webview.html = webviewPage(panel.webview, this.context.extensionUri, document.loaded.file, 'items');
     const session = new ItemSession(panel, document, this, (m) => this.log.info(m));
     this.sessions.add(session);
     panel.onDidDispose(() => {

@@ -8,7 +8,7 @@ import { REVEAL_STEP_COMMAND } from '../commands/revealStep';
 import { TRAJECTORY_OPTION_VIEW_TYPE, type TrajectoryEditorProvider } from '../editor/trajectoryEditorProvider';
 import type { Log } from '../log';
 import { defaultExportName, exportText } from './exports';
-import { reportHtml } from './reportHtml';
+import { webviewPage } from '../webviewPage';
 import type { BuiltReport, LinkTarget } from './reportModel';
 import type { ScoredRun } from './scoring';
 
@@ -44,7 +44,7 @@ export class ReportPanel implements vscode.Disposable {
     private readonly editors?: TrajectoryEditorProvider,
   ) {
     panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')] };
-    panel.webview.html = reportHtml(panel.webview, extensionUri, built.model.title);
+    panel.webview.html = webviewPage(panel.webview, extensionUri, built.model.title, 'report');
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: ReportFromWebview) => void this.handleMessage(m)),
       panel.onDidDispose(() => this.dispose()),

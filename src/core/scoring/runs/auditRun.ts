@@ -1,6 +1,7 @@
 // The `audit` run kind: gold.jsonl + predictions.jsonl, or a folder of trajectories whose
 // `*.audit.json` sidecars hold the human annotation (gold) and the audits (prediction = newest
 // audit, or the newest of `--method`).
+import { newestAudit } from '../../audit/newest';
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { z } from 'zod';
@@ -95,10 +96,7 @@ function fromGoldFiles(detection: RunDetection, notes: string[]): Draft[] {
 
 /** The newest audit (latest createdAt, ties and missing dates: the later in the list), of a method when given. */
 export function chooseAudit(audits: readonly AuditEntry[] | null | undefined, method?: string): AuditEntry | undefined {
-  const list = (audits ?? []).filter((a) => !method || a.method === method);
-  let best: AuditEntry | undefined;
-  for (const a of list) if (!best || (a.createdAt ?? '').localeCompare(best.createdAt ?? '') >= 0) best = a;
-  return best;
+  return newestAudit(audits, method);
 }
 
 function gradesOf(audit: AuditEntry): boolean[] | undefined {

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { REPORT_VIEW, REPORT_VIEW_META } from '../../shared/reportProtocol';
+
+/** Which UI the shared bundle (dist/webview.js) starts: told by <meta name="trajaudit-view">. */
+export type WebviewView = 'trajectory' | 'items' | 'report';
 
 /**
- * The report page: the same strict CSP as the trajectory editor (src/extension/editor/webviewHtml.ts)
- * — `default-src 'none'`, scripts by nonce only, styles from dist/ or by nonce — and the same
- * bundle (dist/webview.js), told to start the report UI by <meta name="trajaudit-view" content="report"> (as the item view does).
- * Chart.js draws on canvas and sizes it through the CSSOM (element.style), which style-src does
- * not govern, so no 'unsafe-inline' is needed; the page reports any violation to the host.
+ * The page of every webview: strict CSP (`default-src 'none'`, scripts by nonce only, styles from
+ * dist/ or by nonce) with a fresh nonce, the one bundle, and no content in the HTML — content
+ * arrives by postMessage and is rendered as text.
  */
-export function reportHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
+export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, view: WebviewView): string {
   const nonce = randomBytes(18).toString('base64');
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
@@ -31,12 +31,12 @@ export function reportHtml(webview: vscode.Webview, extensionUri: vscode.Uri, ti
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <meta name="trajaudit-nonce" content="${nonce}">
-<meta name="${REPORT_VIEW_META}" content="${REPORT_VIEW}">
+<meta name="trajaudit-view" content="${view}">
 ${css}
 <title>${safeTitle}</title>
 </head>
 <body>
-<div id="app" data-view="${REPORT_VIEW}" data-nonce="${nonce}"></div>
+<div id="root" data-view="${view}" data-nonce="${nonce}"></div>
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;

@@ -6,8 +6,11 @@
 //                   a no-op once installed, a few minutes the first time)
 //   4. integration  test/runners/run-integration.mjs (mocha suite inside a real VS Code
 //                   extension host: code-server + headless Chromium)
+//   5. ui           test/ui/run-ui.mjs (the trajectory editor driven through the real
+//                   workbench UI: keyboard, search, outline, hostile content, annotate + save,
+//                   light/dark screenshots in test-artifacts/ui/; about a minute)
 // Installs node_modules with `npm ci` first when they are missing.
-// Options: --bail (stop at the first failure), --skip-unit, --skip-integration.
+// Options: --bail (stop at the first failure), --skip-unit, --skip-integration, --skip-ui.
 // Exits non-zero when any stage fails.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -20,6 +23,7 @@ const { values: opts } = parseArgs({
     bail: { type: 'boolean', default: false },
     'skip-unit': { type: 'boolean', default: false },
     'skip-integration': { type: 'boolean', default: false },
+    'skip-ui': { type: 'boolean', default: false },
   },
 });
 
@@ -72,13 +76,15 @@ if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
 }
 await stage('build', {}, () => runCommand(npm, ['run', 'build']));
 await stage('unit', { skip: opts['skip-unit'] }, () => runCommand('npx', ['mocha']));
-await stage('vscode-tools', { skip: opts['skip-integration'] }, async () => {
+await stage('vscode-tools', { skip: opts['skip-integration'] && opts['skip-ui'] }, async () => {
   const { setupVscode } = await import('./setup-vscode.mjs');
   setupVscode();
   return 0;
 });
 await stage('integration', { needs: ['build', 'vscode-tools'], skip: opts['skip-integration'] }, () =>
   runCommand(process.execPath, [join(root, 'test', 'runners', 'run-integration.mjs')]));
+await stage('ui', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
+  runCommand(process.execPath, [join(root, 'test', 'ui', 'run-ui.mjs')]));
 
 const total = Date.now() - started;
 const width = Math.max(...results.map((r) => r.name.length));

@@ -136,7 +136,8 @@ export interface AnswerTrace {
 export type ToWebview =
   | { type: 'init'; file: string; container: string; records: RecordListEntry[]; readOnlyReason?: string; view: RecordView }
   | { type: 'record'; view: RecordView; records: RecordListEntry[] }
-  | { type: 'tokens'; recordId: string; tokens: number[]; totals: NonNullable<HeaderInfo['tokens']> }
+  /** Per-message counts so far; `totals` only with the final (complete) counts. */
+  | { type: 'tokens'; recordId: string; tokens: number[]; totals?: NonNullable<HeaderInfo['tokens']> }
   | { type: 'annotation'; recordId: string; annotation?: AnnotationData; records: RecordListEntry[] }
   | { type: 'audits'; recordId: string; audits: AuditData[]; records: RecordListEntry[] }
   | { type: 'reveal'; recordId: string; position: number }
@@ -146,6 +147,8 @@ export type ToWebview =
 /** Webview → host. */
 export type FromWebview =
   | { type: 'ready' }
+  /** The webview drew the record sent by `init` / `record` (the host starts counting tokens then). */
+  | { type: 'rendered'; recordId: string }
   | { type: 'selectRecord'; recordId: string }
   | { type: 'getMessage'; requestId: number; recordId: string; position: number }
   | { type: 'search'; requestId: number; recordId: string; query: SearchRequest }

@@ -193,6 +193,7 @@ export class App {
         this.store.setReadOnly(msg.readOnlyReason);
         this.restoreUi();
         this.initialized = true;
+        this.postRendered(msg.view.recordId);
         break;
       }
       case 'record': {
@@ -207,6 +208,7 @@ export class App {
           this.timeline.select(msg.view.rows[0].position, 'none');
         }
         this.save();
+        this.postRendered(msg.view.recordId);
         break;
       }
       case 'tokens':
@@ -234,6 +236,11 @@ export class App {
       case 'reply':
         break;
     }
+  }
+
+  /** Tells the host the record is on screen (after the next frame), so it may start counting tokens. */
+  private postRendered(recordId: string): void {
+    requestAnimationFrame(() => setTimeout(() => this.host.post({ type: 'rendered', recordId }), 0));
   }
 
   /** Selects and scrolls to the row of `position`; moves focus to the timeline unless told not to. */

@@ -147,7 +147,7 @@ export class Store extends Emitter<StoreEvents> {
     this.emit('expanded', { position, expanded });
   }
 
-  applyTokens(tokens: number[], totals: NonNullable<HeaderInfo['tokens']>): void {
+  applyTokens(tokens: number[], totals?: NonNullable<HeaderInfo['tokens']>): void {
     if (!this.view) return;
     // One count per message, in row order; a longer array is taken as indexed by position.
     const last = this.rows.length ? this.rows[this.rows.length - 1].position : -1;
@@ -156,7 +156,7 @@ export class Store extends Emitter<StoreEvents> {
       const value = tokens[byPosition ? this.rows[i].position : i];
       if (typeof value === 'number') this.rows[i].tokens = value;
     }
-    this.view.header.tokens = totals;
+    if (totals) this.view.header.tokens = totals;
     this.emit('tokens', undefined);
   }
 

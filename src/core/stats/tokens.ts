@@ -25,29 +25,42 @@ export function truncateToTokens(text: string, budget: number): { text: string; 
 }
 
 /**
- * Per-message token counts (content + reasoning), computed in slices that yield to the event
- * loop so a 5,000-message / 120 MB trajectory never blocks the extension host; `onProgress`
- * receives the counts so far. Resolves undefined when cancelled.
+ * Per-message token counts of content and of reasoning, computed in short slices (default 10 ms)
+ * separated by a macrotask yield (setTimeout), so a 5,000-message / 120 MB trajectory never
+ * blocks the extension host: commands, webview messages and I/O run between slices.
+ * `onProgress` receives the per-message totals so far (every ~500 ms). Resolves undefined when
+ * cancelled.
  */
+export async function countMessageTokenPartsInSlices(
+  messages: readonly { content: string; reasoning?: string }[],
+  options: { sliceMs?: number; onProgress?: (counts: number[]) => void; isCancelled?: () => boolean } = {},
+): Promise<{ content: number[]; reasoning: number[] } | undefined> {
+  const sliceMs = options.sliceMs ?? 10;
+  const content: number[] = [];
+  const reasoning: number[] = [];
+  let lastReport = Date.now();
+  while (content.length < messages.length) {
+    const sliceStart = Date.now();
+    while (content.length < messages.length && Date.now() - sliceStart < sliceMs) {
+      const m = messages[content.length];
+      content.push(tokenCount(m.content));
+      reasoning.push(tokenCount(m.reasoning));
+    }
+    if (options.isCancelled?.()) return undefined;
+    if (options.onProgress && Date.now() - lastReport > 500 && content.length < messages.length) {
+      options.onProgress(content.map((c, i) => c + reasoning[i]));
+      lastReport = Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return { content, reasoning };
+}
+
+/** Per-message token counts (content + reasoning); see countMessageTokenPartsInSlices. */
 export async function countMessageTokensInSlices(
   messages: readonly { content: string; reasoning?: string }[],
   options: { sliceMs?: number; onProgress?: (counts: number[]) => void; isCancelled?: () => boolean } = {},
 ): Promise<number[] | undefined> {
-  const sliceMs = options.sliceMs ?? 50;
-  const counts: number[] = [];
-  let lastReport = Date.now();
-  while (counts.length < messages.length) {
-    const sliceStart = Date.now();
-    while (counts.length < messages.length && Date.now() - sliceStart < sliceMs) {
-      const m = messages[counts.length];
-      counts.push(tokenCount(m.content) + tokenCount(m.reasoning));
-    }
-    if (options.isCancelled?.()) return undefined;
-    if (options.onProgress && Date.now() - lastReport > 500 && counts.length < messages.length) {
-      options.onProgress(counts.slice());
-      lastReport = Date.now();
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return counts;
+  const parts = await countMessageTokenPartsInSlices(messages, { sliceMs: 50, ...options });
+  return parts && parts.content.map((c, i) => c + parts.reasoning[i]);
 }

@@ -2,9 +2,8 @@ import * as vscode from 'vscode';
 import { buildRecordList, buildRecordView } from '../../core/view/recordView';
 import { answerTrace } from '../../core/view/answerTrace';
 import { searchMessages } from '../../core/view/search';
-import { countMessageTokensInSlices } from '../../core/stats/tokens';
-import { countTokens } from '../../core/stats/statistics';
-import type { AnnotationData, FromWebview, MessageBody, ToWebview } from '../../shared/protocol';
+import { countMessageTokenPartsInSlices, tokenCount } from '../../core/stats/tokens';
+import type { AnnotationData, FromWebview, HeaderInfo, MessageBody, ToWebview } from '../../shared/protocol';
 import { toolNames } from '../activeFile';
 import type { TrajectoryDocument } from './trajectoryDocument';
 
@@ -17,7 +16,8 @@ export class PanelSession implements vscode.Disposable {
   private recordId: string;
   private ready = false;
   private pendingReveal: { recordId: string; position: number } | undefined;
-  private readonly tokenCache = new Map<string, number[]>();
+  private readonly tokenCache = new Map<string, { counts: number[]; totals: NonNullable<HeaderInfo['tokens']> }>();
+  private tokenTimer: ReturnType<typeof setTimeout> | undefined;
   private tokenRun = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -54,8 +54,11 @@ export class PanelSession implements vscode.Disposable {
   private view() {
     const record = this.document.record(this.recordId) ?? this.document.trajectoryRecords[0];
     const view = buildRecordView(this.document.loaded.file, this.document.loaded, record, { annotation: this.document.annotation(record.id) as never, audits: this.document.audits(record.id) as never }, toolNames());
-    const tokens = this.tokenCache.get(record.id);
-    if (tokens) view.rows.forEach((row, i) => (row.tokens = tokens[i]));
+    const cached = this.tokenCache.get(record.id);
+    if (cached) {
+      view.rows.forEach((row, i) => (row.tokens = cached.counts[i]));
+      view.header.tokens = cached.totals;
+    }
     return view;
   }
 
@@ -65,7 +68,13 @@ export class PanelSession implements vscode.Disposable {
       const readOnlyReason = this.document.sidecarProblem ? `Annotations cannot be saved: ${this.document.sidecarProblem}` : undefined;
       this.post({ type: 'init', file: this.document.loaded.file, container: this.document.loaded.container, records: this.recordList(), view, ...(readOnlyReason ? { readOnlyReason } : {}) });
     } else this.post({ type: 'record', view, records: this.recordList() });
-    void this.streamTokens(view.recordId);
+    // Counting tokens is CPU-heavy: start it once the webview has drawn this record (it posts
+    // 'rendered'), so it does not compete with delivering and drawing the rows; a fallback timer
+    // covers a webview that never says so.
+    this.tokenRun++;
+    clearTimeout(this.tokenTimer);
+    const recordId = view.recordId;
+    if (!this.tokenCache.has(recordId)) this.tokenTimer = setTimeout(() => void this.streamTokens(recordId), 3000);
     if (this.pendingReveal && this.pendingReveal.recordId === this.recordId) {
       this.post({ type: 'reveal', ...this.pendingReveal });
       this.pendingReveal = undefined;
@@ -73,20 +82,26 @@ export class PanelSession implements vscode.Disposable {
   }
 
   private async streamTokens(recordId: string): Promise<void> {
+    clearTimeout(this.tokenTimer);
     const record = this.document.record(recordId);
-    if (!record) return;
+    if (!record || this.tokenCache.has(recordId)) return;
     const run = ++this.tokenRun;
     const t = record.trajectory;
-    const send = (tokens: number[], done: boolean) => {
-      const totals = done ? countTokens(t) : { total: 0, toolReturns: 0, reasoning: 0, predictedAnswer: 0 };
-      this.post({ type: 'tokens', recordId, tokens, totals });
-    };
-    const cached = this.tokenCache.get(recordId);
-    if (cached) return send(cached, true);
-    const counts = await countMessageTokensInSlices(t.messages, { onProgress: (c) => send(c, false), isCancelled: () => run !== this.tokenRun });
-    if (!counts) return;
-    this.tokenCache.set(recordId, counts);
-    send(counts, true);
+    const parts = await countMessageTokenPartsInSlices(t.messages, {
+      onProgress: (tokens) => this.post({ type: 'tokens', recordId, tokens }),
+      isCancelled: () => run !== this.tokenRun,
+    });
+    if (!parts) return;
+    // Totals from the per-message counts: no second pass over the text.
+    const totals = { total: 0, toolReturns: 0, reasoning: 0, predictedAnswer: tokenCount(t.predictedAnswer) };
+    t.messages.forEach((m, i) => {
+      totals.total += parts.content[i] + parts.reasoning[i];
+      if (m.role === 'tool') totals.toolReturns += parts.content[i];
+      if (m.role === 'assistant') totals.reasoning += parts.reasoning[i];
+    });
+    const counts = parts.content.map((c, i) => c + parts.reasoning[i]);
+    this.tokenCache.set(recordId, { counts, totals });
+    this.post({ type: 'tokens', recordId, tokens: counts, totals });
   }
 
   /** Asks the webview to select and scroll to a position (switching record if needed). */
@@ -115,6 +130,9 @@ export class PanelSession implements vscode.Disposable {
         case 'ready':
           this.ready = true;
           this.sendRecord('init');
+          return;
+        case 'rendered':
+          if (message.recordId === this.recordId) void this.streamTokens(message.recordId);
           return;
         case 'selectRecord':
           if (this.document.record(message.recordId)) {
@@ -155,6 +173,7 @@ export class PanelSession implements vscode.Disposable {
 
   dispose(): void {
     this.tokenRun++;
+    clearTimeout(this.tokenTimer);
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -12,9 +12,9 @@ export const TRAJECTORY_VIEW_TYPE = 'trajaudit.trajectory';
 /** The same editor as an "Open With…" option for any .json / .jsonl file. */
 export const TRAJECTORY_OPTION_VIEW_TYPE = 'trajaudit.trajectoryAny';
 
-export class TrajectoryEditorProvider implements vscode.CustomEditorProvider<TrajectoryDocument>, AnnotationEditor {
-  private readonly changeEmitter = new vscode.EventEmitter<vscode.CustomDocumentEditEvent<TrajectoryDocument>>();
-  readonly onDidChangeCustomDocument = this.changeEmitter.event;
+export class TrajectoryEditorProvider implements AnnotationEditor {
+  /** The edit-event emitter of the view type each document was opened with (see forViewType). */
+  private readonly editEmitters = new Map<TrajectoryDocument, vscode.EventEmitter<vscode.CustomDocumentEditEvent<TrajectoryDocument>>>();
   private readonly sessions = new Set<PanelSession>();
   private readonly promptEmitter = new vscode.EventEmitter<string>();
   /** Fires with the text of every conflict prompt shown (observability for tests and logs). */
@@ -27,10 +27,36 @@ export class TrajectoryEditorProvider implements vscode.CustomEditorProvider<Tra
     const provider = new TrajectoryEditorProvider(context, log);
     const options = { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true };
     context.subscriptions.push(
-      vscode.window.registerCustomEditorProvider(TRAJECTORY_VIEW_TYPE, provider, options),
-      vscode.window.registerCustomEditorProvider(TRAJECTORY_OPTION_VIEW_TYPE, provider, options),
+      vscode.window.registerCustomEditorProvider(TRAJECTORY_VIEW_TYPE, provider.forViewType(), options),
+      vscode.window.registerCustomEditorProvider(TRAJECTORY_OPTION_VIEW_TYPE, provider.forViewType(), options),
     );
     return provider;
+  }
+
+  /**
+   * One provider object per view type, each with its own onDidChangeCustomDocument. VS Code
+   * subscribes to the event of every registration and looks the edited document up under that
+   * registration's view type, so one event shared by both view types makes the other one throw
+   * "No custom document found" on every edit (and would mark the wrong document dirty if the
+   * same file were open with both).
+   */
+  private forViewType(): vscode.CustomEditorProvider<TrajectoryDocument> {
+    const emitter = new vscode.EventEmitter<vscode.CustomDocumentEditEvent<TrajectoryDocument>>();
+    this.context.subscriptions.push(emitter);
+    return {
+      onDidChangeCustomDocument: emitter.event,
+      openCustomDocument: async (uri, openContext) => {
+        const document = await this.openCustomDocument(uri, openContext);
+        this.editEmitters.set(document, emitter);
+        document.onDidDispose(() => this.editEmitters.delete(document));
+        return document;
+      },
+      resolveCustomEditor: (document, panel) => this.resolveCustomEditor(document, panel),
+      saveCustomDocument: (document, cancellation) => this.saveCustomDocument(document, cancellation),
+      saveCustomDocumentAs: (document, destination) => this.saveCustomDocumentAs(document, destination),
+      revertCustomDocument: (document) => this.revertCustomDocument(document),
+      backupCustomDocument: (document, backupContext) => this.backupCustomDocument(document, backupContext),
+    };
   }
 
   async openCustomDocument(uri: vscode.Uri, openContext: vscode.CustomDocumentOpenContext): Promise<TrajectoryDocument> {
@@ -71,7 +97,7 @@ export class TrajectoryEditorProvider implements vscode.CustomEditorProvider<Tra
   /** One undoable edit: the record's annotation before and after. */
   applyAnnotation(document: TrajectoryDocument, recordId: string, annotation: AnnotationData | undefined, label: string): void {
     const before = document.setAnnotation(recordId, annotation);
-    this.changeEmitter.fire({
+    this.editEmitters.get(document)?.fire({
       document,
       label,
       undo: () => void document.setAnnotation(recordId, before),

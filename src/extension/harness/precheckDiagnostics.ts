@@ -11,6 +11,8 @@ import type { Log } from '../log';
 export const PRECHECK_COMMAND = 'trajaudit.harness.precheckItems';
 export const PRECHECK_SOURCE = 'trajaudit stage-c';
 
+const MAX_ITEM_FILE_BYTES = 16 * 1024 * 1024;
+
 function toDiagnostic(f: LocatedFinding): vscode.Diagnostic {
   const start = f.range?.start ?? { line: 1, column: 1 };
   const end = f.range?.end ?? { line: start.line, column: start.column + 1 };
@@ -44,6 +46,8 @@ export class PrecheckDiagnostics implements vscode.Disposable {
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         if (!auto()) return;
         for (const tab of e.opened) {
+          // Trajectories open in the trajectory editor are never Delegation items: do not re-read them.
+          if (tab.input instanceof vscode.TabInputCustom && tab.input.viewType.startsWith('trajaudit.trajectory')) continue;
           const uri = (tab.input as { uri?: vscode.Uri } | undefined)?.uri;
           if (uri && isItemCandidate(uri) && !this.collection.has(uri)) void this.checkFile(uri);
         }
@@ -66,6 +70,8 @@ export class PrecheckDiagnostics implements vscode.Disposable {
 
   async checkFile(uri: vscode.Uri): Promise<LocatedFinding[]> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    // Item files are small; a huge JSON file (a trajectory) is not worth decoding to find out.
+    if (!open && (await vscode.workspace.fs.stat(uri)).size > MAX_ITEM_FILE_BYTES) return [];
     const text = open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     return this.check(uri, text);
   }

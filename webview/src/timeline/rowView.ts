@@ -128,8 +128,10 @@ export function updateRowElement(row: RowSummary, index: number, rowEl: HTMLElem
       el('span', { className: 'band band-gold' }),
     );
     const badges = el('span', { className: 'tl-badges' });
-    for (const n of notes ?? []) {
-      if (badges.childElementCount >= 4) break;
+    // At most three badges fit the gutter; the audit-cited dot goes last (every note is in the title).
+    const shown = [...(notes ?? [])].sort((a, b) => Number(a.kind === 'cited') - Number(b.kind === 'cited'));
+    for (const n of shown) {
+      if (badges.childElementCount >= 3) break;
       badges.append(el('span', { className: `mk mk-${n.kind}`, text: n.badge, title: n.text }));
     }
     gutter.append(badges);

@@ -1,0 +1,403 @@
+#!/usr/bin/env node
+// Benchmark of the trajectory editor in the REAL workbench (code-server = VS Code 1.139,
+// headless Chromium, this extension from source): the time from running the open command to
+// the first timeline rows visible, and the time to jump to the last message, for
+//   tiny    a 5-message trajectory (the baseline, measured in the same run)
+//   65k     ~65K o200k tokens, 75 messages (the SearchAuditBench mean)
+//   20mb    ~20 MB, 1,000 messages
+//   120mb   ~120 MB, 5,000 messages (long tool returns, five of them 1 MB)
+// The open command is `trajaudit.revealStep {file, position: 0}` bound to a key in the user's
+// keybindings (it runs `vscode.openWith` with the Trajectory Auditor editor, like "Open in
+// Trajectory Auditor"); the clock starts at the key press and stops when the first .tl-row
+// in the webview is visible. "End" is the webview's End key (webview/src/keyboard.ts), timed
+// until the last row is selected and in view; "reveal last" is trajaudit.revealStep to the last
+// position (host → webview round trip). Targets: 120 MB first rows < 2.0 s, 65K < 300 ms.
+//
+// Each open is also traced inside the webview (an init script in the webview frames records
+// when the frame was created, when webview.js arrived, when the host's `init` message came and
+// when the first rows were painted), which splits the time into: command → webview frame
+// (includes the host reading and parsing the file in openCustomDocument), frame → app started
+// (webview.js), app started → init received (the `ready`/`init` round trip: view building,
+// serialization and transport), init → rows painted (webview render).
+// For the 20 MB and 120 MB cases a responsiveness probe follows: right after an open,
+// trajaudit.revealStep round trips (last / first message, alternately) until the header shows
+// the token totals; a long synchronous task in the extension host shows up as a long round trip.
+//
+// Usage: node test/bench/editor.mjs [--json] [--runs N] [--quick] [--cases 65k,120mb] [--breakdown] [--no-cache] [--keep]
+//   --runs       repetitions per case (default 5 for tiny/65k, 3 for 20mb/120mb)
+//   --quick      one run per case, no 120 MB case
+//   --cases      only these cases (the tiny baseline always runs)
+//   --breakdown  also time the host-side steps in plain Node (read, decode, parse, hash,
+//                view, message size) with the extension's own src/core code (via tsx)
+//   --no-cache   regenerate the files (cached in $TMPDIR/trajaudit-bench-editor-v1)
+//   --json       print the results as JSON after the table
+//   --extension  extensionDevelopmentPath to benchmark instead of this repo (e.g. a patched copy
+//                holding package.json and dist/), to compare a candidate fix in the same setup
+// Exit code 1 when a target is missed (2 when the build is missing). The generated files are
+// not in the repo; logs go to test-artifacts/bench/. Numbers on a shared 2-core machine are
+// noisy: the table shows medians and min–max, and the load average is printed.
+// Prerequisites: npm run build; node scripts/setup-vscode.mjs.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os, { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { artifactsDir, repoRoot } from '../runners/code-server.mjs';
+import { startSession } from '../ui/lib/session.mjs';
+import { closeAllEditors, focusWorkbench, sleep } from '../ui/lib/workbench.mjs';
+import { rowInView } from '../ui/lib/timeline.mjs';
+import { writeSyntheticTrajectory } from '../ui/lib/fixtures.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    json: { type: 'boolean', default: false },
+    runs: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    cases: { type: 'string' },
+    breakdown: { type: 'boolean', default: false },
+    'no-cache': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    extension: { type: 'string' },
+  },
+});
+const say = (m) => process.stderr.write(`[bench-editor] ${m}\n`);
+
+const GENERATOR_VERSION = 1;
+const CASES = [
+  { id: 'tiny', label: 'tiny (baseline)', spec: { messages: 5, returnChars: 400, reasoningChars: 200, seed: 3 }, runs: 5 },
+  { id: '65k', label: '~65K tokens, 75 msgs', spec: { messages: 75, returnChars: 6_300, reasoningChars: 900, seed: 5 }, runs: 5, target: 300 },
+  { id: '20mb', label: '~20 MB, 1,000 msgs', spec: { messages: 1_000, returnChars: 38_000, reasoningChars: 1_200, seed: 7 }, runs: 3 },
+  { id: '120mb', label: '~120 MB, 5,000 msgs', spec: { messages: 5_000, returnChars: 44_000, reasoningChars: 1_500, seed: 11, bigReturnEvery: 500, bigReturnChars: 1_000_000 }, runs: 3, target: 2000 },
+].filter((c) => (opts.cases ? opts.cases.split(',').includes(c.id) || c.id === 'tiny' : !(opts.quick && c.id === '120mb')));
+
+const KEYS = ['ctrl+alt+shift+1', 'ctrl+alt+shift+2', 'ctrl+alt+shift+3', 'ctrl+alt+shift+4', 'ctrl+alt+shift+5', 'ctrl+alt+shift+6', 'ctrl+alt+shift+7', 'ctrl+alt+shift+8'];
+const pressKey = (binding) => binding.split('+').map((k) => ({ ctrl: 'Control', alt: 'Alt', shift: 'Shift' })[k] ?? k).join('+');
+
+/** Generates the files (cached by spec) and returns their paths and sizes. */
+async function prepareFiles(dir) {
+  const manifestFile = join(dir, 'manifest.json');
+  let manifest = {};
+  if (!opts['no-cache'] && existsSync(manifestFile)) manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  for (const c of CASES) {
+    const file = join(dir, `${c.id}.traj.json`);
+    const key = JSON.stringify({ v: GENERATOR_VERSION, ...c.spec });
+    if (manifest[c.id]?.key === key && existsSync(file) && statSync(file).size === manifest[c.id].bytes) {
+      Object.assign(c, manifest[c.id].info, { file });
+      continue;
+    }
+    const started = Date.now();
+    const info = writeSyntheticTrajectory(file, c.spec);
+    if (c.id === '65k' || c.id === 'tiny') info.tokens = await countTokensOf(file);
+    say(`generated ${c.id}: ${(info.bytes / 2 ** 20).toFixed(1)} MiB, ${info.messages} messages${info.tokens ? `, ${info.tokens} tokens` : ''} in ${Date.now() - started} ms`);
+    manifest[c.id] = { key, bytes: info.bytes, info: { bytes: info.bytes, messages: info.messages, lastPosition: info.lastPosition, tokens: info.tokens } };
+    Object.assign(c, manifest[c.id].info, { file });
+  }
+  writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+}
+
+/** o200k tokens of content + reasoning (the editor's own count, formats.md §1). */
+async function countTokensOf(file) {
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  const plain = { disallowedSpecial: new Set(), allowedSpecial: new Set() };
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  let n = 0;
+  for (const m of doc.messages) n += countTokens(m.content ?? '', plain) + countTokens(m.reasoning_content ?? '', plain);
+  return n;
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
+
+/**
+ * Runs in every frame; in the webview's content frames (about:blank → fake.html, into which
+ * VS Code writes the editor's HTML) it records timestamps (ms since the frame's timeOrigin) in
+ * window.__taTimes: the app registering its message listener, the `init` message arriving and
+ * being handled, the first animation frame with .tl-row rows, and the frame after (painted).
+ * It wraps EventTarget.prototype.addEventListener, which survives document.open().
+ */
+const WEBVIEW_TRACE = `(() => {
+  // The content frame starts as about:blank inside the webview's pre/index.html; its window (and
+  // this realm) is kept through the fake.html load and VS Code's document.open()/write().
+  let inWebview = false;
+  try { inWebview = window !== parent && /\\/webview\\/browser\\/pre\\/index\\.html$/.test(parent.location.pathname); } catch { /* cross-origin */ }
+  if (!inWebview || window.__taTimes) return;
+  const T = (window.__taTimes = { origin: performance.timeOrigin });
+  const add = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type, listener, options) {
+    if (type === 'message' && this === window && typeof listener === 'function' && !T.listen) {
+      T.listen = performance.now();
+      const wrapped = function (ev) {
+        if (ev.data && ev.data.type === 'init' && T.init === undefined) {
+          T.init = performance.now();
+          const result = listener.call(this, ev);
+          T.handled = performance.now();
+          const poll = () => {
+            if (document.querySelector('.tl-row')) {
+              T.rows = performance.now();
+              requestAnimationFrame(() => { T.painted = performance.now(); });
+            } else requestAnimationFrame(poll);
+          };
+          requestAnimationFrame(poll);
+          return result;
+        }
+        return listener.call(this, ev);
+      };
+      return add.call(this, type, wrapped, options);
+    }
+    return add.call(this, type, listener, options);
+  };
+})();`;
+
+/** The trace of the current webview, as epoch ms (comparable with Date.now() in this process). */
+async function readTrace(frame) {
+  const t = await frame.evaluate(() => {
+    const T = window.__taTimes;
+    if (!T) return null;
+    const res = performance.getEntriesByType('resource').filter((e) => /webview\.js/.test(e.name)).map((e) => e.responseEnd)[0];
+    return { ...T, script: res };
+  });
+  if (!t) return null;
+  const at = (x) => (x === undefined ? undefined : t.origin + x);
+  return { frame: t.origin, script: at(t.script), listen: at(t.listen), init: at(t.init), handled: at(t.handled), rows: at(t.rows), painted: at(t.painted) };
+}
+
+/** Webview frame locators of the (single) open trajectory editor. */
+function rowsLocator(page) {
+  return page.frameLocator('iframe.webview').first().frameLocator('iframe').first().locator('.tl-row').first();
+}
+function editorFrameNow(page) {
+  return page.frames().find((f) => f.parentFrame() && f.parentFrame() !== page.mainFrame() && !f.isDetached());
+}
+
+async function measureCase(page, c, runs) {
+  const open = [];
+  const phases = [];
+  const end = [];
+  const reveal = [];
+  let rowsInDom;
+  for (let i = 0; i < runs; i++) {
+    await closeAllEditors(page);
+    await focusWorkbench(page);
+    await sleep(1200); // let the extension host and the renderer settle (GC, disposed webviews)
+    const t0 = Date.now();
+    await page.keyboard.press(pressKey(c.openKey));
+    await rowsLocator(page).waitFor({ state: 'visible', timeout: 120_000 });
+    open.push(Date.now() - t0);
+    const frame = editorFrameNow(page);
+    await sleep(100);
+    const tr = await readTrace(frame);
+    if (tr?.painted) {
+      phases.push({
+        toFrame: tr.frame - t0,
+        toApp: tr.listen - tr.frame,
+        readyToInit: tr.init - tr.listen,
+        render: tr.handled - tr.init,
+        toPaint: tr.painted - tr.handled,
+        total: tr.painted - t0,
+      });
+    }
+    rowsInDom = await frame.evaluate(() => document.querySelectorAll('.tl-row').length);
+
+    // End key in the webview (select the first row first so it is a real jump).
+    await frame.locator('#tl-row-0 .tl-pos').click();
+    await sleep(300);
+    const t1 = Date.now();
+    await page.keyboard.press('End');
+    await frame.locator(`#tl-row-${c.lastPosition}[aria-selected="true"]`).waitFor({ state: 'visible', timeout: 30_000 });
+    end.push(Date.now() - t1);
+    if (!(await rowInView(frame, c.lastPosition))) throw new Error(`${c.id}: the last row is selected but not in view after End`);
+
+    // trajaudit.revealStep to the last position (keyboard → command → host → webview).
+    await page.keyboard.press('Home');
+    await frame.locator('#tl-row-0[aria-selected="true"]').waitFor({ state: 'visible', timeout: 30_000 });
+    await sleep(300);
+    const t2 = Date.now();
+    await page.keyboard.press(pressKey(c.revealKey));
+    await frame.locator(`#tl-row-${c.lastPosition}[aria-selected="true"]`).waitFor({ state: 'visible', timeout: 30_000 });
+    reveal.push(Date.now() - t2);
+    const ph = phases.at(-1);
+    say(`${c.id} run ${i + 1}/${runs}: first rows ${open.at(-1)} ms${ph ? ` (command→frame ${ph.toFrame.toFixed(0)}, frame→app ${ph.toApp.toFixed(0)}, app→init ${ph.readyToInit.toFixed(0)}, init handled ${ph.render.toFixed(0)}, →painted ${ph.toPaint.toFixed(0)}; traced total ${ph.total.toFixed(0)})` : ''}, End ${end.at(-1)} ms, reveal last ${reveal.at(-1)} ms`);
+  }
+  return { open, end, reveal, rowsInDom, phases };
+}
+
+/**
+ * Extension-host responsiveness while the token counts stream in after an open: trajaudit.revealStep
+ * to the last and the first message alternately (each waits for the webview to select the row),
+ * until the header's token totals arrive and two more probes. Every probe needs the host, so a
+ * long synchronous task in it shows up as a long probe.
+ */
+async function responsiveness(page, c, { maxMs = 60_000 } = {}) {
+  await closeAllEditors(page);
+  await focusWorkbench(page);
+  await sleep(1200);
+  const opened = Date.now();
+  await page.keyboard.press(pressKey(c.openKey));
+  await rowsLocator(page).waitFor({ state: 'visible', timeout: 120_000 });
+  const rowsAtMs = Date.now() - opened;
+  const frame = editorFrameNow(page);
+  const probes = [];
+  let tokensAt;
+  let after = 0;
+  let last = true;
+  while (Date.now() - opened < maxMs && after < 2) {
+    const position = last ? c.lastPosition : 0;
+    const started = Date.now();
+    await page.keyboard.press(pressKey(last ? c.revealKey : c.openKey));
+    await frame.locator(`#tl-row-${position}[aria-selected="true"]`).waitFor({ state: 'visible', timeout: 120_000 });
+    // The header's "tokens" statistic: "counting…" before the first count, then the total.
+    const header = await frame.evaluate(() => [...document.querySelectorAll('.hdr-stats .stat')].find((d) => d.querySelector('dt')?.textContent === 'tokens')?.querySelector('dd')?.textContent ?? '');
+    probes.push({ at: started - opened, ms: Date.now() - started, header });
+    last = !last;
+    if (tokensAt === undefined && header !== 'counting…' && header !== '0' && header !== '') tokensAt = Date.now() - opened;
+    if (tokensAt !== undefined) after++;
+    await sleep(150);
+  }
+  const ms = probes.map((p) => p.ms);
+  const worst = probes.reduce((a, p) => (p.ms > a.ms ? p : a), probes[0]);
+  return { probes: probes.length, medianMs: median(ms), maxMs: worst.ms, maxAtMs: worst.at, tokensCompleteMs: tokensAt, rowsAtMs, list: probes };
+}
+
+/** Host-side steps in plain Node with the extension's own code (what TrajectoryDocument.open and PanelSession.sendRecord('init') do). */
+async function hostBreakdown(c) {
+  const { tsImport } = await import('tsx/esm/api');
+  const base = pathToFileURL(join(repoRoot, 'src', 'core', 'x.ts')).href;
+  const { decodeText } = await tsImport('./input/readText.ts', base);
+  const { loadText } = await tsImport('./load/loadFile.ts', base);
+  const { isTrajectoryRecord } = await tsImport('./load/loadRecord.ts', base);
+  const { buildRecordView, buildRecordList } = await tsImport('./view/recordView.ts', base);
+  const t = {};
+  const lap = (name, fn) => { const s = process.hrtime.bigint(); const r = fn(); t[name] = Number(process.hrtime.bigint() - s) / 1e6; return r; };
+  const bytes = lap('read', () => readFileSync(c.file));
+  const text = lap('decode', () => decodeText(bytes, 'bench.traj.json'));
+  lap('JSON.parse only', () => JSON.parse(text));
+  const loaded = lap('loadText (parse+normalize)', () => loadText(text, 'bench.traj.json'));
+  lap('sha256', () => createHash('sha256').update(bytes).digest('hex'));
+  const record = loaded.records.filter(isTrajectoryRecord)[0];
+  const view = lap('buildRecordView', () => buildRecordView(loaded.file, loaded, record, {}, {}));
+  const records = lap('buildRecordList', () => buildRecordList(loaded, {}));
+  const message = { type: 'init', file: loaded.file, container: loaded.container, records, view };
+  const json = lap('JSON.stringify(init)', () => JSON.stringify(message));
+  lap('JSON.parse(init)', () => JSON.parse(json));
+  return { steps: t, initMessageBytes: Buffer.byteLength(json) };
+}
+
+function printTable(results, baseline) {
+  const rows = [['case', 'size', 'msgs', 'first rows (median; min–max)', '× tiny', 'End → last', 'reveal last', 'target', '']];
+  for (const r of results) {
+    const o = r.open;
+    const med = median(o);
+    rows.push([
+      r.label,
+      r.bytes > 2 ** 20 ? `${(r.bytes / 2 ** 20).toFixed(1)} MiB` : `${(r.bytes / 1024).toFixed(0)} KiB`,
+      String(r.messages),
+      `${med} ms; ${Math.min(...o)}–${Math.max(...o)}`,
+      r.id === 'tiny' ? '1.0' : (med / baseline).toFixed(1),
+      `${median(r.end)} ms`,
+      `${median(r.reveal)} ms`,
+      r.target ? `< ${r.target} ms` : '',
+      r.target ? (med < r.target ? 'MET' : 'MISSED') : '',
+    ]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  const line = (row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  process.stdout.write(`\n${line(rows[0])}\n${widths.map((w) => '─'.repeat(w)).join('  ')}\n`);
+  for (const row of rows.slice(1)) process.stdout.write(`${line(row)}\n`);
+}
+
+const availableCores = () => (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+let loadAtStart = '';
+
+async function main() {
+  loadAtStart = loadavg().map((x) => x.toFixed(1)).join(' / ');
+  for (const f of ['dist/extension.js', 'dist/webview.js']) {
+    if (!existsSync(join(opts.extension ?? repoRoot, f))) { say(`${f} missing: run npm run build first`); process.exit(2); }
+  }
+  const cacheDir = join(tmpdir(), `trajaudit-bench-editor-v${GENERATOR_VERSION}`);
+  if (opts['no-cache']) rmSync(cacheDir, { recursive: true, force: true });
+  await prepareFiles(cacheDir);
+  const keybindings = [];
+  CASES.forEach((c, i) => {
+    c.openKey = KEYS[i * 2];
+    c.revealKey = KEYS[i * 2 + 1];
+    keybindings.push({ key: c.openKey, command: 'trajaudit.revealStep', args: { file: c.file, position: 0 } });
+    keybindings.push({ key: c.revealKey, command: 'trajaudit.revealStep', args: { file: c.file, position: c.lastPosition } });
+  });
+
+  say('starting code-server with the generated files as the workspace');
+  const session = await startSession({
+    prefix: 'trajaudit-bench-',
+    workspace: cacheDir,
+    keybindings,
+    settings: { 'workbench.colorTheme': 'Default Dark Modern', 'workbench.editor.enablePreview': false },
+    logDir: join(artifactsDir, 'bench'),
+    logPrefix: 'editor-',
+    keep: opts.keep,
+    extensionDevelopmentPath: opts.extension ?? repoRoot,
+  });
+  const results = [];
+  try {
+    const { page } = session;
+    await session.context.addInitScript(WEBVIEW_TRACE);
+    // Warm-up: activates the extension and loads the webview code once (not measured).
+    say('warm-up (activation)');
+    await focusWorkbench(page);
+    await page.keyboard.press(pressKey(CASES[0].openKey));
+    await rowsLocator(page).waitFor({ state: 'visible', timeout: 60_000 });
+    for (const c of CASES) {
+      const runs = Number(opts.runs ?? (opts.quick ? 1 : c.runs));
+      const m = await measureCase(page, c, runs);
+      const result = { id: c.id, label: c.label, bytes: c.bytes, messages: c.messages, tokens: c.tokens, target: c.target, ...m };
+      if (c.bytes > 10 * 2 ** 20 && !opts.quick) {
+        result.responsiveness = await responsiveness(page, c);
+        const r = result.responsiveness;
+        say(`${c.id} host responsiveness: ${r.probes} revealStep probes, median ${r.medianMs} ms, max ${r.maxMs} ms (at ${(r.maxAtMs / 1000).toFixed(1)} s after open); token totals after ${r.tokensCompleteMs === undefined ? 'n/a' : `${(r.tokensCompleteMs / 1000).toFixed(1)} s`}`);
+      }
+      results.push(result);
+    }
+    await closeAllEditors(page);
+  } finally {
+    await session.stop();
+  }
+  const baseline = median(results.find((r) => r.id === 'tiny').open);
+  printTable(results, baseline);
+  process.stdout.write(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' / ')} (1 / 5 / 15 min) on ${availableCores()} cores; start: ${loadAtStart}\n`);
+  const k65 = results.find((r) => r.id === '65k');
+  if (k65?.tokens) process.stdout.write(`\n65k case: ${k65.tokens} o200k tokens (content + reasoning).\n`);
+  process.stdout.write('\nwhere the first-rows time goes (median over runs, ms; traced inside the webview):\n');
+  process.stdout.write(`  ${'case'.padEnd(22)}${['command→webview frame', 'frame→app started', 'app→init received', 'init handled', '→painted', 'traced total'].map((h) => h.padStart(22)).join('')}\n`);
+  for (const r of results) {
+    if (!r.phases.length) continue;
+    const m = (k) => median(r.phases.map((p) => p[k])).toFixed(0);
+    process.stdout.write(`  ${r.label.padEnd(22)}${['toFrame', 'toApp', 'readyToInit', 'render', 'toPaint', 'total'].map((k) => m(k).padStart(22)).join('')}\n`);
+  }
+  const resp = results.filter((r) => r.responsiveness);
+  if (resp.length) {
+    process.stdout.write('\nextension-host responsiveness while token counts stream in (trajaudit.revealStep round trips after an open):\n');
+    for (const r of resp) {
+      const x = r.responsiveness;
+      process.stdout.write(`  ${r.label.padEnd(22)} ${x.probes} probes, median ${x.medianMs} ms, max ${x.maxMs} ms at ${(x.maxAtMs / 1000).toFixed(1)} s; token totals shown after ${x.tokensCompleteMs === undefined ? 'n/a' : `${(x.tokensCompleteMs / 1000).toFixed(1)} s`}\n`);
+    }
+  }
+  process.stdout.write('first rows = key press of the open command → first .tl-row visible in the webview; End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same.\n');
+
+  let breakdown;
+  if (opts.breakdown) {
+    breakdown = {};
+    process.stdout.write('\nhost-side steps in plain Node (src/core, same code as the editor host), ms:\n');
+    for (const c of CASES) {
+      global.gc?.();
+      breakdown[c.id] = await hostBreakdown(c);
+      const s = breakdown[c.id].steps;
+      process.stdout.write(`  ${c.id.padEnd(6)} ${Object.entries(s).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' · ')} · init message ${(breakdown[c.id].initMessageBytes / 1024).toFixed(0)} KiB\n`);
+    }
+  }
+  if (opts.json) process.stdout.write(`${JSON.stringify({ baselineMs: baseline, loadAverage: { start: loadAtStart, end: loadavg() }, results, breakdown }, null, 2)}\n`);
+  const missed = results.filter((r) => r.target && median(r.open) >= r.target);
+  process.exit(missed.length ? 1 : 0);
+}
+
+main().catch((error) => {
+  say(`ERROR: ${error.stack ?? error.message}`);
+  process.exit(1);
+});

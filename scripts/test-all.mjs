@@ -10,7 +10,8 @@
 //                   workbench UI: keyboard, search, outline, hostile content, annotate + save,
 //                   light/dark screenshots in test-artifacts/ui/; about a minute)
 // Installs node_modules with `npm ci` first when they are missing.
-// Options: --bail (stop at the first failure), --skip-unit, --skip-integration, --skip-ui.
+// Options: --bail (stop at the first failure), --skip-unit, --skip-integration, --skip-ui (also skips
+// demo --check, the VSIX UI run and the report UI check).
 // Exits non-zero when any stage fails.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -76,6 +77,8 @@ if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
 }
 await stage('build', {}, () => runCommand(npm, ['run', 'build']));
 await stage('unit', { skip: opts['skip-unit'] }, () => runCommand('npx', ['mocha']));
+await stage('webview harness', { needs: ['build'], skip: opts['skip-ui'] }, () =>
+  runCommand(process.execPath, [join(root, 'test', 'webview-harness', 'check.mjs')]));
 await stage('vscode-tools', { skip: opts['skip-integration'] && opts['skip-ui'] }, async () => {
   const { setupVscode } = await import('./setup-vscode.mjs');
   setupVscode();
@@ -85,6 +88,16 @@ await stage('integration', { needs: ['build', 'vscode-tools'], skip: opts['skip-
   runCommand(process.execPath, [join(root, 'test', 'runners', 'run-integration.mjs')]));
 await stage('ui', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
   runCommand(process.execPath, [join(root, 'test', 'ui', 'run-ui.mjs')]));
+
+// The packed product: demo --check builds the production bundle and the VSIX, installs it into
+// code-server, opens a sample, audits it offline and scores a run folder; then the UI checks run
+// again against the installed VSIX, and the score report is checked in the workbench.
+await stage('demo --check', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
+  runCommand(process.execPath, [join(root, 'scripts', 'demo.mjs'), '--check']));
+await stage('ui (installed VSIX)', { needs: ['demo --check'], skip: opts['skip-ui'] }, () =>
+  runCommand(process.execPath, [join(root, 'test', 'ui', 'run-ui.mjs'), '--vsix', join(root, 'out', 'trajaudit.vsix')]));
+await stage('ui (score report)', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
+  runCommand(process.execPath, [join(root, 'test', 'ui', 'report-check.mjs')]));
 
 const total = Date.now() - started;
 const width = Math.max(...results.map((r) => r.name.length));

@@ -5,7 +5,8 @@
 // playwright-core. The webview is the real one (dist/webview.js) talking to the real extension
 // host, inside the workbench's nested iframes.
 //
-// Usage: node test/ui/run-ui.mjs [--only <substring>] [--timeout <ms>] [--keep] [--verbose] [--extension <dir>]
+// Usage: node test/ui/run-ui.mjs [--only <substring>] [--timeout <ms>] [--keep] [--verbose] [--extension <dir> | --vsix <file>]
+//   --vsix       install this packed VSIX into code-server (--install-extension) and test it instead
 //   --only     run only the checks whose name contains the substring (repeatable)
 //   --extension  extensionDevelopmentPath to test instead of this repo (a built copy with
 //              package.json and dist/, e.g. to try a candidate fix)
@@ -43,6 +44,7 @@ const { values: opts } = parseArgs({
     keep: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     extension: { type: 'string' },
+    vsix: { type: 'string' },
   },
 });
 const extensionPath = opts.extension ?? repoRoot;
@@ -53,6 +55,13 @@ const say = (message) => process.stderr.write(`[ui] ${message}\n`);
 const note = (message) => { if (opts.verbose) say(message); };
 
 function checkPrerequisites() {
+  if (opts.vsix) {
+    if (!existsSync(opts.vsix)) {
+      say(`ERROR: ${opts.vsix} does not exist: run \`npm run package\` first.`);
+      process.exit(2);
+    }
+    return;
+  }
   const missing = ['dist/extension.js', 'dist/webview.js'].filter((f) => !existsSync(join(extensionPath, f)));
   if (missing.length) {
     say(`ERROR: ${missing.join(' and ')} missing: run \`npm run build\` first.`);
@@ -85,7 +94,7 @@ async function main() {
 
   let exitCode = 1;
   try {
-    say('starting code-server with a copy of samples/ and the extension from source');
+    say(`starting code-server with a copy of samples/ and the extension ${opts.vsix ? `installed from ${opts.vsix}` : 'from source'}`);
     session = await Promise.race([
       startSession({
         prefix: 'trajaudit-ui-',
@@ -97,7 +106,8 @@ async function main() {
         logDir: outDir,
         logPrefix: 'editor-',
         keep: opts.keep,
-        extensionDevelopmentPath: extensionPath,
+        extensionDevelopmentPath: opts.vsix ? null : extensionPath,
+        vsix: opts.vsix,
         say: note,
         prepareWorkspace: (ws) => {
           hostile = writeHostileTrajectory(join(ws, 'ui-fixtures'));

@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import { format } from 'node:util';
 import { setupVscode } from '../../../scripts/setup-vscode.mjs';
 import {
-  launchBrowser, makeSandbox, openWorkbench, repoRoot, samplesDir, startCodeServer, writeUserSettings,
+  launchBrowser, makeSandbox, openWorkbench, repoRoot, samplesDir, installExtension, startCodeServer, writeUserSettings,
 } from '../../runners/code-server.mjs';
 
 /** Workbench log lines that are expected offline (gallery lookups, fonts) and say nothing. */
@@ -51,6 +51,8 @@ export async function startSession({
   logDir,
   logPrefix = '',
   extensionDevelopmentPath = repoRoot,
+  /** A packed VSIX to install with --install-extension (pass extensionDevelopmentPath: null). */
+  vsix,
   keep = false,
   say = () => {},
 }) {
@@ -62,6 +64,7 @@ export async function startSession({
   else mkdirSync(workspace, { recursive: true });
   await prepareWorkspace?.(workspace);
   writeUserSettings(sandbox.userDataDir, settings);
+  if (vsix) installExtension({ ...tools, ...sandbox, extension: vsix });
   writeKeybindings(sandbox.userDataDir, keybindings);
 
   const workbenchLog = [];

@@ -87,7 +87,7 @@ const hostile = (page) => page.evaluate(() => ({
   const t = await page.evaluate(() => window.__harness.timings);
   check('small: rows render after init', (await page.locator('.tl-row').count()) > 10, `${Math.round(t.firstRowAt - t.initSentAt)} ms after init, ${loadMs} ms page load`);
   check('small: header shows query, predicted and gold answers', (await page.locator('.hdr-query').textContent()).includes('chamber opera') && (await page.locator('.ans-gold').textContent()).includes('Liisa Tamm'));
-  await page.waitForFunction(() => !document.querySelector('.stat.is-pending'), null, { timeout: 5000 });
+  await page.waitForFunction(() => !document.querySelector('.stat.is-pending'), null, { timeout: 15000 });
   check('small: token totals arrive after init', (await page.locator('.hdr-stats').textContent()).includes('tool returns'));
   check('small: decision steps stand out (accent class)', (await page.locator('.tl-row.kind-decision').count()) > 5);
   check('small: timeline is a listbox with options', (await page.locator('.tl-scroller[role="listbox"] .tl-row[role="option"][aria-label]').count()) > 5);
@@ -115,7 +115,7 @@ const hostile = (page) => page.evaluate(() => ({
   check('/ focuses the search box', !!searchFocused);
   await page.keyboard.type('lists Liisa Tamm as librettist');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector('.search-status')?.textContent?.includes('of'), null, { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelector('.search-status')?.textContent?.includes('of'), null, { timeout: 15000 });
   const afterSearch = await selected(page);
   check('search finds an off-screen match and reveals it', afterSearch === 40 && (await rowInView(page, 40)), `selected ${afterSearch}, status "${await page.locator('.search-status').textContent()}"`);
   const searchMsg = (await posted(page, 'search')).at(-1);
@@ -162,7 +162,7 @@ const hostile = (page) => page.evaluate(() => ({
   // expand a tool return with hostile content
   await reveal(page, 5);
   await press(page, 'Enter');
-  await page.waitForSelector('#tl-row-5 .msg-body', { timeout: 5000 });
+  await page.waitForSelector('#tl-row-5 .msg-body', { timeout: 15000 });
   const body5 = await page.locator('#tl-row-5 .msg-body').textContent();
   check('Enter expands a tool return and shows its text (hostile markup as plain text)', /Search results for|Title:/.test(body5) && body5.includes('<img src=x onerror'), `${body5.length} chars shown`);
   check('getMessage carries recordId and position', (await posted(page, 'getMessage')).some((m) => m.position === 5 && m.recordId === 'baltic-chamber-opera'));
@@ -186,7 +186,7 @@ const hostile = (page) => page.evaluate(() => ({
   // 1 MB single line: chunked, capped, wraps
   await reveal(page, 63);
   await press(page, 'Enter');
-  await page.waitForSelector('#tl-row-63 .msg-body .msg-more', { timeout: 5000 });
+  await page.waitForSelector('#tl-row-63 .msg-body .msg-more', { timeout: 15000 });
   const big = await page.evaluate(() => {
     const body = document.querySelector('#tl-row-63 .msg-body');
     const text = body.querySelector('.msg-text');
@@ -253,7 +253,7 @@ const hostile = (page) => page.evaluate(() => ({
 
   // answer trace
   await page.locator('.trace-button').click();
-  await page.waitForSelector('.trace-chip', { timeout: 5000 });
+  await page.waitForSelector('.trace-chip', { timeout: 15000 });
   const firstChip = await page.locator('.trace-chip.is-first').first().textContent();
   check('answer trace shows clickable occurrences with the first flagged by source', (await page.locator('.trace-chip').count()) >= 3 && /first · (search snippet|visited page|reasoning|tool return)/.test(firstChip ?? ''), firstChip ?? '');
   await page.locator('.trace-chip').nth(1).click();
@@ -404,11 +404,11 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
   const first = await page.locator('.hdr-record').textContent();
   await page.locator('.tl-scroller').focus();
   await press(page, 'L');
-  await page.waitForFunction((f) => document.querySelector('.hdr-record')?.textContent !== f, first, { timeout: 5000 });
+  await page.waitForFunction((f) => document.querySelector('.hdr-record')?.textContent !== f, first, { timeout: 15000 });
   const sel = (await posted(page, 'selectRecord')).at(-1);
   check('L posts selectRecord and the view switches', sel?.recordId === 'rec-002' && (await page.locator('.hdr-record').textContent()) === 'rec-002');
   await press(page, 'H');
-  await page.waitForFunction(() => document.querySelector('.hdr-record')?.textContent === 'rec-001', null, { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelector('.hdr-record')?.textContent === 'rec-001', null, { timeout: 15000 });
   check('H goes back', true);
   await page.locator('.seg-btn', { hasText: 'Disagree' }).click();
   const n = await page.locator('.rl-item').count();
@@ -424,7 +424,7 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
   await page.locator('.annotation textarea').first().click();
   await page.keyboard.type('Typed in rec-001');
   await page.locator('.rl-item[data-id="rec-003"]').click();
-  await page.waitForFunction(() => document.querySelector('.hdr-record')?.textContent === 'rec-003', null, { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelector('.hdr-record')?.textContent === 'rec-003', null, { timeout: 15000 });
   const edits = await posted(page, 'editAnnotation');
   const order = (await page.evaluate(() => window.__posted.map((m) => m.type))).filter((t) => t === 'editAnnotation' || t === 'selectRecord').slice(-2);
   check('a pending text edit is sent to its own record before switching', edits.length === before + 1 && edits.at(-1).recordId === 'rec-001' && edits.at(-1).annotation.rationale === 'Typed in rec-001' && order.join() === 'editAnnotation,selectRecord');
@@ -432,7 +432,7 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
 
   // reveal into another record
   await page.evaluate(() => window.__harness.reveal(9, 'rec-004'));
-  await page.waitForFunction(() => document.querySelector('.hdr-record')?.textContent === 'rec-004', null, { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelector('.hdr-record')?.textContent === 'rec-004', null, { timeout: 15000 });
   await page.waitForTimeout(100);
   check('reveal after a record switch selects the row', (await selected(page)) === 9);
   await page.screenshot({ path: join(shots, 'multi-light.png') });

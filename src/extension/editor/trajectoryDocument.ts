@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { InputError } from '../../core/input/inputError';
 import { decodeText } from '../../core/input/readText';
@@ -34,8 +35,39 @@ export class TrajectoryDocument implements vscode.CustomDocument {
   private constructor(
     readonly uri: vscode.Uri,
     readonly loaded: LoadedFile,
-    readonly trajectorySha256: string,
+    private bytes: Uint8Array | undefined,
   ) {}
+
+  private sha: string | undefined;
+
+  /**
+   * sha256 of the bytes the editor loaded. Kept off the open path (a 120 MB file takes ~0.3 s):
+   * hashed in slices after the editor shows, or at once if a save needs it first.
+   */
+  get trajectorySha256(): string {
+    if (this.sha === undefined) {
+      this.sha = sha256Of(this.bytes ?? new Uint8Array());
+      this.bytes = undefined;
+    }
+    return this.sha;
+  }
+
+  private hashInBackground(): void {
+    const bytes = this.bytes;
+    if (!bytes || this.sha !== undefined) return;
+    const hash = createHash('sha256');
+    const slice = 8 * 1024 * 1024;
+    const step = (offset: number) => {
+      if (this.sha !== undefined) return;
+      hash.update(bytes.subarray(offset, offset + slice));
+      if (offset + slice < bytes.length) setTimeout(() => step(offset + slice), 0);
+      else {
+        this.sha = hash.digest('hex');
+        this.bytes = undefined;
+      }
+    };
+    step(0);
+  }
 
   static async open(uri: vscode.Uri, backup?: AnnotationBackup): Promise<TrajectoryDocument> {
     const bytes = await vscode.workspace.fs.readFile(uri);
@@ -44,7 +76,8 @@ export class TrajectoryDocument implements vscode.CustomDocument {
     if (!loaded.records.some(isTrajectoryRecord)) {
       throw new InputError(displayName, `is a ${loaded.detection.kind}, not a trajectory (${loaded.detection.reason})`);
     }
-    const document = new TrajectoryDocument(uri, loaded, sha256Of(bytes));
+    const document = new TrajectoryDocument(uri, loaded, bytes);
+    setTimeout(() => document.hashInBackground(), 1500);
     await document.readSidecarFromDisk();
     document.current = new Map(document.base);
     if (backup) for (const [id, a] of Object.entries(backup.annotations)) document.current.set(id, a ?? undefined);

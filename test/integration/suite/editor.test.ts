@@ -118,6 +118,19 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
     assert.equal(JSON.parse(readFileSync(`${file}.audit.json`, 'utf8')).records['0'].annotation.annotator, 'someone else', 'the disk file is untouched');
   });
 
+  test('two editors on the same file share one document: an edit in one shows in both, save cleans both', async () => {
+    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE, { viewColumn: vscode.ViewColumn.Beside });
+    await waitFor(() => api.editorProvider.sessionsFor(uri).length === 2, { message: 'a second editor of the same file' });
+    const [first, second] = api.editorProvider.sessionsFor(uri);
+    assert.equal(first.document, second.document, 'one document');
+    second.handleMessage({ type: 'editAnnotation', recordId: '0', annotation: { criticalStep: 3, rootCause: 'candidate_mismanagement' }, label: 'Set critical step 3' });
+    assert.equal(first.document.annotation('0')?.criticalStep, 3);
+    first.handleMessage({ type: 'editAnnotation', recordId: '0', annotation: { criticalStep: 3, rootCause: 'candidate_mismanagement', rationale: 'from the first editor' }, label: 'Set rationale' });
+    assert.ok(await vscode.workspace.save(uri));
+    const saved = JSON.parse(readFileSync(`${file}.audit.json`, 'utf8')).records['0'].annotation;
+    assert.deepEqual(saved, { criticalStep: 3, rootCause: 'candidate_mismanagement', rationale: 'from the first editor' }, 'both edits are kept');
+  });
+
   test('revealStep opens the file and selects the message', async () => {
     const ok = await vscode.commands.executeCommand('trajaudit.revealStep', file, '0', 3);
     assert.equal(ok, true);

@@ -54,5 +54,16 @@ suite('API keys stay in SecretStorage', () => {
     assert.ok(!containsDeep(api.log.recent(), SECRET), 'not in the log');
     assert.ok(!containsDeep(failed.errors, SECRET), 'not in job errors');
     assert.ok(!readFileSync(`${file}.audit.json`, 'utf8').includes(SECRET), 'not in the sidecar');
+
+    // Nor in a score report of the folder (scored while the key is set), in any export format.
+    copyFileSync(join(samplesRoot().fsPath, 'trajectories', 'tongyi', 'alpine-footbridge-span.traj.json.audit.json'), join(dir, 'other.traj.json.audit.json'));
+    copyFileSync(join(samplesRoot().fsPath, 'trajectories', 'tongyi', 'alpine-footbridge-span.traj.json'), join(dir, 'other.traj.json'));
+    const panel = await vscode.commands.executeCommand<{ exportTo(format: 'md' | 'json' | 'csv', target: vscode.Uri): Promise<vscode.Uri | undefined> } | undefined>('trajaudit.scoreRunFolder', vscode.Uri.file(dir), { judge: 'deterministic' });
+    assert.ok(panel, 'the folder scores');
+    for (const format of ['md', 'json', 'csv'] as const) {
+      const out = vscode.Uri.file(join(dir, `report.${format}`));
+      await panel.exportTo(format, out);
+      assert.ok(!readFileSync(out.fsPath, 'utf8').includes(SECRET), `not in the ${format} report`);
+    }
   });
 });

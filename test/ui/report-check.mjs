@@ -232,7 +232,11 @@ async function main() {
     const inMenu = await item.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
     check('the explorer context menu of a folder offers Score Run Folder', inMenu);
     if (inMenu) {
+      // Context-menu items sometimes ignore the first click while the menu animates in: hover,
+      // click, and press Enter on the highlighted item if the menu is still open.
+      await item.hover();
       await item.click();
+      if (await page.locator('.monaco-menu').first().isVisible().catch(() => false)) await page.keyboard.press('Enter');
       const { frame } = await reportFrame(page, 'runs/scenarios-run', { charts: 2 });
       check('Score Run Folder from the explorer opens the report', Boolean(frame));
       await page.screenshot({ path: join(outDir, 'report-explorer-hc.png') });

@@ -77,13 +77,14 @@ if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
 }
 await stage('build', {}, () => runCommand(npm, ['run', 'build']));
 await stage('unit', { skip: opts['skip-unit'] }, () => runCommand('npx', ['mocha']));
-await stage('webview harness', { needs: ['build'], skip: opts['skip-ui'] }, () =>
-  runCommand(process.execPath, [join(root, 'test', 'webview-harness', 'check.mjs')]));
 await stage('vscode-tools', { skip: opts['skip-integration'] && opts['skip-ui'] }, async () => {
   const { setupVscode } = await import('./setup-vscode.mjs');
   setupVscode();
   return 0;
 });
+// Needs Debian's Chromium, which the vscode-tools stage installs on a fresh machine.
+await stage('webview harness', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
+  runCommand(process.execPath, [join(root, 'test', 'webview-harness', 'check.mjs')]));
 await stage('integration', { needs: ['build', 'vscode-tools'], skip: opts['skip-integration'] }, () =>
   runCommand(process.execPath, [join(root, 'test', 'runners', 'run-integration.mjs')]));
 await stage('ui', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>

@@ -92,12 +92,23 @@ if (!check) {
     await step('the offline heuristic audit runs from the palette and lands in the sidecar', async () => {
       const sidecar = `${sample}.audit.json`;
       const before = existsSync(sidecar) ? JSON.parse(readFileSync(sidecar, 'utf8')).records['0'].audits?.length ?? 0 : 0;
-      await runFromCommandPalette(page, 'Trajectory Auditor: Audit Trajectory');
-      const input = page.locator('.quick-input-widget input.input');
-      await input.waitFor({ state: 'visible', timeout: 15_000 });
-      await input.fill('heuristic');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'heuristic' }).first().waitFor({ state: 'visible', timeout: 15_000 });
-      await input.press('Enter');
+      // The palette can lose the race with the editor taking focus: try twice, clicking the row.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await runFromCommandPalette(page, 'Trajectory Auditor: Audit Trajectory');
+          const input = page.locator('.quick-input-widget input.input');
+          await input.waitFor({ state: 'visible', timeout: 10_000 });
+          await input.fill('heuristic');
+          const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Offline heuristic' }).first();
+          await row.waitFor({ state: 'visible', timeout: 10_000 });
+          await row.click();
+          break;
+        } catch (error) {
+          await page.screenshot({ path: join(shots, `audit-attempt-${attempt}.png`) });
+          if (attempt === 2) throw error;
+          await page.keyboard.press('Escape');
+        }
+      }
       const end = Date.now() + 30_000;
       for (;;) {
         const audits = existsSync(sidecar) ? JSON.parse(readFileSync(sidecar, 'utf8')).records['0'].audits ?? [] : [];

@@ -65,3 +65,25 @@ export function locateJsonPath(text: string, path: JsonPath): { line: number; co
   }
   return undefined;
 }
+
+/** The non-blank lines of a JSONL text with their 1-based numbers (CRLF tolerated). */
+export function* nonBlankLines(text: string): Generator<{ line: string; lineNumber: number }> {
+  let start = 0;
+  for (let lineNumber = 1; start <= text.length; lineNumber++) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end).replace(/\r$/, '');
+    start = end + 1;
+    if (line.trim() !== '') yield { line, lineNumber };
+  }
+}
+
+/** JSON.parse of one JSONL line; a syntax error names the file and line:column. */
+export function parseJsonLine(line: string, lineNumber: number, file: string, hint = ''): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    const { offset, message } = locateSyntaxError(line);
+    throw new InputError(file, `${message}${hint}`, { line: lineNumber, column: lineColumnAt(line, offset).column });
+  }
+}

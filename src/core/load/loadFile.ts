@@ -1,8 +1,8 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { basename } from 'node:path';
 import { InputError, problemFromError, type Problem } from '../input/inputError';
-import { locateSyntaxError, parseJson } from '../input/jsonText';
-import { lineColumnAt, readTextFile } from '../input/readText';
+import { nonBlankLines, parseJson, parseJsonLine } from '../input/jsonText';
+import { readTextFile } from '../input/readText';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
 import { deepSearchQaRowSchema } from '../items/schemas';
 import { detectJsonValue, EXPECTED_DOCUMENT, type Detection } from '../formats/detect';
@@ -114,21 +114,9 @@ function loadJsonLines(text: string, displayName: string): LoadedFile {
   const problems: Problem[] = [];
   let detection: Detection | undefined;
   let rowIndex = 0;
-  let start = 0;
-  for (let lineNumber = 1; start <= text.length; lineNumber++) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    const line = text.slice(start, end).replace(/\r$/, '');
-    start = end + 1;
-    if (line.trim() === '') continue;
+  for (const { line, lineNumber } of nonBlankLines(text)) {
     try {
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        const { offset, message } = locateSyntaxError(line);
-        throw new InputError(displayName, message, { line: lineNumber, column: lineColumnAt(line, offset).column });
-      }
+      const value = parseJsonLine(line, lineNumber, displayName);
       const d = detectJsonValue(value);
       if (!d) throw new InputError(displayName, `unrecognized record; ${EXPECTED_DOCUMENT}`, { line: lineNumber, column: 1 });
       const obj = isObject(value) ? value : {};

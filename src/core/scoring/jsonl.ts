@@ -3,8 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { InputError } from '../input/inputError';
-import { locateSyntaxError } from '../input/jsonText';
-import { decodeText, lineColumnAt, readTextFile } from '../input/readText';
+import { nonBlankLines, parseJsonLine } from '../input/jsonText';
+import { decodeText, readTextFile } from '../input/readText';
 import { checkSchema } from '../input/schemaCheck';
 
 export interface Line<T> {
@@ -16,19 +16,8 @@ export interface Line<T> {
 /** Splits JSONL text into parsed values; blank lines are skipped. */
 export function parseJsonLines(text: string, displayName: string): Line<unknown>[] {
   const out: Line<unknown>[] = [];
-  let start = 0;
-  for (let lineNumber = 1; start <= text.length; lineNumber++) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    const line = text.slice(start, end).replace(/\r$/, '');
-    start = end + 1;
-    if (line.trim() === '') continue;
-    try {
-      out.push({ value: JSON.parse(line), line: lineNumber });
-    } catch {
-      const { offset, message } = locateSyntaxError(line);
-      throw new InputError(displayName, `${message} (one JSON object per line expected)`, { line: lineNumber, column: lineColumnAt(line, offset).column });
-    }
+  for (const { line, lineNumber } of nonBlankLines(text)) {
+    out.push({ value: parseJsonLine(line, lineNumber, displayName, ' (one JSON object per line expected)'), line: lineNumber });
   }
   return out;
 }

@@ -14,12 +14,20 @@ if (!skipChecks) {
   execFileSync('npx', ['eslint', 'src', 'webview', 'test'], { stdio: 'inherit' });
 }
 
+/** Webview bundles (and their .css) per view; src/extension/webviewPage.ts picks one. */
+const WEBVIEW_ENTRIES = [
+  ['webview/src/main.ts', 'dist/webview.js'], // the trajectory editor
+  ['webview/src/itemsMain.ts', 'dist/webview-items.js'],
+  ['webview/src/reportMain.ts', 'dist/webview-report.js'],
+];
+
 const common = { bundle: true, mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
 
 await Promise.all([
   build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } }),
-  build({ ...common, entryPoints: ['webview/src/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' }),
+  // One bundle per view, always minified: the page's script is on the path to the first rows.
+  ...WEBVIEW_ENTRIES.map(([entry, out]) => build({ ...common, minify: true, entryPoints: [entry], outfile: out, platform: 'browser', format: 'iife', target: 'es2022' })),
   build({ ...common, entryPoints: ['test/integration/index.ts'], outfile: 'out/test/integration/index.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] }),
 ]);
 chmodSync('dist/cli.js', 0o755);

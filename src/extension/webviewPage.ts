@@ -1,21 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { EMBEDDED_INIT_ID } from '../shared/protocol';
 
-/** Which UI the shared bundle (dist/webview.js) starts: told by <meta name="trajaudit-view">. */
+/** Which UI the page shows; each has its own bundle (esbuild.mjs). */
 export type WebviewView = 'trajectory' | 'items' | 'report';
+
+const BUNDLES: Record<WebviewView, string> = { trajectory: 'webview', items: 'webview-items', report: 'webview-report' };
 
 /**
  * The page of every webview: strict CSP (`default-src 'none'`, scripts by nonce only, styles from
- * dist/ or by nonce) with a fresh nonce, the one bundle, and no content in the HTML — content
- * arrives by postMessage and is rendered as text.
+ * dist/ or by nonce) with a fresh nonce and the view's bundle. The bundle and its styles are
+ * inlined under the nonce: a `src=` script would be fetched through the webview's service worker
+ * and the extension host (~70 ms on opening). Content arrives by postMessage and is rendered as
+ * text; the one exception is `initJson`, the first host message, embedded as an inert JSON data
+ * block (never executed, every `<` escaped so it cannot close the element) to save the ready →
+ * init round trip on opening.
  */
-export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, view: WebviewView): string {
+export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, view: WebviewView, initJson?: string): string {
   const nonce = randomBytes(18).toString('base64');
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
-  const cssFile = vscode.Uri.joinPath(dist, 'webview.css');
-  const css = existsSync(cssFile.fsPath) ? `<link rel="stylesheet" href="${webview.asWebviewUri(cssFile)}" nonce="${nonce}">` : '';
+  const bundle = (ext: 'js' | 'css') => vscode.Uri.joinPath(dist, `${BUNDLES[view]}.${ext}`);
   const csp = [
     "default-src 'none'",
     `img-src ${webview.cspSource}`,
@@ -24,6 +29,10 @@ export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, t
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
   const safeTitle = title.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const script = inlineText(bundle('js'), 'script', webview);
+  const css = inlineText(bundle('css'), 'style', webview);
+  const styleTag = css === null ? '' : css === undefined ? `<link rel="stylesheet" href="${webview.asWebviewUri(bundle('css'))}" nonce="${nonce}">` : `<style nonce="${nonce}">${css}</style>`;
+  const scriptTag = script ? `<script nonce="${nonce}">${script}</script>` : `<script nonce="${nonce}" src="${webview.asWebviewUri(bundle('js'))}"></script>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -32,12 +41,34 @@ export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, t
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <meta name="trajaudit-nonce" content="${nonce}">
 <meta name="trajaudit-view" content="${view}">
-${css}
+${styleTag}
 <title>${safeTitle}</title>
 </head>
 <body>
 <div id="root" data-view="${view}" data-nonce="${nonce}"></div>
-<script nonce="${nonce}" src="${script}"></script>
+${initJson === undefined ? '' : `<script type="application/json" id="${EMBEDDED_INIT_ID}">${initJson.replace(/</g, '\\u003c')}</script>\n`}${scriptTag}
 </body>
 </html>`;
+}
+
+/** Bundle texts by path: dist/ does not change while the extension runs. */
+const bundleTexts = new Map<string, string>();
+
+/**
+ * A bundle's text for an inline element, its source map pointed at the webview URI; undefined
+ * when the text could close the element early (then it is linked instead), null when missing.
+ */
+function inlineText(file: vscode.Uri, element: 'script' | 'style', webview: vscode.Webview): string | undefined | null {
+  let text = bundleTexts.get(file.fsPath);
+  if (text === undefined) {
+    try {
+      text = readFileSync(file.fsPath, 'utf8');
+    } catch {
+      return null;
+    }
+    bundleTexts.set(file.fsPath, text);
+  }
+  if (text.toLowerCase().includes(`</${element}`)) return undefined;
+  const mapUrl = webview.asWebviewUri(vscode.Uri.joinPath(file, '..', `${file.path.split('/').pop()}.map`)).toString();
+  return text.replace(/(\/[/*]# sourceMappingURL=)\S+?(\s*(\*\/)?\s*)$/, `$1${mapUrl}$2`);
 }

@@ -269,7 +269,3 @@ export type ItemFromWebview =
   | { type: 'chooseRunFolder' }
   | { type: 'openAsText' }
   | { type: 'log'; level: 'info' | 'error'; message: string };
-
-/** Marks the item view's page, so the shared webview bundle starts the item UI. */
-export const ITEM_VIEW_META = 'trajaudit-view';
-export const ITEM_VIEW_META_VALUE = 'items';

@@ -2,6 +2,9 @@
 // webview (webview/src). Both sides import this file; it holds types only (no runtime code
 // other than the constants below), so it bundles into both without pulling Node or VS Code in.
 
+/** Id of the `<script type="application/json">` holding the first `init` in the editor's page. */
+export const EMBEDDED_INIT_ID = 'trajaudit-init';
+
 export const ROOT_CAUSE_IDS = [
   'candidate_mismanagement', 'search_coverage_gap', 'constraint_neglect',
   'unverified_source_reliance', 'entity_relation_misbinding', 'unsupported_answer',
@@ -146,7 +149,11 @@ export type ToWebview =
 
 /** Webview → host. */
 export type FromWebview =
-  | { type: 'ready' }
+  /**
+   * The app started. `embeddedInit`: it drew the `init` embedded in its page (see
+   * src/extension/webviewPage.ts); the host sends `init` again only if that one is stale.
+   */
+  | { type: 'ready'; embeddedInit?: boolean }
   /** The webview drew the record sent by `init` / `record` (the host starts counting tokens then). */
   | { type: 'rendered'; recordId: string }
   | { type: 'selectRecord'; recordId: string }

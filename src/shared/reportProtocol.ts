@@ -6,10 +6,6 @@
 // with their data); the webview only draws it. Links never carry file paths: a cell names a
 // link id, the webview posts that id back, and the host looks the target up.
 
-/** The page says which UI of the one webview bundle to start: <meta name="trajaudit-view" content="report">. */
-export const REPORT_VIEW_META = 'trajaudit-view';
-export const REPORT_VIEW = 'report';
-
 export type ReportRunKind = 'audit' | 'deepsearchqa' | 'nuggets' | 'scenarios' | 'delegation';
 export type ExportFormat = 'md' | 'json' | 'csv';
 

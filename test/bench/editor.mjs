@@ -8,21 +8,24 @@
 //   120mb   ~120 MB, 5,000 messages (long tool returns, five of them 1 MB)
 // The open command is `trajaudit.revealStep {file, position: 0}` bound to a key in the user's
 // keybindings (it runs `vscode.openWith` with the Trajectory Auditor editor, like "Open in
-// Trajectory Auditor"); the clock starts at the key press and stops when the first .tl-row
-// in the webview is visible. "End" is the webview's End key (webview/src/keyboard.ts), timed
+// Trajectory Auditor"); the clock starts at the key press and stops at the first animation frame
+// in which the webview shows .tl-row rows on screen (see WEBVIEW_TRACE; Playwright's own wait for
+// the rows, which adds its polling of nested frames, is printed beside it). "End" is the webview's End key (webview/src/keyboard.ts), timed
 // until the last row is selected and in view; "reveal last" is trajaudit.revealStep to the last
 // position (host → webview round trip). Targets: 120 MB first rows < 2.0 s, 65K < 300 ms.
 //
 // Each open is also traced inside the webview (an init script in the webview frames records
-// when the frame was created, when webview.js arrived, when the host's `init` message came and
-// when the first rows were painted), which splits the time into: command → webview frame
-// (includes the host reading and parsing the file in openCustomDocument), frame → app started
-// (webview.js), app started → init received (the `ready`/`init` round trip: view building,
-// serialization and transport), init → rows painted (webview render).
+// when the frame was created, when webview.js arrived, when the app started and when the first
+// rows were drawn and painted), which splits the time into: command → webview frame (includes
+// the host reading and parsing the file in openCustomDocument and building the first view),
+// frame → script loaded (webview.js through the webview's service worker), script → app started
+// (parsing and running the bundle), app → rows (drawing the `init` embedded in the page, or the
+// ready → init round trip when the view is too big to embed), rows → painted.
 // For the 20 MB and 120 MB cases a responsiveness probe follows: right after an open,
 // trajaudit.revealStep round trips (last / first message, alternately) until the header shows
 // the token totals; a long synchronous task in the extension host shows up as a long round trip.
 //
+// BENCH_MARKS=1 also prints, per open, VS Code's own performance marks in the webview's pre/index.html.
 // Usage: node test/bench/editor.mjs [--json] [--runs N] [--quick] [--cases 65k,120mb] [--breakdown] [--no-cache] [--keep]
 //   --runs       repetitions per case (default 5 for tiny/65k, 3 for 20mb/120mb)
 //   --quick      one run per case, no 120 MB case
@@ -109,37 +112,64 @@ async function countTokensOf(file) {
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 
 /**
- * Runs in every frame; in the webview's content frames (about:blank → fake.html, into which
- * VS Code writes the editor's HTML) it records timestamps (ms since the frame's timeOrigin) in
- * window.__taTimes: the app registering its message listener, the `init` message arriving and
- * being handled, the first animation frame with .tl-row rows, and the frame after (painted).
+ * Runs in every frame. In the webview's content frame (about:blank → fake.html, into which VS Code
+ * writes the editor's HTML) it records timestamps (ms since the frame's timeOrigin) in
+ * window.__taTimes: the app registering its message listener, an `init` message arriving (none
+ * when the page embeds it), the first animation frame with .tl-row rows, and the frame after.
  * It wraps EventTarget.prototype.addEventListener, which survives document.open().
+ * Rows in the DOM are not yet on screen: VS Code's pre/index.html keeps the content frame
+ * `visibility: hidden` until it has loaded, and the workbench positions the webview element. So
+ * the pre frame records (epoch ms, __taShown) the animation frame after the first one where its
+ * active content frame is visible and holds rows (so those have been painted), and the workbench (__taWatchOuter, armed before each open)
+ * when a new webview element is on screen. First rows visible = the later of the two.
  */
 const WEBVIEW_TRACE = `(() => {
-  // The content frame starts as about:blank inside the webview's pre/index.html; its window (and
-  // this realm) is kept through the fake.html load and VS Code's document.open()/write().
-  let inWebview = false;
-  try { inWebview = window !== parent && /\\/webview\\/browser\\/pre\\/index\\.html$/.test(parent.location.pathname); } catch { /* cross-origin */ }
-  if (!inWebview || window.__taTimes) return;
+  const epoch = () => performance.timeOrigin + performance.now();
+  const PRE = /\\/webview\\/browser\\/pre\\/index\\.html$/;
+  let kind = 'other';
+  try {
+    if (window === top) kind = 'workbench';
+    else if (PRE.test(location.pathname)) kind = 'pre';
+    else if (PRE.test(parent.location.pathname)) kind = 'content';
+  } catch { /* cross-origin */ }
+  const pollFor = (test, done, maxMs = 20000) => {
+    const until = performance.now() + maxMs;
+    const poll = () => { if (test()) done(); else if (performance.now() < until) requestAnimationFrame(poll); };
+    requestAnimationFrame(poll);
+  };
+  if (kind === 'workbench') {
+    window.__taWatchOuter = () => {
+      window.__taOuterShown = undefined;
+      const known = new Set(document.querySelectorAll('iframe.webview'));
+      const shown = (f) => f.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && f.getBoundingClientRect().width > 0;
+      pollFor(() => [...document.querySelectorAll('iframe.webview')].some((f) => !known.has(f) && shown(f)), () => { window.__taOuterShown = epoch(); });
+    };
+    return;
+  }
+  if (kind === 'pre') {
+    pollFor(() => {
+      const f = document.getElementById('active-frame');
+      try { return !!f && f.style.visibility === 'visible' && !!f.contentDocument && !!f.contentDocument.querySelector('.tl-row'); } catch { return false; }
+    }, () => requestAnimationFrame(() => { window.__taShown = epoch(); })); // the frame after: painted
+    return;
+  }
+  if (kind !== 'content' || window.__taTimes) return;
   const T = (window.__taTimes = { origin: performance.timeOrigin });
   const add = EventTarget.prototype.addEventListener;
   EventTarget.prototype.addEventListener = function (type, listener, options) {
     if (type === 'message' && this === window && typeof listener === 'function' && !T.listen) {
       T.listen = performance.now();
+      // Rows may come from the init embedded in the page (drawn right after this) or from an
+      // 'init' message: poll for them from the app's start either way.
+      const poll = () => {
+        if (document.querySelector('.tl-row')) {
+          T.rows = performance.now();
+          requestAnimationFrame(() => { T.painted = performance.now(); });
+        } else requestAnimationFrame(poll);
+      };
+      requestAnimationFrame(poll);
       const wrapped = function (ev) {
-        if (ev.data && ev.data.type === 'init' && T.init === undefined) {
-          T.init = performance.now();
-          const result = listener.call(this, ev);
-          T.handled = performance.now();
-          const poll = () => {
-            if (document.querySelector('.tl-row')) {
-              T.rows = performance.now();
-              requestAnimationFrame(() => { T.painted = performance.now(); });
-            } else requestAnimationFrame(poll);
-          };
-          requestAnimationFrame(poll);
-          return result;
-        }
+        if (ev.data && ev.data.type === 'init' && T.init === undefined) T.init = performance.now();
         return listener.call(this, ev);
       };
       return add.call(this, type, wrapped, options);
@@ -149,16 +179,24 @@ const WEBVIEW_TRACE = `(() => {
 })();`;
 
 /** The trace of the current webview, as epoch ms (comparable with Date.now() in this process). */
-async function readTrace(frame) {
+async function readTrace(page, frame) {
   const t = await frame.evaluate(() => {
     const T = window.__taTimes;
     if (!T) return null;
+    // When the bundle is linked rather than inlined (src/extension/webviewPage.ts), its arrival.
     const res = performance.getEntriesByType('resource').filter((e) => /webview\.js/.test(e.name)).map((e) => e.responseEnd)[0];
     return { ...T, script: res };
   });
   if (!t) return null;
+  const { shown, marks } = await frame.parentFrame().evaluate(() => ({
+    shown: window.__taShown,
+    // VS Code's own marks in pre/index.html (webview/index.html/scriptStart, content/started, …).
+    marks: [['origin', performance.timeOrigin], ...performance.getEntriesByType('mark').map((m) => [m.name.replace('webview/index.html/', ''), performance.timeOrigin + m.startTime])],
+  }));
+  const outer = await page.evaluate(() => window.__taOuterShown);
   const at = (x) => (x === undefined ? undefined : t.origin + x);
-  return { frame: t.origin, script: at(t.script), listen: at(t.listen), init: at(t.init), handled: at(t.handled), rows: at(t.rows), painted: at(t.painted) };
+  const visible = shown === undefined ? undefined : Math.max(shown, outer ?? 0);
+  return { frame: t.origin, script: at(t.script), listen: at(t.listen), init: at(t.init), rows: at(t.rows), painted: at(t.painted), shown, outer, visible, marks };
 }
 
 /** Webview frame locators of the (single) open trajectory editor. */
@@ -171,6 +209,7 @@ function editorFrameNow(page) {
 
 async function measureCase(page, c, runs) {
   const open = [];
+  const playwright = [];
   const phases = [];
   const end = [];
   const reveal = [];
@@ -179,23 +218,27 @@ async function measureCase(page, c, runs) {
     await closeAllEditors(page);
     await focusWorkbench(page);
     await sleep(1200); // let the extension host and the renderer settle (GC, disposed webviews)
+    await page.evaluate(() => window.__taWatchOuter());
     const t0 = Date.now();
     await page.keyboard.press(pressKey(c.openKey));
     await rowsLocator(page).waitFor({ state: 'visible', timeout: 120_000 });
-    open.push(Date.now() - t0);
+    const seen = Date.now() - t0;
     const frame = editorFrameNow(page);
     await sleep(100);
-    const tr = await readTrace(frame);
-    if (tr?.painted) {
-      phases.push({
-        toFrame: tr.frame - t0,
-        toApp: tr.listen - tr.frame,
-        readyToInit: tr.init - tr.listen,
-        render: tr.handled - tr.init,
-        toPaint: tr.painted - tr.handled,
-        total: tr.painted - t0,
-      });
-    }
+    const tr = await readTrace(page, frame);
+    if (!tr?.visible) throw new Error(`${c.id}: the webview trace recorded no visible rows (see WEBVIEW_TRACE)`);
+    open.push(Math.round(tr.visible - t0));
+    playwright.push(seen);
+    if (process.env.BENCH_MARKS) say(`  key press at ${new Date(t0).toISOString()} · webview marks: ${tr.marks.map(([n, at]) => `${n} ${Math.round(at - t0)}`).join(' · ')} · outer shown ${tr.outer === undefined ? '?' : Math.round(tr.outer - t0)}`);
+    phases.push({
+      toFrame: tr.frame - t0,
+      toApp: tr.listen - tr.frame,
+      toRows: tr.rows - tr.listen,
+      toVisible: tr.visible - tr.rows,
+      embedded: tr.init === undefined || tr.init > tr.rows,
+      inlined: tr.script === undefined,
+      total: tr.visible - t0,
+    });
     rowsInDom = await frame.evaluate(() => document.querySelectorAll('.tl-row').length);
 
     // End key in the webview (select the first row first so it is a real jump).
@@ -216,9 +259,9 @@ async function measureCase(page, c, runs) {
     await frame.locator(`#tl-row-${c.lastPosition}[aria-selected="true"]`).waitFor({ state: 'visible', timeout: 30_000 });
     reveal.push(Date.now() - t2);
     const ph = phases.at(-1);
-    say(`${c.id} run ${i + 1}/${runs}: first rows ${open.at(-1)} ms${ph ? ` (command→frame ${ph.toFrame.toFixed(0)}, frame→app ${ph.toApp.toFixed(0)}, app→init ${ph.readyToInit.toFixed(0)}, init handled ${ph.render.toFixed(0)}, →painted ${ph.toPaint.toFixed(0)}; traced total ${ph.total.toFixed(0)})` : ''}, End ${end.at(-1)} ms, reveal last ${reveal.at(-1)} ms`);
+    say(`${c.id} run ${i + 1}/${runs}: first rows ${open.at(-1)} ms${ph ? ` (command→frame ${ph.toFrame.toFixed(0)}, frame→app ${ph.toApp.toFixed(0)}${ph.inlined ? '' : ' (linked bundle)'}, app→rows ${ph.toRows.toFixed(0)}${ph.embedded ? ' (embedded init)' : ' (init message)'}, rows→visible ${ph.toVisible.toFixed(0)}; Playwright saw them at ${playwright.at(-1)})` : ''}, End ${end.at(-1)} ms, reveal last ${reveal.at(-1)} ms`);
   }
-  return { open, end, reveal, rowsInDom, phases };
+  return { open, playwright, end, reveal, rowsInDom, phases };
 }
 
 /**
@@ -283,7 +326,7 @@ async function hostBreakdown(c) {
 }
 
 function printTable(results, baseline) {
-  const rows = [['case', 'size', 'msgs', 'first rows (median; min–max)', '× tiny', 'End → last', 'reveal last', 'target', '']];
+  const rows = [['case', 'size', 'msgs', 'first rows (median; min–max)', '× tiny', 'Playwright saw', 'End → last', 'reveal last', 'target', '']];
   for (const r of results) {
     const o = r.open;
     const med = median(o);
@@ -293,6 +336,7 @@ function printTable(results, baseline) {
       String(r.messages),
       `${med} ms; ${Math.min(...o)}–${Math.max(...o)}`,
       r.id === 'tiny' ? '1.0' : (med / baseline).toFixed(1),
+      `${median(r.playwright)} ms`,
       `${median(r.end)} ms`,
       `${median(r.reveal)} ms`,
       r.target ? `< ${r.target} ms` : '',
@@ -339,6 +383,7 @@ async function main() {
   try {
     const { page } = session;
     await session.context.addInitScript(WEBVIEW_TRACE);
+    await page.evaluate(WEBVIEW_TRACE); // the workbench page has loaded already
     // Warm-up: activates the extension and loads the webview code once (not measured).
     say('warm-up (activation)');
     await focusWorkbench(page);
@@ -365,11 +410,11 @@ async function main() {
   const k65 = results.find((r) => r.id === '65k');
   if (k65?.tokens) process.stdout.write(`\n65k case: ${k65.tokens} o200k tokens (content + reasoning).\n`);
   process.stdout.write('\nwhere the first-rows time goes (median over runs, ms; traced inside the webview):\n');
-  process.stdout.write(`  ${'case'.padEnd(22)}${['command→webview frame', 'frame→app started', 'app→init received', 'init handled', '→painted', 'traced total'].map((h) => h.padStart(22)).join('')}\n`);
+  process.stdout.write(`  ${'case'.padEnd(22)}${['command→webview frame', 'frame→app started', 'app→rows drawn', 'rows→on screen', 'first rows visible'].map((h) => h.padStart(22)).join('')}\n`);
   for (const r of results) {
     if (!r.phases.length) continue;
     const m = (k) => median(r.phases.map((p) => p[k])).toFixed(0);
-    process.stdout.write(`  ${r.label.padEnd(22)}${['toFrame', 'toApp', 'readyToInit', 'render', 'toPaint', 'total'].map((k) => m(k).padStart(22)).join('')}\n`);
+    process.stdout.write(`  ${r.label.padEnd(22)}${['toFrame', 'toApp', 'toRows', 'toVisible', 'total'].map((k) => m(k).padStart(22)).join('')}\n`);
   }
   const resp = results.filter((r) => r.responsiveness);
   if (resp.length) {
@@ -379,7 +424,7 @@ async function main() {
       process.stdout.write(`  ${r.label.padEnd(22)} ${x.probes} probes, median ${x.medianMs} ms, max ${x.maxMs} ms at ${(x.maxAtMs / 1000).toFixed(1)} s; token totals shown after ${x.tokensCompleteMs === undefined ? 'n/a' : `${(x.tokensCompleteMs / 1000).toFixed(1)} s`}\n`);
     }
   }
-  process.stdout.write('first rows = key press of the open command → first .tl-row visible in the webview; End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same.\n');
+  process.stdout.write('first rows = key press of the open command → the first animation frame in which the webview shows .tl-row rows (timed inside the page: rows drawn, content frame made visible by VS Code, webview element on screen); Playwright saw = when Playwright\'s visibility wait returned (adds its polling of nested frames); End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same.\n');
 
   let breakdown;
   if (opts.breakdown) {

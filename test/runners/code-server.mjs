@@ -37,6 +37,9 @@ export const DEFAULT_USER_SETTINGS = {
   'git.enabled': false,
   'chat.disableAIFeatures': true,
   'window.restoreWindows': 'none',
+  // VS Code for the Web defaults to afterDelay (1 s); desktop VS Code to off. Tests use the desktop
+  // default so a dirty editor stays dirty until they save it (and hot exit is what keeps edits).
+  'files.autoSave': 'off',
 };
 
 const log = (message) => process.stderr.write(`[code-server] ${message}\n`);

@@ -325,14 +325,20 @@ async function runChecks(ctx) {
     assert.deepEqual(flags, [], 'a payload set the global flag');
     assert.deepEqual(session.dialogs.slice(dialogsBefore), [], 'a dialog (alert) fired');
     // 2. No content became markup.
-    const dom = await frame.evaluate(() => {
+    const dom = await frame.evaluate((flag) => {
       const all = [...document.querySelectorAll('*')];
       const onAttrs = all.flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName.toLowerCase()}[${a.name}]`));
       const urlAttrs = all.flatMap((e) => ['href', 'src', 'srcdoc', 'data', 'action', 'formaction', 'xlink:href']
         .filter((n) => e.hasAttribute(n) && (e.tagName !== 'SCRIPT' && e.tagName !== 'LINK'))
         .map((n) => `${e.tagName.toLowerCase()}[${n}=${e.getAttribute(n).slice(0, 40)}]`));
-      const scripts = [...document.scripts].map((s) => (s.src ? `src:${s.src.split('/').pop()}` : `inline:${s.textContent.slice(0, 60)}`));
-      const styles = [...document.querySelectorAll('style')].filter((s) => /display:\s*none|color:\s*red/.test(s.textContent)).length;
+      // Executable scripts: the bundle (inlined under the nonce, or linked) and VS Code's own;
+      // data blocks: only the embedded first message, inert JSON with no raw '<' in it.
+      const isData = (x) => x.type === 'application/json';
+      const scripts = [...document.scripts].filter((x) => !isData(x)).map((x) => (x.src ? `src:${x.src.split('/').pop()}` : `inline:${x.textContent.includes(flag) ? 'FLAG ' : ''}${x.textContent.slice(0, 60)}`));
+      const dataBlocks = [...document.scripts].filter(isData).map((x) => `${x.id}${x.textContent.includes('<') ? ' (raw <)' : ''}`);
+      // Our stylesheet is inlined under the page's nonce; any other <style> with these rules came from content.
+      const nonce = document.querySelector('meta[name="trajaudit-nonce"]')?.getAttribute('content');
+      const styles = [...document.querySelectorAll('style')].filter((s) => s.nonce !== nonce && /display:\s*none|color:\s*red/.test(s.textContent)).length;
       const links = [...document.querySelectorAll('link')].map((l) => l.href.split('/').pop());
       return {
         forbidden: document.querySelectorAll('img, iframe, object, embed, video, audio, source, svg, math, details, base, meta[http-equiv="refresh"], form').length,
@@ -340,6 +346,7 @@ async function runChecks(ctx) {
         onAttrs,
         urlAttrs,
         scripts,
+        dataBlocks,
         hostileStyles: styles,
         links,
         fixed: all.filter((e) => getComputedStyle(e).position === 'fixed' && /OVERLAY/.test(e.textContent) && e.children.length === 0).length,
@@ -347,12 +354,13 @@ async function runChecks(ctx) {
         ctrlChars: document.querySelectorAll('.ctrl-char').length,
         marks: document.querySelectorAll('mark.search-hit').length,
       };
-    });
+    }, PWNED_FLAG);
     assert.equal(dom.forbidden, 0, 'img/iframe/object/embed/svg/... elements exist');
     assert.equal(dom.anchors, 0, '<a href> elements exist');
     assert.deepEqual(dom.onAttrs, [], 'on* attributes exist');
     assert.deepEqual(dom.urlAttrs, [], 'url attributes exist');
-    assert.ok(dom.scripts.every((s) => s === 'src:webview.js' || (s.startsWith('inline:') && !s.includes(PWNED_FLAG))), `scripts: ${dom.scripts.join(', ')}`);
+    assert.ok(dom.scripts.every((s) => s === 'src:webview.js' || (s.startsWith('inline:') && !s.startsWith('inline:FLAG'))), `scripts: ${dom.scripts.join(', ')}`);
+    assert.ok(dom.dataBlocks.every((d) => d === 'trajaudit-init'), `data blocks: ${dom.dataBlocks.join(', ')}`);
     assert.equal(dom.hostileStyles, 0, 'a <style> from content is in the DOM');
     assert.ok(dom.links.every((l) => l === 'webview.css'), `links: ${dom.links.join(', ')}`);
     assert.equal(dom.fixed, 0, 'a fixed overlay from content is in the DOM');

@@ -1,5 +1,4 @@
-// Dev-only HTTP server for the item-view harness: builds the webview bundle (webview/src/main.ts,
-// which starts the item UI on pages marked <meta name="trajaudit-view" content="items">) and
+// Dev-only HTTP server for the item-view harness: builds the item views' bundle (webview/src/itemsMain.ts) and
 // items-fakeHost.js, computes fixtures from the samples with the real builders
 // (items-fixtures.ts, through tsx), and serves items-harness.html with the extension's CSP.
 // Usage: node test/webview-harness/items-server.mjs [--port 5180]
@@ -19,7 +18,7 @@ const THEMES = { light: 'vscode-light', dark: 'vscode-dark', hc: 'vscode-high-co
 
 export async function buildItemBundles() {
   await Promise.all([
-    build({ entryPoints: [join(root, 'webview/src/main.ts')], outfile: join(buildDir, 'webview.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap: true, logLevel: 'warning', mainFields: ['module', 'main'] }),
+    build({ entryPoints: [join(root, 'webview/src/itemsMain.ts')], outfile: join(buildDir, 'webview.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap: true, logLevel: 'warning', mainFields: ['module', 'main'] }),
     build({ entryPoints: [join(here, 'items-fakeHost.js')], outfile: join(buildDir, 'items-harness.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', logLevel: 'warning' }),
   ]);
 }

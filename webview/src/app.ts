@@ -1,6 +1,6 @@
 // Wires the webview together: host messages → store → panels; keyboard shortcuts; persisted
 // UI state (never trajectory content or annotations).
-import type { ToWebview } from '../../src/shared/protocol';
+import { EMBEDDED_INIT_ID, type ToWebview } from '../../src/shared/protocol';
 import { HostConnection } from './hostConnection';
 import { Store, type PersistedUi } from './state';
 import { Markers } from './markers';
@@ -178,7 +178,27 @@ export class App {
 
     this.host.onHostMessage((msg) => this.onHostMessage(msg));
     window.addEventListener('blur', () => this.annotation.flush());
-    this.host.post({ type: 'ready' });
+    // A fresh panel draws the `init` embedded in its page at once. A restored one (saved UI
+    // state: the tab was hidden, or the window reloaded) asks, since its page may be older than
+    // the document; so does the host whenever the embedded one went stale.
+    // 'ready' goes first: the host must see it before the 'rendered' that drawing posts.
+    const embedded = saved ? undefined : this.embeddedInit();
+    this.host.post({ type: 'ready', embeddedInit: embedded !== undefined });
+    if (embedded) {
+      this.onHostMessage(embedded);
+      this.save();
+    }
+  }
+
+  private embeddedInit(): Extract<ToWebview, { type: 'init' }> | undefined {
+    const text = document.getElementById(EMBEDDED_INIT_ID)?.textContent;
+    if (!text) return undefined;
+    try {
+      const msg = JSON.parse(text) as ToWebview;
+      return msg.type === 'init' ? msg : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private onHostMessage(msg: ToWebview): void {

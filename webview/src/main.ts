@@ -1,20 +1,9 @@
-// Webview entry: styles, web components, then the app. The host answers our 'ready' with 'init'.
-// The benchmark-item view (src/extension/items) shares this bundle; its page carries
-// <meta name="trajaudit-view" content="items">, which starts the item UI instead; the score report
-// (src/extension/report) likewise carries content="report".
+// Entry of the trajectory editor (dist/webview.js). Each view has its own bundle so the
+// editor's page does not download and parse the item views, the report or Chart.js:
+// webview/src/itemsMain.ts (dist/webview-items.js) and reportMain.ts (dist/webview-report.js).
 import './styles.css';
 import './widgets';
 import { App } from './app';
-import { isItemViewPage, startItemApp } from './items/itemApp';
-import { isReportPage, startReportApp } from './report/reportApp';
+import { startWhenReady } from './startWhenReady';
 
-function start(): void {
-  const mount = document.getElementById('root') ?? document.body.appendChild(document.createElement('div'));
-  mount.id = 'root';
-  if (isReportPage()) startReportApp(mount);
-  else if (isItemViewPage()) startItemApp(mount);
-  else new App(mount);
-}
-
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
-else start();
+startWhenReady((mount) => new App(mount));

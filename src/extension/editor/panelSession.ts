@@ -15,11 +15,16 @@ export interface AnnotationEditor {
 export class PanelSession implements vscode.Disposable {
   private recordId: string;
   private ready = false;
+  /** The `init` embedded in the page is still what the host would send (nothing changed since). */
+  private embeddedInitFresh = false;
   private pendingReveal: { recordId: string; position: number } | undefined;
   private readonly tokenCache = new Map<string, { counts: number[]; totals: NonNullable<HeaderInfo['tokens']> }>();
   private tokenTimer: ReturnType<typeof setTimeout> | undefined;
   private tokenRun = 0;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly posted = new vscode.EventEmitter<ToWebview>();
+  /** Fires with every message posted to the webview (tests check what the webview was sent). */
+  readonly onDidPost = this.posted.event;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -43,7 +48,28 @@ export class PanelSession implements vscode.Disposable {
   }
 
   private post(message: ToWebview): void {
-    if (this.ready) void this.panel.webview.postMessage(message);
+    if (!this.ready) {
+      this.embeddedInitFresh = false;
+      return;
+    }
+    void this.panel.webview.postMessage(message);
+    this.posted.fire(message);
+  }
+
+  /**
+   * The `init` message to embed in the page, so the first rows need no ready → init round trip;
+   * undefined past `maxChars` (a huge view goes by postMessage, as before).
+   */
+  embeddedInit(maxChars: number): string | undefined {
+    const json = JSON.stringify(this.initMessage(this.view()));
+    if (json.length > maxChars) return undefined;
+    this.embeddedInitFresh = true;
+    return json;
+  }
+
+  private initMessage(view: ReturnType<PanelSession['view']>): Extract<ToWebview, { type: 'init' }> {
+    const readOnlyReason = this.document.sidecarProblem ? `Annotations cannot be saved: ${this.document.sidecarProblem}` : undefined;
+    return { type: 'init', file: this.document.loaded.file, container: this.document.loaded.container, records: this.recordList(), view, ...(readOnlyReason ? { readOnlyReason } : {}) };
   }
 
   private recordList() {
@@ -64,16 +90,16 @@ export class PanelSession implements vscode.Disposable {
 
   private sendRecord(type: 'init' | 'record'): void {
     const view = this.view();
-    if (type === 'init') {
-      const readOnlyReason = this.document.sidecarProblem ? `Annotations cannot be saved: ${this.document.sidecarProblem}` : undefined;
-      this.post({ type: 'init', file: this.document.loaded.file, container: this.document.loaded.container, records: this.recordList(), view, ...(readOnlyReason ? { readOnlyReason } : {}) });
-    } else this.post({ type: 'record', view, records: this.recordList() });
+    this.post(type === 'init' ? this.initMessage(view) : { type: 'record', view, records: this.recordList() });
+    this.afterRecordShown(view.recordId);
+  }
+
+  private afterRecordShown(recordId: string): void {
     // Counting tokens is CPU-heavy: start it once the webview has drawn this record (it posts
     // 'rendered'), so it does not compete with delivering and drawing the rows; a fallback timer
     // covers a webview that never says so.
     this.tokenRun++;
     clearTimeout(this.tokenTimer);
-    const recordId = view.recordId;
     if (!this.tokenCache.has(recordId)) this.tokenTimer = setTimeout(() => void this.streamTokens(recordId), 3000);
     if (this.pendingReveal && this.pendingReveal.recordId === this.recordId) {
       this.post({ type: 'reveal', ...this.pendingReveal });
@@ -111,6 +137,7 @@ export class PanelSession implements vscode.Disposable {
       this.pendingReveal = { recordId: target, position };
       if (this.document.record(target)) {
         // Before the webview is ready this only decides the record 'init' will show.
+        if (target !== this.recordId) this.embeddedInitFresh = false;
         this.recordId = target;
         if (this.ready) this.sendRecord('record');
       }
@@ -129,7 +156,9 @@ export class PanelSession implements vscode.Disposable {
       switch (message.type) {
         case 'ready':
           this.ready = true;
-          this.sendRecord('init');
+          if (message.embeddedInit && this.embeddedInitFresh) this.afterRecordShown(this.recordId);
+          else this.sendRecord('init');
+          this.embeddedInitFresh = false;
           return;
         case 'rendered':
           if (message.recordId === this.recordId) void this.streamTokens(message.recordId);
@@ -175,5 +204,6 @@ export class PanelSession implements vscode.Disposable {
     this.tokenRun++;
     clearTimeout(this.tokenTimer);
     for (const d of this.disposables) d.dispose();
+    this.posted.dispose();
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
+import { isFileNotFound, readUriBytes } from '../uriFiles';
 import { InputError } from '../../core/input/inputError';
 import { decodeText } from '../../core/input/readText';
 import { loadText, type LoadedFile } from '../../core/load/loadFile';
@@ -70,7 +71,7 @@ export class TrajectoryDocument implements vscode.CustomDocument {
   }
 
   static async open(uri: vscode.Uri, backup?: AnnotationBackup): Promise<TrajectoryDocument> {
-    const bytes = await vscode.workspace.fs.readFile(uri);
+    const bytes = await readUriBytes(uri);
     const displayName = vscode.workspace.asRelativePath(uri);
     const loaded = loadText(decodeText(bytes, displayName), displayName);
     if (!loaded.records.some(isTrajectoryRecord)) {
@@ -120,10 +121,10 @@ export class TrajectoryDocument implements vscode.CustomDocument {
 
   private async readDiskText(): Promise<string | undefined> {
     try {
-      const bytes = await vscode.workspace.fs.readFile(this.sidecarUri);
+      const bytes = await readUriBytes(this.sidecarUri);
       return decodeText(bytes, vscode.workspace.asRelativePath(this.sidecarUri));
     } catch (error) {
-      if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
+      if (isFileNotFound(error)) return undefined;
       if (error instanceof InputError) throw error;
       return undefined;
     }

@@ -7,6 +7,9 @@ import { PanelSession, type AnnotationEditor } from './panelSession';
 import { TrajectoryDocument } from './trajectoryDocument';
 import { webviewPage } from '../webviewPage';
 
+/** Views up to this size travel inside the page (no ready → init round trip); bigger ones by postMessage. */
+const EMBEDDED_INIT_MAX_CHARS = 2_000_000;
+
 /** Default editor for *.traj.json / *.trajectory.json / *.traj.jsonl. */
 export const TRAJECTORY_VIEW_TYPE = 'trajaudit.trajectory';
 /** The same editor as an "Open With…" option for any .json / .jsonl file. */
@@ -71,7 +74,9 @@ export class TrajectoryEditorProvider implements AnnotationEditor {
       }
     }
     try {
+      const started = Date.now();
       const document = await TrajectoryDocument.open(uri, backup);
+      this.log.info(`opened ${document.loaded.file} in ${Date.now() - started} ms`);
       this.watchSidecar(document);
       if (document.sidecarProblem) void vscode.window.showWarningMessage(document.sidecarProblem);
       return document;
@@ -85,8 +90,11 @@ export class TrajectoryEditorProvider implements AnnotationEditor {
   async resolveCustomEditor(document: TrajectoryDocument, panel: vscode.WebviewPanel): Promise<void> {
     const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.context.extensionUri, 'media')] };
-    panel.webview.html = webviewPage(panel.webview, this.context.extensionUri, document.loaded.file, 'trajectory');
+    const started = Date.now();
     const session = new PanelSession(panel, document, this, (m) => this.log.info(m));
+    const initJson = session.embeddedInit(EMBEDDED_INIT_MAX_CHARS);
+    panel.webview.html = webviewPage(panel.webview, this.context.extensionUri, document.loaded.file, 'trajectory', initJson);
+    this.log.info(`editor page of ${document.loaded.file} built in ${Date.now() - started} ms (${initJson === undefined ? 'view sent on ready' : `view embedded, ${Math.round(initJson.length / 1024)} KiB`})`);
     this.sessions.add(session);
     panel.onDidDispose(() => {
       session.dispose();
@@ -134,7 +142,9 @@ export class TrajectoryEditorProvider implements AnnotationEditor {
   }
 
   async backupCustomDocument(document: TrajectoryDocument, context: vscode.CustomDocumentBackupContext): Promise<vscode.CustomDocumentBackup> {
-    await vscode.workspace.fs.writeFile(context.destination, Buffer.from(JSON.stringify(document.backup())));
+    const backup = document.backup();
+    await vscode.workspace.fs.writeFile(context.destination, Buffer.from(JSON.stringify(backup)));
+    this.log.info(`backed up unsaved annotations of ${document.loaded.file} (${Object.keys(backup.annotations).length} record(s))`);
     return {
       id: context.destination.toString(),
       delete: () => void vscode.workspace.fs.delete(context.destination).then(undefined, () => undefined),

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { readUriBytes } from '../uriFiles';
 import { InputError } from '../../core/input/inputError';
 import { problemLine } from '../../core/input/inputError';
 import { decodeText } from '../../core/input/readText';
@@ -63,7 +64,7 @@ export class ItemDocument implements vscode.CustomDocument {
   ) {}
 
   static async open(uri: vscode.Uri, options: { backup?: ItemBackup; runFolder?: vscode.Uri } = {}): Promise<ItemDocument> {
-    const bytes = await vscode.workspace.fs.readFile(uri);
+    const bytes = await readUriBytes(uri);
     const displayName = vscode.workspace.asRelativePath(uri);
     const loaded = loadText(decodeText(bytes, displayName), displayName);
     const kind = KIND_OF[loaded.detection.kind];

@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TrajauditApi } from '../../../src/extension/extension';
 import type { TrajectoryDocument } from '../../../src/extension/editor/trajectoryDocument';
-import { activateExtension, closeAllEditors, samplesRoot, waitFor } from './helpers.js';
+import { PanelSession } from '../../../src/extension/editor/panelSession';
+import { webviewPage } from '../../../src/extension/webviewPage';
+import type { ToWebview } from '../../../src/shared/protocol';
+import { activateExtension, closeAllEditors, getExtension, samplesRoot, waitFor } from './helpers.js';
 
 const VIEW_TYPE = 'trajaudit.trajectoryAny';
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -129,6 +132,63 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
     assert.ok(await vscode.workspace.save(uri));
     const saved = JSON.parse(readFileSync(`${file}.audit.json`, 'utf8')).records['0'].annotation;
     assert.deepEqual(saved, { criticalStep: 3, rootCause: 'candidate_mismanagement', rationale: 'from the first editor' }, 'both edits are kept');
+  });
+
+  test('the first view travels inside the page; the host sends init again only when that went stale', async () => {
+    const document = documentOf();
+    const panelRecording = () => {
+      const sent: ToWebview[] = [];
+      const webview = { postMessage: async (m: ToWebview) => sent.push(m) > 0, onDidReceiveMessage: () => ({ dispose() {} }) };
+      return { panel: { webview } as unknown as vscode.WebviewPanel, inits: () => sent.filter((m) => m.type === 'init') };
+    };
+    const sessions: PanelSession[] = [];
+    const open = (panel: vscode.WebviewPanel) => {
+      const session = new PanelSession(panel, document, api.editorProvider, () => {});
+      sessions.push(session);
+      return session;
+    };
+    try {
+      // Fresh: the webview draws the embedded init; its 'ready' brings no second one.
+      const a = panelRecording();
+      const fresh = open(a.panel);
+      const embedded = JSON.parse(fresh.embeddedInit(2_000_000) ?? 'null') as Extract<ToWebview, { type: 'init' }>;
+      assert.equal(embedded.type, 'init');
+      assert.equal(embedded.view.rows.length, TRAJECTORY.trajectory.length);
+      fresh.handleMessage({ type: 'ready', embeddedInit: true });
+      assert.equal(a.inits().length, 0, 'no init after a fresh embedded one');
+      // Stale: an edit lands between building the page and 'ready'.
+      const b = panelRecording();
+      const stale = open(b.panel);
+      stale.embeddedInit(2_000_000);
+      // (Changed on the document directly: no undo entry, so the real tab stays clean.)
+      document.setAnnotation('0', { criticalStep: 3, rootCause: 'constraint_neglect' });
+      stale.handleMessage({ type: 'ready', embeddedInit: true });
+      assert.equal(b.inits().length, 1, 'init sent again');
+      assert.equal(b.inits()[0].type === 'init' && b.inits()[0].view.annotation?.criticalStep, 3, 'with the edit');
+      // Too big to embed: init on 'ready', as without embedding.
+      const c = panelRecording();
+      const big = open(c.panel);
+      assert.equal(big.embeddedInit(10), undefined);
+      big.handleMessage({ type: 'ready' });
+      assert.equal(c.inits().length, 1);
+    } finally {
+      for (const session of sessions) session.dispose();
+      document.setAnnotation('0', undefined);
+    }
+  });
+
+  test('the page inlines the bundle under its nonce and embeds the first message as inert JSON that cannot close its element', () => {
+    const webview = { cspSource: 'https://webview.test', asWebviewUri: (u: vscode.Uri) => u } as unknown as vscode.Webview;
+    const hostile = { type: 'init', text: '</script><script>alert(1)</script><!-- <SCRIPT> </style>' };
+    const html = webviewPage(webview, getExtension().extensionUri, 'case', 'trajectory', JSON.stringify(hostile));
+    const nonce = /'nonce-([^']+)'/.exec(html)?.[1];
+    assert.ok(nonce, 'the CSP carries a nonce');
+    const scripts = html.match(/<script\b[^>]*>/gi) ?? [];
+    assert.deepEqual(scripts, ['<script type="application/json" id="trajaudit-init">', `<script nonce="${nonce}">`], 'the data block and the bundle, nothing else');
+    const block = /<script type="application\/json" id="trajaudit-init">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+    assert.ok(!block.includes('<'), 'no raw < in the data block');
+    assert.deepEqual(JSON.parse(block), hostile, 'the message survives the escaping');
+    assert.ok(html.includes(`<style nonce="${nonce}">`), 'the styles are inlined under the nonce');
   });
 
   test('revealStep opens the file and selects the message', async () => {

@@ -2,7 +2,7 @@
 // a fresh code-server (real VS Code 1.139 on 127.0.0.1) with this extension loaded from
 // source (extensionDevelopmentPath = repo), headless Debian Chromium and one workbench page.
 // Everything lives in a sandbox folder that stop() removes (unless keep).
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { format } from 'node:util';
 import { setupVscode } from '../../../scripts/setup-vscode.mjs';
@@ -108,4 +108,22 @@ export async function startSession({
     await stop();
     throw error;
   }
+}
+
+/**
+ * The text of every "Trajectory Auditor" output log of a session (one per extension-host start,
+ * so a window reload adds one), oldest first.
+ */
+export function extensionLogs(userDataDir) {
+  const logsDir = join(userDataDir, 'logs');
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name === 'Trajectory Auditor.log') files.push(path);
+    }
+  };
+  if (existsSync(logsDir)) walk(logsDir);
+  return files.sort().map((f) => readFileSync(f, 'utf8')).join('\n');
 }

@@ -1,18 +1,14 @@
 // The benchmark-item view (Delegation items, DeepSearchQA, Clarify-Then-Search, scenario sets).
-// Started by main.ts when the page carries <meta name="trajaudit-view" content="items">.
+// Started by itemsMain.ts (dist/webview-items.js), the bundle of item pages.
 import './items.css';
 import { el } from '../dom';
-import { ITEM_VIEW_META, ITEM_VIEW_META_VALUE, type ItemFileInfo, type ItemToWebview } from '../../../src/shared/itemProtocol';
+import type { ItemFileInfo, ItemToWebview } from '../../../src/shared/itemProtocol';
 import { ItemHostLink, type VsCodeApiLike } from './itemHost';
 import { chip, toolbarButton } from './common';
 import { DelegationView } from './delegationView';
 import { DsqaView } from './dsqaView';
 import { ClarifyView } from './clarifyView';
 import { ScenarioView } from './scenarioView';
-
-export function isItemViewPage(doc: Document = document): boolean {
-  return doc.querySelector(`meta[name="${ITEM_VIEW_META}"]`)?.getAttribute('content') === ITEM_VIEW_META_VALUE;
-}
 
 interface ViewLike {
   readonly root: HTMLElement;

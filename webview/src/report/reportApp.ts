@@ -1,9 +1,8 @@
-// The score report UI. Started by main.ts when the page carries
-// <meta name="trajaudit-view" content="report">. The host sends the whole view model ('init');
+// The score report UI, started by reportMain.ts (dist/webview-report.js). The host sends the whole view model ('init');
 // this draws it: header (kind and why, judging), exports, figures, tables and Chart.js charts,
 // and posts link activations and export requests back. All text goes through textContent.
 import './report.css';
-import { REPORT_VIEW, REPORT_VIEW_META, type ChartSpec, type ReportCell, type ReportFromWebview, type ReportModel, type ReportSection, type ReportTable, type ReportToWebview } from '../../../src/shared/reportProtocol';
+import type { ChartSpec, ReportCell, ReportFromWebview, ReportModel, ReportSection, ReportTable, ReportToWebview } from '../../../src/shared/reportProtocol';
 import { clear, el } from '../dom';
 import type { ChartHandle } from './charts.mjs' with { 'resolution-mode': 'import' };
 import { readTheme, watchTheme } from './theme';
@@ -12,11 +11,6 @@ interface VsCodeApi {
   postMessage(message: unknown): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
-
-export function isReportPage(doc: Document = document): boolean {
-  return doc.querySelector(`meta[name="${REPORT_VIEW_META}"]`)?.getAttribute('content') === REPORT_VIEW
-    || doc.getElementById('app')?.dataset.view === REPORT_VIEW;
-}
 
 const KIND_LABELS: Record<ReportModel['kind'], string> = {
   audit: 'audit (SearchAuditBench)',

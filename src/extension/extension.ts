@@ -1,3 +1,4 @@
+import './zodConfig';
 import * as vscode from 'vscode';
 import { AuditJobManager } from './audit/auditJobs';
 import { AuditJobsView, createJobsStatusBar } from './audit/jobsView';

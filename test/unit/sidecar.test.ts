@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../src/core/input/inputError';
 import { emptySidecar, readSidecar, sidecarPathFor, writeSidecar, sha256Of } from '../../src/core/sidecar/sidecarFile';
@@ -66,5 +67,33 @@ describe('audit sidecar', () => {
     assert.equal(JSON.parse(readFileSync(path, 'utf8')).records['0'].annotation.criticalStep, 2);
     assert.throws(() => writeSidecar(join(dir, 'missing-folder', 'x.audit.json'), first));
     assert.deepEqual(readdirSync(dir).filter((n) => n.includes('.tmp-')), []);
+  });
+
+  it('removes the temps of a killed earlier save on the next write, and nothing a live writer may still rename', () => {
+    const dir = tempDir();
+    const file = writeTemp(dir, 'case.json', trajectory);
+    const path = sidecarPathFor(file);
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid!;
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
+    try {
+      const old = new Date(Date.now() - 5 * 60_000);
+      const temp = (pid: number, age?: Date) => {
+        const name = `.case.json.audit.json.tmp-${pid}-0a1b2c3d`;
+        writeFileSync(join(dir, name), '{"partial');
+        if (age) utimesSync(join(dir, name), age, age);
+        return name;
+      };
+      const killedLongAgo = temp(deadPid, old);
+      const killedJustNow = temp(deadPid + 1_000_000); // no such process, but fresh: kept for now
+      const stillWriting = temp(live.pid!, old);
+      const otherFile = '.other.json.audit.json.tmp-1-0a1b2c3d';
+      writeFileSync(join(dir, otherFile), 'x');
+      writeSidecar(path, emptySidecar(file, 'x', 'openai-chat'));
+      const left = readdirSync(dir).filter((n) => n.includes('.tmp-')).sort();
+      assert.ok(!left.includes(killedLongAgo), 'the stale temp of a dead writer is removed');
+      assert.deepEqual(left, [killedJustNow, stillWriting, otherFile].sort());
+    } finally {
+      live.kill();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from '../input/inputError';
 import { parseJson } from '../input/jsonText';
@@ -64,6 +64,46 @@ export function writeFileAtomic(target: string, content: string): void {
     closeSync(dirFd);
   } catch {
     /* some file systems cannot fsync a folder; the rename is still atomic */
+  }
+  removeStaleTemps(target);
+}
+
+/** Temps older than this whose writer is gone are leftovers of a killed save. */
+const STALE_TEMP_MS = 60_000;
+
+/**
+ * Removes `.<name>.tmp-<pid>-<hex>` files beside `target` left by a writer that was killed
+ * mid-save: only when that process no longer runs here and the file is over a minute old
+ * (a writer on another machine sharing the folder is not judged by its pid alone).
+ */
+function removeStaleTemps(target: string): void {
+  const prefix = `.${basename(target)}.tmp-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(/^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length))?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+    const path = join(dirname(target), name);
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_TEMP_MS) rmSync(path, { force: true });
+    } catch {
+      /* gone already, or not ours to remove */
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

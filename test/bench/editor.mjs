@@ -26,7 +26,7 @@
 // the token totals; a long synchronous task in the extension host shows up as a long round trip.
 //
 // BENCH_MARKS=1 also prints, per open, VS Code's own performance marks in the webview's pre/index.html.
-// Usage: node test/bench/editor.mjs [--json] [--runs N] [--quick] [--cases 65k,120mb] [--breakdown] [--no-cache] [--keep]
+// Usage: node test/bench/editor.mjs [--json] [--runs N] [--quick] [--cases 65k,120mb] [--breakdown] [--no-cache] [--keep] [--trace]
 //   --runs       repetitions per case (default 9 for tiny/65k, 3 for 20mb/120mb)
 //   --quick      one run per case, no 120 MB case
 //   --cases      only these cases (the tiny baseline always runs)
@@ -34,6 +34,7 @@
 //                view, message size) with the extension's own src/core code (via tsx)
 //   --no-cache   regenerate the files (cached in $TMPDIR/trajaudit-bench-editor-v1)
 //   --json       print the results as JSON after the table
+//   --trace      after each case, trace one more open with Chromium's tracing (see traceOneOpen)
 //   --extension  extensionDevelopmentPath to benchmark instead of this repo (e.g. a patched copy
 //                holding package.json and dist/), to compare a candidate fix in the same setup
 // Exit code 1 when a target is missed (2 when the build is missing). The generated files are
@@ -62,6 +63,7 @@ const { values: opts } = parseArgs({
     'no-cache': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     extension: { type: 'string' },
+    trace: { type: 'boolean', default: false },
   },
 });
 const say = (m) => process.stderr.write(`[bench-editor] ${m}\n`);
@@ -185,7 +187,10 @@ async function readTrace(page, frame) {
     if (!T) return null;
     // When the bundle is linked rather than inlined (src/extension/webviewPage.ts), its arrival.
     const res = performance.getEntriesByType('resource').filter((e) => /webview\.js/.test(e.name)).map((e) => e.responseEnd)[0];
-    return { ...T, script: res };
+    // The app's own marks (webview/src/app.ts): bundle start, app start/mounted, init drawn.
+    const appMarks = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('trajaudit/')).map((m) => [m.name.slice(10), m.startTime]);
+    const paints = performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]);
+    return { ...T, script: res, appMarks: [...appMarks, ...paints] };
   });
   if (!t) return null;
   const { shown, marks } = await frame.parentFrame().evaluate(() => ({
@@ -196,7 +201,7 @@ async function readTrace(page, frame) {
   const outer = await page.evaluate(() => window.__taOuterShown);
   const at = (x) => (x === undefined ? undefined : t.origin + x);
   const visible = shown === undefined ? undefined : Math.max(shown, outer ?? 0);
-  return { frame: t.origin, script: at(t.script), listen: at(t.listen), init: at(t.init), rows: at(t.rows), painted: at(t.painted), shown, outer, visible, marks };
+  return { appMarks: t.appMarks.map(([n, x]) => [n, at(x)]), frame: t.origin, script: at(t.script), listen: at(t.listen), init: at(t.init), rows: at(t.rows), painted: at(t.painted), shown, outer, visible, marks };
 }
 
 /** Webview frame locators of the (single) open trajectory editor. */
@@ -229,7 +234,7 @@ async function measureCase(page, c, runs) {
     if (!tr?.visible) throw new Error(`${c.id}: the webview trace recorded no visible rows (see WEBVIEW_TRACE)`);
     open.push(Math.round(tr.visible - t0));
     playwright.push(seen);
-    if (process.env.BENCH_MARKS) say(`  key press at ${new Date(t0).toISOString()} · webview marks: ${tr.marks.map(([n, at]) => `${n} ${Math.round(at - t0)}`).join(' · ')} · outer shown ${tr.outer === undefined ? '?' : Math.round(tr.outer - t0)}`);
+    if (process.env.BENCH_MARKS) say(`  key press at ${new Date(t0).toISOString()} · webview marks: ${tr.marks.map(([n, at]) => `${n} ${Math.round(at - t0)}`).join(' · ')} · outer shown ${tr.outer === undefined ? '?' : Math.round(tr.outer - t0)} · app: ${tr.appMarks.map(([n, at]) => `${n} ${Math.round(at - t0)}`).join(' · ')} · rows ${Math.round(tr.rows - t0)} · painted ${Math.round(tr.painted - t0)} · visible ${Math.round(tr.visible - t0)}`);
     phases.push({
       toFrame: tr.frame - t0,
       toApp: tr.listen - tr.frame,
@@ -299,6 +304,42 @@ async function responsiveness(page, c, { maxMs = 60_000 } = {}) {
   const ms = probes.map((p) => p.ms);
   const worst = probes.reduce((a, p) => (p.ms > a.ms ? p : a), probes[0]);
   return { probes: probes.length, medianMs: median(ms), maxMs: worst.ms, maxAtMs: worst.at, tokensCompleteMs: tokensAt, rowsAtMs, list: probes };
+}
+
+/**
+ * --trace: one more open of the case under Chromium's tracing (every renderer thread, the webview
+ * frames included), saved as test-artifacts/bench/open-trace-<case>.json for chrome://tracing or
+ * Perfetto; test/bench/summarize-trace.mjs prints where the renderer main thread spent the open.
+ */
+async function traceOneOpen(session, c) {
+  const { page, browser } = session;
+  await closeAllEditors(page);
+  await focusWorkbench(page);
+  await sleep(1200);
+  const path = join(artifactsDir, 'bench', `open-trace-${c.id}.json`);
+  await browser.startTracing(page, { path, screenshots: false, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'toplevel', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
+  await page.evaluate(() => { performance.mark('trajaudit-bench/keypress'); console.timeStamp('trajaudit-bench/keypress'); });
+  await page.keyboard.press(pressKey(c.openKey));
+  await rowsLocator(page).waitFor({ state: 'visible', timeout: 120_000 });
+  await sleep(300);
+  await browser.stopTracing();
+  say(`${c.id}: trace of one open written to ${path}`);
+  // And one under V8's sampling profiler (the webview frames share the workbench's renderer).
+  await closeAllEditors(page);
+  await focusWorkbench(page);
+  await sleep(1200);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  const t0 = Date.now();
+  await page.keyboard.press(pressKey(c.openKey));
+  await rowsLocator(page).waitFor({ state: 'visible', timeout: 120_000 });
+  const { profile } = await cdp.send('Profiler.stop');
+  const profilePath = join(artifactsDir, 'bench', `open-${c.id}.cpuprofile`);
+  writeFileSync(profilePath, JSON.stringify({ ...profile, keyPressEpochMs: t0 }));
+  await cdp.detach();
+  say(`${c.id}: CPU profile of one open written to ${profilePath}`);
 }
 
 /** Host-side steps in plain Node with the extension's own code (what TrajectoryDocument.open and PanelSession.sendRecord('init') do). */
@@ -399,6 +440,7 @@ async function main() {
         say(`${c.id} host responsiveness: ${r.probes} revealStep probes, median ${r.medianMs} ms, max ${r.maxMs} ms (at ${(r.maxAtMs / 1000).toFixed(1)} s after open); token totals after ${r.tokensCompleteMs === undefined ? 'n/a' : `${(r.tokensCompleteMs / 1000).toFixed(1)} s`}`);
       }
       results.push(result);
+      if (opts.trace) await traceOneOpen(session, c);
     }
     await closeAllEditors(page);
   } finally {

@@ -17,6 +17,7 @@ import { AuditPanel } from './auditPanel';
 import { GotoPrompt, ShortcutsOverlay, Toasts } from './overlays';
 import { installKeyboard } from './keyboard';
 import { el } from './dom';
+import { Gate } from './emitter';
 import { iconButton } from './widgets';
 
 export class App {
@@ -37,6 +38,10 @@ export class App {
   private readonly shortcuts = new ShortcutsOverlay();
   private readonly goto: GotoPrompt;
   private readonly toasts = new Toasts();
+  /** Opens once the first rows are on screen: the side panels render behind it (see mountPanels). */
+  private readonly panelsGate = new Gate();
+  private readonly rightScroll: HTMLElement;
+  private panelsScheduled = false;
   private readonly banner: HTMLElement;
   private readonly status: HTMLElement;
   private saveTimer = 0;
@@ -45,6 +50,7 @@ export class App {
   private initialized = false;
 
   constructor(mount: HTMLElement) {
+    performance.mark('trajaudit/app-start');
     const saved = this.host.getState<PersistedUi>();
     this.persisted = saved && saved.v === 1 ? saved : { v: 1 };
 
@@ -57,12 +63,20 @@ export class App {
     const reveal = (p: number, keepFocus?: boolean) => this.reveal(p, !keepFocus);
     this.timeline = new Timeline(this.store, this.markers, this.host, reveal);
     this.strip = new DensityStrip(this.store, this.markers, reveal);
-    this.outline = new OutlinePanel(this.store, this.markers, reveal);
-    this.records = new RecordList(this.store, this.host);
     this.search = new SearchBar(this.store, this.host, (p) => this.reveal(p, false));
-    this.trace = new AnswerTracePanel(this.store, this.host, reveal);
-    this.annotation = new AnnotationPanel(this.store, this.host);
-    this.audits = new AuditPanel(this.store, reveal);
+    // The side panels hear the store only once the first rows are on screen.
+    const panels = this.store.behind(this.panelsGate, () => ({
+      outline: new OutlinePanel(this.store, this.markers, reveal),
+      records: new RecordList(this.store, this.host),
+      trace: new AnswerTracePanel(this.store, this.host, reveal),
+      annotation: new AnnotationPanel(this.store, this.host),
+      audits: new AuditPanel(this.store, reveal),
+    }));
+    this.outline = panels.outline;
+    this.records = panels.records;
+    this.trace = panels.trace;
+    this.annotation = panels.annotation;
+    this.audits = panels.audits;
     this.goto = new GotoPrompt((p) => this.gotoPosition(p));
     this.banner = el('div', { className: 'banner', attrs: { role: 'alert', hidden: true } });
     this.status = el('div', { className: 'statusline', attrs: { 'aria-hidden': 'true' } });
@@ -89,7 +103,6 @@ export class App {
 
     // Assemble
     this.layout.headerSlot.append(this.header.root, this.banner);
-    this.layout.left.append(this.records.root, this.outline.root);
     const timelineWrap = el('div', { className: 'timeline-wrap' });
     timelineWrap.append(this.timeline.root, this.strip.root, this.goto.root);
     const colhead = el('div', { className: 'tl-colhead', attrs: { 'aria-hidden': 'true' } });
@@ -102,10 +115,10 @@ export class App {
       el('span', { className: 'tl-tokens', text: 'tokens' }),
     );
     this.layout.center.append(this.search.root, this.trace.root, colhead, timelineWrap, this.status);
-    const rightScroll = el('div', { className: 'right-scroll' });
-    rightScroll.append(this.annotation.root, this.audits.root);
-    this.layout.right.append(rightScroll);
+    this.rightScroll = el('div', { className: 'right-scroll' });
+    this.layout.right.append(this.rightScroll);
     mount.replaceChildren(this.layout.root, this.shortcuts.root, this.toasts.root);
+    performance.mark('trajaudit/app-mounted');
 
     // Wiring
     this.timeline.onViewportChange = (first, last) => {
@@ -148,10 +161,10 @@ export class App {
       toggleExpand: () => {
         if (this.store.selected !== null) this.timeline.toggle(this.store.selected);
       },
-      markCritical: () => this.annotation.markCritical(this.store.selected),
-      spanStart: () => this.annotation.setSpanEdge('start', this.store.selected),
-      spanEnd: () => this.annotation.setSpanEdge('end', this.store.selected),
-      rootCause: (n) => this.annotation.pickRootCause(n),
+      markCritical: () => this.afterPanels((selected) => this.annotation.markCritical(selected)),
+      spanStart: () => this.afterPanels((selected) => this.annotation.setSpanEdge('start', selected)),
+      spanEnd: () => this.afterPanels((selected) => this.annotation.setSpanEdge('end', selected)),
+      rootCause: (n) => this.afterPanels(() => this.annotation.pickRootCause(n)),
       previousRecord: () => this.switchRecord(-1),
       nextRecord: () => this.switchRecord(1),
       toggleShortcuts: () => this.shortcuts.toggle(),
@@ -208,11 +221,15 @@ export class App {
         this.store.container = msg.container;
         this.store.readOnlyReason = msg.readOnlyReason;
         this.store.records = msg.records;
+        performance.mark('trajaudit/init-start');
         this.store.setView(msg.view);
+        performance.mark('trajaudit/init-view');
         this.store.setRecords(msg.records);
         this.store.setReadOnly(msg.readOnlyReason);
         this.restoreUi();
+        performance.mark('trajaudit/init-done');
         this.initialized = true;
+        this.mountPanelsAfterPaint();
         this.postRendered(msg.view.recordId);
         break;
       }
@@ -247,6 +264,7 @@ export class App {
         else this.pendingReveal = { recordId: msg.recordId, position: msg.position };
         break;
       case 'error':
+        this.mountPanelsAfterPaint();
         this.banner.hidden = false;
         this.banner.replaceChildren(
           el('span', { text: msg.message }),
@@ -256,6 +274,34 @@ export class App {
       case 'reply':
         break;
     }
+  }
+
+  /**
+   * The outline, record list, answer trace, annotation and audit panels are built at once but
+   * attached and rendered only after the frame that shows the first rows: their widgets' first
+   * render and the layout of a full page would otherwise delay it (test/bench/editor).
+   * VS Code makes the webview's frame visible on the page's load event, so the rows are painted
+   * in the frame after it; the panels come in the task after the next frame.
+   */
+  private mountPanelsAfterPaint(): void {
+    if (this.panelsScheduled) return;
+    this.panelsScheduled = true;
+    const afterNextPaint = () => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => this.mountPanels(), 0)));
+    if (document.readyState === 'complete') afterNextPaint();
+    else window.addEventListener('load', afterNextPaint, { once: true });
+  }
+
+  private mountPanels(): void {
+    this.layout.left.append(this.records.root, this.outline.root);
+    this.rightScroll.append(this.annotation.root, this.audits.root);
+    this.panelsGate.open();
+    performance.mark('trajaudit/panels-mounted');
+  }
+
+  /** Runs an annotation shortcut now, or once the panels are mounted, with the selection of now. */
+  private afterPanels(action: (selected: number | null) => void): void {
+    const selected = this.store.selected;
+    this.panelsGate.run(() => action(selected));
   }
 
   /** Tells the host the record is on screen (after the next frame), so it may start counting tokens. */
@@ -298,7 +344,7 @@ export class App {
       this.markerQueued = false;
       this.markers.recompute();
       this.timeline.refreshMarkers();
-      this.outline.refreshMarkers();
+      if (this.panelsGate.isOpen) this.outline.refreshMarkers(); // else it draws the markers when mounted
       this.strip.schedule();
     });
   }

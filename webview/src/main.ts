@@ -1,6 +1,7 @@
 // Entry of the trajectory editor (dist/webview.js). Each view has its own bundle so the
 // editor's page does not download and parse the item views, the report or Chart.js:
 // webview/src/itemsMain.ts (dist/webview-items.js) and reportMain.ts (dist/webview-report.js).
+import './markBundleStart';
 import './styles.css';
 import './widgets';
 import { App } from './app';

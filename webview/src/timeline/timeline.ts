@@ -18,6 +18,7 @@ export class Timeline {
   private readonly content: HTMLElement;
   private readonly list: VirtualList;
   private lineHeight = 18;
+  private viewsShown = 0;
   private readonly bodies = new Map<number, MessageBody>();
   private bodiesChars = 0;
   private readonly loading = new Map<number, Promise<MessageBody>>();
@@ -82,7 +83,8 @@ export class Timeline {
     this.bodies.clear();
     this.bodiesChars = 0;
     this.loading.clear();
-    this.measureLineHeight();
+    // The constructor measured already; measuring again now would lay out the whole new page.
+    if (this.viewsShown++ > 0) this.measureLineHeight();
     this.scroller.scrollTop = 0;
     this.list.setCount(this.store.rows.length);
     this.scroller.removeAttribute('aria-activedescendant');

@@ -70,6 +70,22 @@ describe('bad input gives exit 1 and one clear line, and the file is untouched',
     assert.equal(result.stderr.trim().split('\n').length, 1);
   });
 
+  it('validate on a run folder names the bad file, once, and calls only the good ones ok', async () => {
+    const run = tempDir('trajaudit-bad-run-');
+    for (const name of ['clarifications.jsonl', 'gold_nuggets.jsonl', 'judgments.jsonl', 'trajaudit.run.json']) {
+      let text = readFileSync(join(root, 'samples', 'runs', 'nuggets-run', name), 'utf8');
+      if (name === 'judgments.jsonl') text += '{"bad": \n';
+      writeTemp(run, name, text);
+    }
+    const { code, out, err } = await runCli(['validate', run]);
+    assert.equal(code, 1);
+    const problems = err.split('\n').filter((l) => l && !/file\(s\) checked/.test(l));
+    assert.equal(problems.length, 1, err);
+    assert.match(problems[0], /judgments\.jsonl:\d+:\d+: invalid JSON/);
+    const ok = out.split('\n').filter((l) => l.endsWith(': ok')).map((l) => l.replace(/^.*[\\/]/, '').replace(': ok', ''));
+    assert.deepEqual(ok.sort(), ['clarifications.jsonl', 'gold_nuggets.jsonl', 'trajaudit.run.json']);
+  });
+
   it('wrong usage exits 2', async () => {
     assert.equal((await runCli(['inspect'])).code, 2);
     assert.equal((await runCli(['frobnicate', 'x'])).code, 2);

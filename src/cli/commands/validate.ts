@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { problemLine, type Problem } from '../../core/input/inputError';
 import { validateFile } from '../../core/report/validate';
 import { CliUsageError, reportProblems, type CliIo } from '../io';
@@ -32,13 +32,23 @@ function expand(paths: string[]): string[] {
 export function runValidate(positionals: string[], values: Record<string, unknown>, io: CliIo): number {
   if (positionals.length === 0) throw new CliUsageError('missing <file…>');
   const files = expand(positionals);
-  const all: Problem[] = [];
+  // Files of one run folder are checked together: a problem of one file can surface while
+  // checking its sibling. Report each finding once, under the file it names.
   const seen = new Set<string>();
-  for (const file of files) {
-    // Files of one run folder are checked together; report each finding once.
-    const problems = validateFile(file).filter((p) => !seen.has(problemLine(p)) && seen.add(problemLine(p)));
-    all.push(...problems);
-    if (!values.json) {
+  const surfaced = files.map((file) => validateFile(file).filter((p) => !seen.has(problemLine(p)) && seen.add(problemLine(p))));
+  const all = surfaced.flat();
+  const listed = new Set(files.map((file) => resolve(file)));
+  const owner = (p: Problem, surfacedBy: string) => (listed.has(resolve(p.file)) ? resolve(p.file) : resolve(surfacedBy));
+  const byFile = new Map<string, Problem[]>();
+  files.forEach((file, i) => {
+    for (const p of surfaced[i]) {
+      const key = owner(p, file);
+      byFile.set(key, [...(byFile.get(key) ?? []), p]);
+    }
+  });
+  if (!values.json) {
+    for (const file of files) {
+      const problems = byFile.get(resolve(file)) ?? [];
       if (problems.length === 0) io.out(`${file}: ok`);
       reportProblems(problems, io);
     }

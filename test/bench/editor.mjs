@@ -8,8 +8,8 @@
 //   120mb   ~120 MB, 5,000 messages (long tool returns, five of them 1 MB)
 // The open command is `trajaudit.revealStep {file, position: 0}` bound to a key in the user's
 // keybindings (it runs `vscode.openWith` with the Trajectory Auditor editor, like "Open in
-// Trajectory Auditor"); the clock starts at the key press and stops at the first animation frame
-// in which the webview shows .tl-row rows on screen (see WEBVIEW_TRACE; Playwright's own wait for
+// Trajectory Auditor"); the clock starts at the key press and stops when the first frame with
+// the webview's .tl-row rows on screen has been presented (see WEBVIEW_TRACE; Playwright's own wait for
 // the rows, which adds its polling of nested frames, is printed beside it). "End" is the webview's End key (webview/src/keyboard.ts), timed
 // until the last row is selected and in view; "reveal last" is trajaudit.revealStep to the last
 // position (host → webview round trip). Targets: 120 MB first rows < 2.0 s, 65K < 300 ms.
@@ -34,6 +34,8 @@
 //                view, message size) with the extension's own src/core code (via tsx)
 //   --no-cache   regenerate the files (cached in $TMPDIR/trajaudit-bench-editor-v1)
 //   --json       print the results as JSON after the table
+//   --via        how each measured open starts: command (default; trajaudit.revealStep bound to a
+//                key) or explorer (a click on the file in the Explorer: VS Code's default-editor open)
 //   --trace      after each case, trace one more open with Chromium's tracing (see traceOneOpen)
 //   --extension  extensionDevelopmentPath to benchmark instead of this repo (e.g. a patched copy
 //                holding package.json and dist/), to compare a candidate fix in the same setup
@@ -64,8 +66,10 @@ const { values: opts } = parseArgs({
     keep: { type: 'boolean', default: false },
     extension: { type: 'string' },
     trace: { type: 'boolean', default: false },
+    via: { type: 'string', default: 'command' },
   },
 });
+if (!['command', 'explorer'].includes(opts.via)) throw new Error('--via is command or explorer');
 const say = (m) => process.stderr.write(`[bench-editor] ${m}\n`);
 
 const GENERATOR_VERSION = 1;
@@ -123,7 +127,11 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.lengt
  * `visibility: hidden` until it has loaded, and the workbench positions the webview element. So
  * the pre frame records (epoch ms, __taShown) the animation frame after the first one where its
  * active content frame is visible and holds rows (so those have been painted), and the workbench (__taWatchOuter, armed before each open)
- * when a new webview element is on screen. First rows visible = the later of the two.
+ * when a new webview element is on screen. Those are main-thread times; the frame reaches the
+ * screen after raster and compositing, which Chromium reports as the content document's
+ * first-contentful-paint (its presentation time). The page draws its header and first rows
+ * before its first frame, so when FCP is later it is the moment the rows appeared.
+ * First rows visible = the latest of the three.
  */
 const WEBVIEW_TRACE = `(() => {
   const epoch = () => performance.timeOrigin + performance.now();
@@ -190,7 +198,8 @@ async function readTrace(page, frame) {
     // The app's own marks (webview/src/app.ts): bundle start, app start/mounted, init drawn.
     const appMarks = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('trajaudit/')).map((m) => [m.name.slice(10), m.startTime]);
     const paints = performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]);
-    return { ...T, script: res, appMarks: [...appMarks, ...paints] };
+    const fcp = paints.find(([name]) => name === 'first-contentful-paint')?.[1];
+    return { ...T, script: res, fcp, appMarks: [...appMarks, ...paints] };
   });
   if (!t) return null;
   const { shown, marks } = await frame.parentFrame().evaluate(() => ({
@@ -200,8 +209,8 @@ async function readTrace(page, frame) {
   }));
   const outer = await page.evaluate(() => window.__taOuterShown);
   const at = (x) => (x === undefined ? undefined : t.origin + x);
-  const visible = shown === undefined ? undefined : Math.max(shown, outer ?? 0);
-  return { appMarks: t.appMarks.map(([n, x]) => [n, at(x)]), frame: t.origin, script: at(t.script), listen: at(t.listen), init: at(t.init), rows: at(t.rows), painted: at(t.painted), shown, outer, visible, marks };
+  const visible = shown === undefined ? undefined : Math.max(shown, outer ?? 0, at(t.fcp) ?? 0);
+  return { fcp: at(t.fcp), appMarks: t.appMarks.map(([n, x]) => [n, at(x)]), frame: t.origin, script: at(t.script), listen: at(t.listen), init: at(t.init), rows: at(t.rows), painted: at(t.painted), shown, outer, visible, marks };
 }
 
 /** Webview frame locators of the (single) open trajectory editor. */
@@ -210,6 +219,19 @@ function rowsLocator(page) {
 }
 function editorFrameNow(page) {
   return page.frames().find((f) => f.parentFrame() && f.parentFrame() !== page.mainFrame() && !f.isDetached());
+}
+
+/** The centre of the Explorer row of `file` (the bench workspace is flat). */
+async function explorerRow(page, file) {
+  const name = file.split('/').pop();
+  const row = page.locator('.explorer-folders-view .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.]/g, '\\.')}$`) }) }).first();
+  if (!(await row.isVisible())) {
+    await page.keyboard.press('Control+Shift+E'); // View: Show Explorer
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+  }
+  await sleep(300);
+  const box = await row.boundingBox();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
 async function measureCase(page, c, runs) {
@@ -224,8 +246,12 @@ async function measureCase(page, c, runs) {
     await focusWorkbench(page);
     await sleep(1200); // let the extension host and the renderer settle (GC, disposed webviews)
     await page.evaluate(() => window.__taWatchOuter());
+    // --via explorer: a click on the file in the Explorer (VS Code opens its default editor, ours
+    // for *.traj.json, with no extension command in between); the row is located before the clock starts.
+    const target = opts.via === 'explorer' ? await explorerRow(page, c.file) : undefined;
     const t0 = Date.now();
-    await page.keyboard.press(pressKey(c.openKey));
+    if (target) await page.mouse.click(target.x, target.y);
+    else await page.keyboard.press(pressKey(c.openKey));
     await rowsLocator(page).waitFor({ state: 'visible', timeout: 120_000 });
     const seen = Date.now() - t0;
     const frame = editorFrameNow(page);
@@ -466,7 +492,7 @@ async function main() {
       process.stdout.write(`  ${r.label.padEnd(22)} ${x.probes} probes, median ${x.medianMs} ms, max ${x.maxMs} ms at ${(x.maxAtMs / 1000).toFixed(1)} s; token totals shown after ${x.tokensCompleteMs === undefined ? 'n/a' : `${(x.tokensCompleteMs / 1000).toFixed(1)} s`}\n`);
     }
   }
-  process.stdout.write('first rows = key press of the open command → the first animation frame in which the webview shows .tl-row rows (timed inside the page: rows drawn, content frame made visible by VS Code, webview element on screen); Playwright saw = when Playwright\'s visibility wait returned (adds its polling of nested frames); End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same.\n');
+  process.stdout.write('first rows = key press of the open command → the first frame showing the webview\'s .tl-row rows on screen (timed inside the page: rows drawn, content frame made visible by VS Code, webview element on screen, and that frame presented: the page's first-contentful-paint); Playwright saw = when Playwright\'s visibility wait returned (adds its polling of nested frames); End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same.\n');
 
   let breakdown;
   if (opts.breakdown) {

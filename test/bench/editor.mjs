@@ -492,7 +492,7 @@ async function main() {
       process.stdout.write(`  ${r.label.padEnd(22)} ${x.probes} probes, median ${x.medianMs} ms, max ${x.maxMs} ms at ${(x.maxAtMs / 1000).toFixed(1)} s; token totals shown after ${x.tokensCompleteMs === undefined ? 'n/a' : `${(x.tokensCompleteMs / 1000).toFixed(1)} s`}\n`);
     }
   }
-  process.stdout.write('first rows = key press of the open command → the first frame showing the webview\'s .tl-row rows on screen (timed inside the page: rows drawn, content frame made visible by VS Code, webview element on screen, and that frame presented: the page's first-contentful-paint); Playwright saw = when Playwright\'s visibility wait returned (adds its polling of nested frames); End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same.\n');
+  process.stdout.write('first rows = key press of the open command → the first frame showing the webview\'s .tl-row rows on screen (timed inside the page: rows drawn, content frame made visible by VS Code, webview element on screen, and that frame presented: the page\'s first-contentful-paint); Playwright saw = when Playwright\'s visibility wait returned (adds its polling of nested frames); End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same.\n');
 
   let breakdown;
   if (opts.breakdown) {

@@ -28,12 +28,15 @@ export function registerRevealStep(provider: TrajectoryEditorProvider): vscode.D
     if (!(args.file instanceof vscode.Uri) && !args.file.startsWith('/') && vscode.workspace.workspaceFolders?.[0]) {
       uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, args.file);
     }
-    if (provider.sessionsFor(uri).length === 0) await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_OPTION_VIEW_TYPE);
+    const wasOpen = provider.sessionsFor(uri).length > 0;
+    if (!wasOpen) await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_OPTION_VIEW_TYPE);
     // The editor's session appears once VS Code has resolved it; wait for it rather than open twice.
     for (let i = 0; i < 100 && provider.sessionsFor(uri).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     const sessions = provider.sessionsFor(uri);
     if (sessions.length === 0) return false;
-    sessions[0].panel.reveal();
+    // A panel VS Code has just opened is in front already: revealing it again while its webview
+    // loads would only make the workbench lay out the editor once more.
+    if (wasOpen) sessions[0].panel.reveal();
     // Every editor of the file follows, so split views agree on what is selected.
     for (const session of sessions) session.reveal(args.record, args.position);
     return true;

@@ -9,8 +9,10 @@
 // The open command is `trajaudit.revealStep {file, position: 0}` bound to a key in the user's
 // keybindings (it runs `vscode.openWith` with the Trajectory Auditor editor, like "Open in
 // Trajectory Auditor"); the clock starts at the key press and stops when the first frame with
-// the webview's .tl-row rows on screen has been presented (see WEBVIEW_TRACE; Playwright's own wait for
-// the rows, which adds its polling of nested frames, is printed beside it). "End" is the webview's End key (webview/src/keyboard.ts), timed
+// the webview's .tl-row rows on screen has been presented (see WEBVIEW_TRACE; when the bench's own
+// wait for the page's report returned is printed beside it, as "Playwright saw"). The bench does
+// not touch the webview's frames while one opens: a Playwright locator there would inject its
+// utility script into each new frame, on the main thread the webview needs (10–20 ms each). "End" is the webview's End key (webview/src/keyboard.ts), timed
 // until the last row is selected and in view; "reveal last" is trajaudit.revealStep to the last
 // position (host → webview round trip). Targets: 120 MB first rows < 2.0 s, 65K < 300 ms.
 //
@@ -148,7 +150,14 @@ const WEBVIEW_TRACE = `(() => {
     requestAnimationFrame(poll);
   };
   if (kind === 'workbench') {
+    // The pre frame reports when rows are on screen (see below), so the bench can wait for that
+    // with a cheap predicate instead of a Playwright locator, which injects its ~200 KB utility
+    // script into every new frame on this same main thread while the webview is loading.
+    window.addEventListener('message', (e) => {
+      if (e.data && typeof e.data.__taShownAt === 'number') window.__taShownAt = e.data.__taShownAt;
+    });
     window.__taWatchOuter = () => {
+      window.__taShownAt = 0;
       window.__taOuterShown = undefined;
       const known = new Set(document.querySelectorAll('iframe.webview'));
       const shown = (f) => f.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && f.getBoundingClientRect().width > 0;
@@ -160,7 +169,10 @@ const WEBVIEW_TRACE = `(() => {
     pollFor(() => {
       const f = document.getElementById('active-frame');
       try { return !!f && f.style.visibility === 'visible' && !!f.contentDocument && !!f.contentDocument.querySelector('.tl-row'); } catch { return false; }
-    }, () => requestAnimationFrame(() => { window.__taShown = epoch(); })); // the frame after: painted
+    }, () => requestAnimationFrame(() => { // the frame after: painted
+      window.__taShown = epoch();
+      try { top.__taShownAt = window.__taShown; } catch { top.postMessage({ __taShownAt: window.__taShown }, '*'); }
+    }));
     return;
   }
   if (kind !== 'content' || window.__taTimes) return;
@@ -213,6 +225,11 @@ async function readTrace(page, frame) {
   return { fcp: at(t.fcp), appMarks: t.appMarks.map(([n, x]) => [n, at(x)]), frame: t.origin, script: at(t.script), listen: at(t.listen), init: at(t.init), rows: at(t.rows), painted: at(t.painted), shown, outer, visible, marks };
 }
 
+/** Waits, without touching the webview's frames, until the trace reports rows on screen. */
+async function waitForRowsShown(page) {
+  await page.waitForFunction(() => window.__taShownAt > 0, null, { timeout: 120_000, polling: 'raf' });
+}
+
 /** Webview frame locators of the (single) open trajectory editor. */
 function rowsLocator(page) {
   return page.frameLocator('iframe.webview').first().frameLocator('iframe').first().locator('.tl-row').first();
@@ -252,7 +269,7 @@ async function measureCase(page, c, runs) {
     const t0 = Date.now();
     if (target) await page.mouse.click(target.x, target.y);
     else await page.keyboard.press(pressKey(c.openKey));
-    await rowsLocator(page).waitFor({ state: 'visible', timeout: 120_000 });
+    await waitForRowsShown(page);
     const seen = Date.now() - t0;
     const frame = editorFrameNow(page);
     await sleep(100);
@@ -344,9 +361,9 @@ async function traceOneOpen(session, c) {
   await sleep(1200);
   const path = join(artifactsDir, 'bench', `open-trace-${c.id}.json`);
   await browser.startTracing(page, { path, screenshots: false, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'toplevel', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
-  await page.evaluate(() => { performance.mark('trajaudit-bench/keypress'); console.timeStamp('trajaudit-bench/keypress'); });
+  await page.evaluate(() => { window.__taWatchOuter(); performance.mark('trajaudit-bench/keypress'); console.timeStamp('trajaudit-bench/keypress'); });
   await page.keyboard.press(pressKey(c.openKey));
-  await rowsLocator(page).waitFor({ state: 'visible', timeout: 120_000 });
+  await waitForRowsShown(page);
   await sleep(300);
   await browser.stopTracing();
   say(`${c.id}: trace of one open written to ${path}`);
@@ -358,9 +375,10 @@ async function traceOneOpen(session, c) {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
   await cdp.send('Profiler.start');
+  await page.evaluate(() => window.__taWatchOuter());
   const t0 = Date.now();
   await page.keyboard.press(pressKey(c.openKey));
-  await rowsLocator(page).waitFor({ state: 'visible', timeout: 120_000 });
+  await waitForRowsShown(page);
   const { profile } = await cdp.send('Profiler.stop');
   const profilePath = join(artifactsDir, 'bench', `open-${c.id}.cpuprofile`);
   writeFileSync(profilePath, JSON.stringify({ ...profile, keyPressEpochMs: t0 }));
@@ -492,7 +510,7 @@ async function main() {
       process.stdout.write(`  ${r.label.padEnd(22)} ${x.probes} probes, median ${x.medianMs} ms, max ${x.maxMs} ms at ${(x.maxAtMs / 1000).toFixed(1)} s; token totals shown after ${x.tokensCompleteMs === undefined ? 'n/a' : `${(x.tokensCompleteMs / 1000).toFixed(1)} s`}\n`);
     }
   }
-  process.stdout.write('first rows = key press of the open command → the first frame showing the webview\'s .tl-row rows on screen (timed inside the page: rows drawn, content frame made visible by VS Code, webview element on screen, and that frame presented: the page\'s first-contentful-paint); Playwright saw = when Playwright\'s visibility wait returned (adds its polling of nested frames); End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same.\n');
+  process.stdout.write('first rows = key press of the open command → the first frame showing the webview\'s .tl-row rows on screen (timed inside the page: rows drawn, content frame made visible by VS Code, webview element on screen, and that frame presented: the page\'s first-contentful-paint); Playwright saw = when the bench\'s wait (a predicate polled each frame in the workbench) returned; End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same.\n');
 
   let breakdown;
   if (opts.breakdown) {

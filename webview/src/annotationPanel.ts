@@ -189,7 +189,9 @@ export class AnnotationPanel {
 
   /** Sends any pending text edits now (before switching records, say). */
   flush(): void {
-    for (const t of this.texts) this.commitText(t);
+    // Only fields typed in: an untouched field may not show the annotation yet (the panel
+    // renders after the first rows), and committing it would erase that text.
+    for (const t of this.texts) if (t.recordId) this.commitText(t);
   }
 
   // ── internals ──────────────────────────────────────────────────────────────────────────

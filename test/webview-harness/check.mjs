@@ -441,6 +441,29 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
   await context.close();
 }
 
+// ── the window loses focus before the side panels are mounted ──────────────────────────────
+{
+  // The panels render after the first rows; a blur in between (focus moving back to the
+  // workbench while the editor opens) must not commit their still-empty fields over the annotation.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (!document.querySelector('.tl-row')) return;
+      observer.disconnect();
+      window.__blurredBeforePanels = !document.querySelector('.annotation');
+      window.dispatchEvent(new Event('blur'));
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`multi (early blur): ${e.message}`));
+  await page.goto(`${url}/?fixture=multi&theme=dark`);
+  await page.waitForSelector('.annotation', { timeout: 30_000 });
+  await page.waitForTimeout(300);
+  const annotator = await page.evaluate(() => document.querySelector('.annotation vscode-textfield[aria-label="Annotator"]')?.value);
+  check('a blur before the side panels are mounted sends no edit and the annotation shows', (await page.evaluate(() => window.__blurredBeforePanels)) === true && (await posted(page, 'editAnnotation')).length === 0 && annotator === 'ada', `annotator ${JSON.stringify(annotator)}, edits ${JSON.stringify(await posted(page, 'editAnnotation'))}`);
+  await context.close();
+}
+
 // ── read-only record and host errors ──────────────────────────────────────────────────────
 {
   const { page, context } = await open('small', 'light', undefined, '&readonly=' + encodeURIComponent('The file changed on disk'));

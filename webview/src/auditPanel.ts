@@ -6,7 +6,7 @@ import type { Store } from './state';
 import { el, visiblePlain } from './dom';
 import { formatDate } from './format';
 import { causeVerdict, stepVerdict, type CauseVerdict, type StepVerdict } from './comparison';
-import { normalizeRootCause, rootCauseLabel } from './taxonomy';
+import { normalizeRootCause, rootCauseLabel, rootCauseLabelHyphenated } from './taxonomy';
 import { stepChip } from './timeline/messageBody';
 import { collapsible } from './widgets';
 
@@ -58,7 +58,7 @@ export class AuditPanel {
       tr.append(el('th', { text: label, attrs: { scope: 'row' } }), ...cells.map((c) => cell(c)));
       tbody.append(tr);
     };
-    const cause = (id: string | null | undefined) => el('span', { className: id ? '' : 'muted', text: rootCauseLabel(normalizeRootCause(id)) });
+    const cause = (id: string | null | undefined) => el('span', { className: id ? '' : 'muted', text: rootCauseLabelHyphenated(normalizeRootCause(id)) });
     row('Step', this.chip(a.criticalStep, 'chip-human'), this.chip(d?.criticalStep, 'chip-audit'), ...(gold ? [this.chip(gold.criticalStep, 'chip-gold')] : []));
     row('Span', spanText(a.toleranceSpan), el('span', { className: 'muted', text: '—' }), ...(gold ? [spanText(gold.toleranceSpan)] : []));
     row('Cause', cause(a.rootCause), cause(d?.rootCause), ...(gold ? [cause(gold.rootCause)] : []));

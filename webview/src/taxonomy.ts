@@ -88,6 +88,21 @@ export function rootCauseLabel(id: string | null | undefined): string {
   return BY_ID.get(id)?.label ?? id;
 }
 
+/** Soft-hyphen points in the labels' long words, for narrow columns (no hyphenation dictionary here). */
+const BREAKS: Record<string, string> = {
+  Mismanagement: 'Mis\u00admanage\u00adment',
+  Misbinding: 'Mis\u00adbinding',
+  Unverified: 'Un\u00adveri\u00adfied',
+  Unsupported: 'Un\u00adsup\u00adport\u00aded',
+  Constraint: 'Con\u00adstraint',
+  Candidate: 'Candi\u00addate',
+};
+
+/** rootCauseLabel with soft hyphens, so a narrow table cell breaks "Mis-management", not "Mismanagem-ent". */
+export function rootCauseLabelHyphenated(id: string | null | undefined): string {
+  return rootCauseLabel(id).replace(/[A-Za-z]{9,}/g, (word) => BREAKS[word] ?? word);
+}
+
 export function rootCauseInfo(id: string | null | undefined): RootCauseInfo | undefined {
   return id ? BY_ID.get(id) : undefined;
 }

@@ -77,6 +77,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         'reasoning-effort': { type: 'string' },
         ablation: { type: 'string' },
         'no-full-trajectory': { type: 'boolean' },
+        'warm-cache': { type: 'boolean' },
         rerun: { type: 'boolean' },
         'timeout-ms': { type: 'string' },
         'max-retries': { type: 'string' },

@@ -61,6 +61,7 @@ export async function runModelAudits(
     client,
     variant,
     adjudicatorSeesTrajectory: !values['no-full-trajectory'],
+    ...(values['warm-cache'] ? { warmCacheFirst: true } : {}),
     contextLimit: positiveInt(values['context-limit'], '--context-limit', 128_000),
     ...(settings.maxOutputTokens ? { maxOutputTokens: settings.maxOutputTokens } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),

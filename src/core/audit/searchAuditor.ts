@@ -8,6 +8,7 @@ import { organizeReports, voteAdjudication } from './organize';
 import { fillPrompt, loadPrompt } from './prompts';
 import { renderOutline, renderTrajectory, renderWindows } from './render';
 import { newAuditId } from './ids';
+import { allAtOnce, warmThenParallel } from '../providers/fanout';
 import { emptyUsage, type AuditResult, type BranchReport, type StepCorrection } from './types';
 
 export const SEARCHAUDITOR_PROMPT_VERSION = 'searchauditor/v1';
@@ -24,6 +25,12 @@ export interface SearchAuditorOptions extends CallSettings {
   contextLimit?: number;
   windowRadius?: number;
   windowTokens?: number;
+  /**
+   * Send one branch first and the other two once it is answered, so they read the trajectory
+   * prefix from the provider's prompt cache instead of each paying for it (on Anthropic, the
+   * cache-write price). Costs one branch of latency; off by default (the paper runs all three at once).
+   */
+  warmCacheFirst?: boolean;
 }
 
 // One schema (and name) for the three branches: OpenAI puts the json_schema before the system
@@ -79,9 +86,9 @@ export async function runSearchAuditor(t: Trajectory, options: SearchAuditorOpti
   const context = auditContext(t, options.contextLimit ?? 128_000, reserve);
   const final = t.finalAnswerStep ?? t.decisionSteps[t.decisionSteps.length - 1];
 
-  // Stage 1: the three branches, in parallel, sharing the trajectory as a cacheable prefix.
-  const reports = await Promise.all(
-    branchesOf(variant).map(async ({ name, procedure }): Promise<BranchReport> => {
+  // Stage 1: the three branches, in parallel (or one first: warmCacheFirst), sharing the trajectory as a cacheable prefix.
+  const reports = await (options.warmCacheFirst ? warmThenParallel : allAtOnce)(
+    branchesOf(variant).map(({ name, procedure }) => async (): Promise<BranchReport> => {
       const instructions = procedure === 'holistic' ? loadPrompt('searchauditor/v1/holistic.md') : fillPrompt(loadPrompt(`searchauditor/v1/${procedure}.md`), { outline });
       const request = { system, cacheablePrefix: context.text, messages: [{ role: 'user' as const, content: instructions }], ...(trajectorySha256 ? { promptCacheKey: trajectorySha256 } : {}) };
       const value = await structuredCall(options, usage, request, branchSchema, 'branch_audit');

@@ -1,5 +1,10 @@
 // Running several requests that share a cacheable prefix.
 
+/** Starts every task at once; results keep the tasks' order. */
+export async function allAtOnce<T>(tasks: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
+  return Promise.all(tasks.map((task) => task()));
+}
+
 /**
  * Runs the first task alone, then the others in parallel. A provider's prompt
  * cache entry becomes readable only once the request that writes it has been

@@ -16,6 +16,8 @@ export interface AuditSettings {
   defaultMethod: AuditMethod;
   variant: SearchAuditorVariant;
   adjudicatorSeesTrajectory: boolean;
+  /** SearchAuditor: one branch first so the other two read the trajectory from the prompt cache. */
+  warmCacheFirst: boolean;
   /** USD per million tokens, to show a cost estimate in the jobs view (0 = unknown). */
   pricing: { input: number; cachedInput: number; output: number };
 }
@@ -37,6 +39,7 @@ export function readAuditSettings(): AuditSettings {
     defaultMethod: c.get<AuditMethod>('method', 'searchauditor'),
     variant: c.get<SearchAuditorVariant>('ablation', 'full'),
     adjudicatorSeesTrajectory: c.get<boolean>('adjudicatorSeesTrajectory', true),
+    warmCacheFirst: c.get<boolean>('warmCacheFirst', false),
     pricing: c.get('pricing', { input: 0, cachedInput: 0, output: 0 }),
   };
 }

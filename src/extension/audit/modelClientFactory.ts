@@ -41,6 +41,7 @@ function optionsFor(client: ModelClient, settings: AuditSettings): SearchAuditor
     client,
     variant: settings.variant,
     adjudicatorSeesTrajectory: settings.adjudicatorSeesTrajectory,
+    ...(settings.warmCacheFirst ? { warmCacheFirst: true } : {}),
     contextLimit: settings.contextLimit,
     maxOutputTokens: settings.maxOutputTokens,
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),

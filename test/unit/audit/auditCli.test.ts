@@ -3,7 +3,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMockModelServer, type MockModelServer } from '../../mock/mockModelServer';
 import { runCli, tempDir } from '../helpers';
-import { searchAuditorScript } from './fixtures';
+import { kindOf, searchAuditorScript } from './fixtures';
 
 const sample = join(__dirname, '..', '..', '..', 'samples', 'trajectories', 'tongyi', 'alpine-footbridge-span.traj.json');
 
@@ -48,6 +48,16 @@ describe('trajaudit audit (CLI) writes a valid sidecar for every method', functi
       assert.equal(JSON.parse(readFileSync(`${file}.audit.json`, 'utf8')).records['0'].audits.length, 2);
     });
   }
+
+  it('--warm-cache sends one SearchAuditor branch before the other two', async () => {
+    server.script(searchAuditorScript({}, 20));
+    const before = server.requests.length;
+    const { code, err } = await runCli(['audit', file, '--method', 'searchauditor', '--model', 'mock-gpt', '--base-url', server.openaiBaseUrl, '--warm-cache', '--rerun']);
+    assert.equal(code, 0, err);
+    const branches = server.requests.slice(before).filter((r) => ['holistic', 'backward', 'forward'].includes(kindOf(r))).sort((x, y) => x.startedAt - y.startedAt);
+    assert.equal(branches.length, 3);
+    assert.ok(branches[1].startedAt >= branches[0].endedAt! && branches[2].startedAt >= branches[0].endedAt!);
+  });
 
   it('refuses a model method without a model or key, with exit 2', async () => {
     const { code, err } = await runCli(['audit', file, '--method', 'searchauditor']);

@@ -47,6 +47,29 @@ describe('SearchAuditor against the mock model server (real SDKs)', function () 
     assert.ok(byKind.holistic.userText.startsWith('## Query (q)'), 'the trajectory context comes first');
   });
 
+  it('warmCacheFirst: one branch first, the other two after it and reading the trajectory from the prompt cache', async () => {
+    const run = async (warmCacheFirst: boolean) => {
+      const mock = await startMockModelServer({ script: searchAuditorScript(), cacheMinTokens: 16 });
+      try {
+        const client = createModelClient({ provider: 'anthropic', model: 'mock-claude', baseUrl: mock.anthropicBaseUrl, apiKey: 'sk-ant-test-secret', retryBaseDelayMs: 5, retryMaxDelayMs: 20, timeoutMs: 5000 });
+        const result = await runSearchAuditor(t, { client, warmCacheFirst });
+        const branches = mock.requests.filter((r) => ['holistic', 'backward', 'forward'].includes(kindOf(r)));
+        return { result, branches };
+      } finally {
+        await mock.close();
+      }
+    };
+    const cold = await run(false);
+    const warm = await run(true);
+    const [first, ...rest] = warm.branches.sort((x, y) => x.startedAt - y.startedAt);
+    assert.equal(rest.length, 2);
+    for (const r of rest) assert.ok(r.startedAt >= first.endedAt!, 'the other branches start once the first is answered');
+    assert.ok(Math.max(...rest.map((r) => r.startedAt)) < Math.min(...rest.map((r) => r.endedAt!)), 'the other two overlap');
+    assert.ok(warm.result.usage.cachedInputTokens > cold.result.usage.cachedInputTokens, `cached input ${warm.result.usage.cachedInputTokens} (warm) vs ${cold.result.usage.cachedInputTokens} (all at once)`);
+    assert.deepEqual(warm.result.diagnosis, cold.result.diagnosis, 'the same diagnosis either way');
+    assert.equal(warm.result.usage.calls, 5);
+  });
+
   it('maps an adjudicated tool message to the decision step that issued the call, and records it', async () => {
     const result = await runSearchAuditor(t, { client: openai });
     assert.equal(result.diagnosis.criticalStep, 6, 'message 7 is the return of the call issued at 6');

@@ -292,6 +292,7 @@ export class App {
   }
 
   private mountPanels(): void {
+    this.timeline.afterFirstPaint();
     this.layout.left.append(this.records.root, this.outline.root);
     this.rightScroll.append(this.annotation.root, this.audits.root);
     this.panelsGate.open();

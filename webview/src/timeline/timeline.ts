@@ -84,10 +84,19 @@ export class Timeline {
     this.bodiesChars = 0;
     this.loading.clear();
     // The constructor measured already; measuring again now would lay out the whole new page.
+    // The first view mounts only the rows in view; the rows around them follow (afterFirstPaint).
     if (this.viewsShown++ > 0) this.measureLineHeight();
+    else this.list.overscanNow = 0;
     this.scroller.scrollTop = 0;
     this.list.setCount(this.store.rows.length);
     this.scroller.removeAttribute('aria-activedescendant');
+  }
+
+  /** Once the first rows are on screen: mount the rows around the view too. */
+  afterFirstPaint(): void {
+    if (this.list.overscanNow === undefined) return;
+    this.list.overscanNow = undefined;
+    this.list.render();
   }
 
   /** After markers were recomputed. */

@@ -36,6 +36,8 @@ export class VirtualList {
   private viewportHeight = 0;
   private firstVisible = 0;
   private lastVisible = -1;
+  /** Overrides opts.overscan (0: only the rows in view, for a first frame that should come fast). */
+  overscanNow: number | undefined;
 
   constructor(private readonly opts: VirtualListOptions) {
     this.resizeObserver = new ResizeObserver((entries) => this.onRowsResized(entries));
@@ -161,7 +163,7 @@ export class VirtualList {
     }
     this.ensureOffsets();
     const scroller = this.opts.scroller;
-    const overscan = this.opts.overscan ?? 400;
+    const overscan = this.overscanNow ?? this.opts.overscan ?? 400;
     const view = this.viewportHeight || scroller.clientHeight || 800;
     const top = scroller.scrollTop;
     let first = this.count ? this.indexAt(Math.max(0, top - overscan)) : 0;

@@ -51,8 +51,9 @@ ${initJson === undefined ? '' : `<script type="application/json" id="${EMBEDDED_
 </html>`;
 }
 
-/** Bundle texts by path: dist/ does not change while the extension runs. */
+/** Bundle texts by path (dist/ does not change while the extension runs), and as inlined by map URL. */
 const bundleTexts = new Map<string, string>();
+const inlinedTexts = new Map<string, string | undefined>();
 
 /**
  * A bundle's text for an inline element, its source map pointed at the webview URI; undefined
@@ -68,7 +69,11 @@ function inlineText(file: vscode.Uri, element: 'script' | 'style', webview: vsco
     }
     bundleTexts.set(file.fsPath, text);
   }
-  if (text.toLowerCase().includes(`</${element}`)) return undefined;
   const mapUrl = webview.asWebviewUri(vscode.Uri.joinPath(file, '..', `${file.path.split('/').pop()}.map`)).toString();
-  return text.replace(/(\/[/*]# sourceMappingURL=)\S+?(\s*(\*\/)?\s*)$/, `$1${mapUrl}$2`);
+  const key = `${file.fsPath}\n${element}\n${mapUrl}`;
+  if (!inlinedTexts.has(key)) {
+    const closes = text.toLowerCase().includes(`</${element}`);
+    inlinedTexts.set(key, closes ? undefined : text.replace(/(\/[/*]# sourceMappingURL=)\S+?(\s*(\*\/)?\s*)$/, `$1${mapUrl}$2`));
+  }
+  return inlinedTexts.get(key);
 }

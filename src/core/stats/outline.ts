@@ -18,6 +18,31 @@ export function truncate(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
 }
 
+/** The characters of a regex `\s`. */
+const isSpace = (code: number) => code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+
+/**
+ * The same as truncate(text, max), reading only as far as it needs: about `max` characters of
+ * ordinary text, where truncate() squeezes the whole text with a regex first. The timeline builds
+ * one preview per message, 5,000 of them for a long trajectory.
+ */
+export function truncatedPrefix(text: string, max: number): string {
+  // Count the squeezed length up to the first character past `max`; squeeze only that far.
+  let length = 0;
+  let pendingSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) {
+      pendingSpace = length > 0;
+      continue;
+    }
+    length += pendingSpace ? 2 : 1;
+    pendingSpace = false;
+    // The prefix ends on a non-space, so its squeezed form is the start of the whole one.
+    if (length > max) return truncate(text.slice(0, i + 1), max);
+  }
+  return truncate(text, max);
+}
+
 const KEY_ARGUMENTS = ['query', 'queries', 'url', 'urls', 'goal', 'q', 'input'];
 
 /** `search(query=["a", "b"])`: the arguments that say what a call did, truncated. */

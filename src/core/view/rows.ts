@@ -1,6 +1,6 @@
 import type { RowSummary } from '../../shared/protocol';
 import type { Trajectory } from '../model/trajectory';
-import { summarizeCall, truncate } from '../stats/outline';
+import { summarizeCall, truncatedPrefix } from '../stats/outline';
 
 const PREVIEW_CHARS = 200;
 
@@ -21,7 +21,7 @@ export function buildRows(trajectory: Trajectory): RowSummary[] {
       position: m.position,
       role: m.role,
       calls: m.toolCalls.map((c) => summarizeCall(c, 160)),
-      preview: truncate(text.length > 4 * PREVIEW_CHARS ? text.slice(0, 4 * PREVIEW_CHARS) : text, PREVIEW_CHARS),
+      preview: truncatedPrefix(text, PREVIEW_CHARS),
       chars: m.content.length + (m.reasoning?.length ?? 0),
       hasReasoning: Boolean(m.reasoning),
       isDecision: decision.has(m.position),

@@ -464,6 +464,50 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
   await context.close();
 }
 
+// ── the host's static first screen matches the app's first screen ─────────────────────────
+{
+  // The page shows src/extension/editor/firstScreen.ts's HTML until the app replaces it: the
+  // rows must not move or change when it does (same header height, same row boxes and texts).
+  const geometry = (page) => page.evaluate(() => {
+    const box = (el) => {
+      const r = el.getBoundingClientRect();
+      return { top: Math.round(r.top * 10) / 10, left: Math.round(r.left * 10) / 10, width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10 };
+    };
+    const rows = [...document.querySelectorAll('.tl-row')]
+      .sort((a, b) => Number(a.dataset.position) - Number(b.dataset.position))
+      .slice(0, 12)
+      .map((row) => ({ position: row.dataset.position, ...box(row), text: ['.tl-pos', '.tl-role', '.tl-head', '.tl-preview'].map((s) => row.querySelector(s)?.textContent ?? '').join(' | '), preview: box(row.querySelector('.tl-preview')) }));
+    return { header: box(document.querySelector('.app-header')), colhead: box(document.querySelector('.tl-colhead')), rows };
+  });
+  for (const [theme, viewport] of [['dark', { width: 1280, height: 800 }], ['light', { width: 820, height: 700 }]]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => pageErrors.push(`first screen: ${e.message}`));
+    await page.goto(`${url}/?fixture=small&theme=${theme}&firstScreen=only`);
+    await page.waitForSelector('.first-screen .tl-row');
+    const still = await geometry(page);
+    await page.screenshot({ path: join(shots, `first-screen-${theme}.png`) });
+    await context.close();
+    const app = await open('small', theme, viewport, '&tokensAfter=600000');
+    await app.page.waitForFunction(() => performance.getEntriesByName('trajaudit/panels-mounted').length > 0);
+    await app.page.waitForTimeout(150);
+    const live = await geometry(app.page);
+    await app.context.close();
+    const near = (a, b, tolerance) => Math.abs(a - b) <= tolerance;
+    const moved = [];
+    if (!near(still.header.height, live.header.height, 1)) moved.push(`header ${still.header.height} → ${live.header.height}`);
+    if (!near(still.colhead.top, live.colhead.top, 1) || !near(still.colhead.left, live.colhead.left, 1)) moved.push(`column heads ${JSON.stringify(still.colhead)} → ${JSON.stringify(live.colhead)}`);
+    const visible = live.rows.filter((r) => r.top < viewport.height);
+    for (const row of visible) {
+      const was = still.rows.find((r) => r.position === row.position);
+      if (!was) moved.push(`row ${row.position} missing`);
+      else if (!near(was.top, row.top, 1) || !near(was.left, row.left, 1) || !near(was.height, row.height, 1) || !near(was.width, row.width, 1.5) || !near(was.preview.left, row.preview.left, 1)) moved.push(`row ${row.position} ${JSON.stringify(was)} → ${JSON.stringify(row)}`);
+      else if (was.text !== row.text) moved.push(`row ${row.position} text ${JSON.stringify(was.text)} → ${JSON.stringify(row.text)}`);
+    }
+    check(`first screen (${theme}, ${viewport.width} px): the app's rows take the static rows' places and words`, visible.length >= 8 && moved.length === 0, `${visible.length} rows compared; ${moved.slice(0, 3).join('; ')}`);
+  }
+}
+
 // ── read-only record and host errors ──────────────────────────────────────────────────────
 {
   const { page, context } = await open('small', 'light', undefined, '&readonly=' + encodeURIComponent('The file changed on disk'));

@@ -4,6 +4,8 @@
 // window.__harness.timings.
 /* global window, document, performance, sessionStorage, MutationObserver */
 
+import { firstScreenHtml } from '../../src/extension/editor/firstScreen';
+
 const fixture = window.__FIXTURE__;
 if (!fixture) throw new Error('harness: no fixture loaded');
 
@@ -264,7 +266,8 @@ function handle(msg) {
     case 'ready': {
       const current = records.get(state.currentId);
       send({ type: 'init', file: fixture.file, container: fixture.container, records: recordList(), readOnlyReason: fixture.readOnlyReason, view: viewOf(current) });
-      setTimeout(() => send(tokensOf(current)), 300);
+      // ?tokensAfter=ms: when the token counts follow the init (the real host counts after 'rendered').
+      setTimeout(() => send(tokensOf(current)), Number(params.get('tokensAfter') ?? 300));
       break;
     }
     case 'selectRecord': {
@@ -329,3 +332,11 @@ window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation', (e) => {
   window.__cspViolations.push({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample });
 });
+
+// ?firstScreen=only: the page shows the host's static first screen (src/extension/editor/firstScreen.ts)
+// for this fixture and never starts the app (server.mjs leaves webview.js out), so check.mjs can
+// compare it with the app's first screen.
+if (params.get('firstScreen') === 'only') {
+  const init = { type: 'init', file: fixture.file, container: fixture.container, records: recordList(), readOnlyReason: fixture.readOnlyReason, view: viewOf(records.get(state.currentId)) };
+  document.getElementById('root').innerHTML = firstScreenHtml(init); // escaped by firstScreenHtml (unit-tested)
+}

@@ -60,7 +60,8 @@ export async function startServer({ port = 0, rebuild = true } = {}) {
         .replaceAll('{{nonce}}', nonce)
         .replaceAll('{{theme}}', theme)
         .replaceAll('{{bodyClass}}', THEMES[theme])
-        .replaceAll('{{fixture}}', fixture);
+        .replaceAll('{{fixture}}', fixture)
+        .replaceAll('{{appScript}}', url.searchParams.get('firstScreen') === 'only' ? '' : `  <script nonce="${nonce}" src="/build/webview.js"></script>\n`);
       return send(200, 'text/html; charset=utf-8', html, { 'Content-Security-Policy': csp });
     }
     if (url.pathname === '/favicon.ico') return send(204, 'text/plain', '');

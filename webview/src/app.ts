@@ -18,6 +18,7 @@ import { GotoPrompt, ShortcutsOverlay, Toasts } from './overlays';
 import { installKeyboard } from './keyboard';
 import { el } from './dom';
 import { Gate } from './emitter';
+import { afterFirstContentfulPaint } from './afterFirstPaint';
 import { iconButton } from './widgets';
 
 export class App {
@@ -189,6 +190,7 @@ export class App {
       },
     });
 
+    this.replayEarlyKeys();
     this.host.onHostMessage((msg) => this.onHostMessage(msg));
     window.addEventListener('blur', () => this.annotation.flush());
     // A fresh panel draws the `init` embedded in its page at once. A restored one (saved UI
@@ -201,6 +203,17 @@ export class App {
       this.onHostMessage(embedded);
       this.save();
     }
+  }
+
+  /** Keys pressed while the page showed its static first screen (webviewPage's deferred start). */
+  private replayEarlyKeys(): void {
+    const take = (window as { __trajauditEarlyKeys?: () => { key: string; code: string; shiftKey: boolean }[] }).__trajauditEarlyKeys;
+    const keys = take?.() ?? [];
+    if (!keys.length) return;
+    // After the embedded view is drawn, so j/k move from its first row.
+    setTimeout(() => {
+      for (const k of keys) (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { ...k, bubbles: true, composed: true, cancelable: true }));
+    }, 0);
   }
 
   private embeddedInit(): Extract<ToWebview, { type: 'init' }> | undefined {
@@ -280,15 +293,13 @@ export class App {
    * The outline, record list, answer trace, annotation and audit panels are built at once but
    * attached and rendered only after the frame that shows the first rows: their widgets' first
    * render and the layout of a full page would otherwise delay it (test/bench/editor).
-   * VS Code makes the webview's frame visible on the page's load event, so the rows are painted
-   * in the frame after it; the panels come in the task after the next frame.
+   * They come once that frame has been presented (the page's first contentful paint): started
+   * right after the frame was committed, they delayed its raster and presentation on 2 cores.
    */
   private mountPanelsAfterPaint(): void {
     if (this.panelsScheduled) return;
     this.panelsScheduled = true;
-    const afterNextPaint = () => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => this.mountPanels(), 0)));
-    if (document.readyState === 'complete') afterNextPaint();
-    else window.addEventListener('load', afterNextPaint, { once: true });
+    afterFirstContentfulPaint(() => this.mountPanels());
   }
 
   private mountPanels(): void {
@@ -307,7 +318,7 @@ export class App {
 
   /** Tells the host the record is on screen (after the next frame), so it may start counting tokens. */
   private postRendered(recordId: string): void {
-    requestAnimationFrame(() => setTimeout(() => this.host.post({ type: 'rendered', recordId }), 0));
+    afterFirstContentfulPaint(() => this.host.post({ type: 'rendered', recordId }));
   }
 
   /** Selects and scrolls to the row of `position`; moves focus to the timeline unless told not to. */

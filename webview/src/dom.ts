@@ -1,5 +1,6 @@
 // Safe DOM helpers. Every piece of trajectory text is untrusted: it only ever reaches the page
 // through textContent / createTextNode. Nothing in the webview parses HTML from content.
+import { CONTROL_RE, controlName } from '../../src/shared/rowText';
 
 export interface ElOptions {
   className?: string;
@@ -47,25 +48,7 @@ export function setText(node: HTMLElement, text: string): void {
   if (node.textContent !== text) node.textContent = text;
 }
 
-// Invisible or direction-changing characters can hide or reorder what an auditor reads
-// (bidi overrides, zero-width spaces, BOM). They are shown as visible escapes.
-const CONTROL_RE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
-const CONTROL_NAMES: Record<string, string> = {
-  '\u00AD': 'SHY', '\u061C': 'ALM', '\u180E': 'MVS', '\u200B': 'ZWSP', '\u200C': 'ZWNJ', '\u200D': 'ZWJ',
-  '\u200E': 'LRM', '\u200F': 'RLM', '\u202A': 'LRE', '\u202B': 'RLE', '\u202C': 'PDF', '\u202D': 'LRO',
-  '\u202E': 'RLO', '\u2060': 'WJ', '\u2061': 'FA', '\u2062': 'IT', '\u2063': 'IS', '\u2064': 'IP',
-  '\u2066': 'LRI', '\u2067': 'RLI', '\u2068': 'FSI', '\u2069': 'PDI', '\uFEFF': 'BOM',
-};
-
-export function controlName(ch: string): string {
-  return CONTROL_NAMES[ch] ?? 'U+' + ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-}
-
-/** For one-line previews: replaces invisible/bidi characters with a visible ⟦NAME⟧. */
-export function visiblePlain(text: string): string {
-  CONTROL_RE.lastIndex = 0;
-  return CONTROL_RE.test(text) ? text.replace(CONTROL_RE, (ch) => `⟦${controlName(ch)}⟧`) : text;
-}
+export { controlName, visiblePlain } from '../../src/shared/rowText';
 
 /**
  * Appends `text` to `parent` as text nodes, with invisible/bidi characters shown as marked

@@ -1,17 +1,6 @@
 // Small, locale-independent formatting helpers.
 
-export function formatCount(n: number | undefined | null): string {
-  if (n === undefined || n === null || !Number.isFinite(n)) return '—';
-  if (Math.abs(n) < 1000) return String(n);
-  if (Math.abs(n) < 1_000_000) return (n / 1000).toFixed(Math.abs(n) < 10_000 ? 1 : 0).replace(/\.0$/, '') + 'K';
-  return (n / 1_000_000).toFixed(1).replace(/\.0$/, '') + 'M';
-}
-
-/** An exact count with thousands separators: 5,000. */
-export function formatInt(n: number | undefined | null): string {
-  if (n === undefined || n === null || !Number.isFinite(n)) return '—';
-  return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
+export { callToolName, formatCount, formatInt } from '../../src/shared/rowText';
 
 export function formatChars(n: number): string {
   if (n < 1024) return `${n} chars`;
@@ -29,12 +18,6 @@ export function formatDate(iso: string | null | undefined): string {
 
 export function plural(n: number, one: string, many = one + 's'): string {
   return `${n} ${n === 1 ? one : many}`;
-}
-
-/** The tool name of a summarized call such as `search(query=["a"])`. */
-export function callToolName(call: string): string {
-  const i = call.indexOf('(');
-  return (i < 0 ? call : call.slice(0, i)).trim();
 }
 
 export function isSearchTool(name: string | undefined): boolean {

@@ -20,7 +20,8 @@ export class HostConnection {
   private readonly listeners: ((msg: ToWebview) => void)[] = [];
 
   constructor() {
-    this.api = acquireVsCodeApi();
+    // The page's deferred start (src/extension/webviewPage.ts) may have acquired it already.
+    this.api = (window as { __trajauditVsCodeApi?: VsCodeApi }).__trajauditVsCodeApi ?? acquireVsCodeApi();
     window.addEventListener('message', (ev: MessageEvent) => this.onMessage(ev.data));
   }
 

@@ -151,8 +151,10 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
       // Fresh: the webview draws the embedded init; its 'ready' brings no second one.
       const a = panelRecording();
       const fresh = open(a.panel);
-      const embedded = JSON.parse(fresh.embeddedInit(2_000_000) ?? 'null') as Extract<ToWebview, { type: 'init' }>;
+      const page = fresh.embeddedInit(2_000_000);
+      const embedded = JSON.parse(page.json ?? 'null') as Extract<ToWebview, { type: 'init' }>;
       assert.equal(embedded.type, 'init');
+      assert.match(page.firstScreen, /class="app first-screen"/, 'the first screen comes with it');
       assert.equal(embedded.view.rows.length, TRAJECTORY.trajectory.length);
       fresh.handleMessage({ type: 'ready', embeddedInit: true });
       assert.equal(a.inits().length, 0, 'no init after a fresh embedded one');
@@ -168,7 +170,9 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
       // Too big to embed: init on 'ready', as without embedding.
       const c = panelRecording();
       const big = open(c.panel);
-      assert.equal(big.embeddedInit(10), undefined);
+      const bigPage = big.embeddedInit(10);
+      assert.equal(bigPage.json, undefined);
+      assert.match(bigPage.firstScreen, /tl-row/, 'the first screen is written all the same');
       big.handleMessage({ type: 'ready' });
       assert.equal(c.inits().length, 1);
     } finally {

@@ -2,48 +2,14 @@
 // calls, token count, preview) with marker badges, plus the expanded body when open.
 import type { RowSummary } from '../../../src/shared/protocol';
 import { el, visiblePlain } from '../dom';
-import { callToolName, formatCount } from '../format';
+import { isOneLine, roleLabel, rowAriaParts, rowDomId, rowHeadline, rowKind, rowPreview } from '../../../src/shared/rowText';
+import { formatCount } from '../format';
 import { M, type Markers } from '../markers';
 
-export type RowKind = 'decision' | 'final' | 'tool' | 'user' | 'system' | 'assistant';
-
-export function rowKind(row: RowSummary): RowKind {
-  if (row.isFinalAnswer) return 'final';
-  if (row.isDecision) return 'decision';
-  return row.role;
-}
-
-/** Tool returns take one line; everything else shows a heading line and a preview line. */
-export function isOneLine(row: RowSummary): boolean {
-  return row.role === 'tool';
-}
-
-export function rowDomId(position: number): string {
-  return `tl-row-${position}`;
-}
-
-export function roleLabel(row: RowSummary): string {
-  if (row.agent && row.agent !== row.role) return row.agent;
-  return row.role;
-}
-
-function headline(row: RowSummary): string {
-  if (row.role === 'tool') return row.toolName ? `↳ ${row.toolName}` : '↳ tool';
-  if (row.calls.length) return row.calls.join('  ·  ');
-  if (row.isFinalAnswer) return 'Final answer';
-  if (row.role === 'user') return 'User';
-  if (row.role === 'system') return 'System prompt';
-  return row.hasReasoning ? 'Reasoning / reply' : 'Reply';
-}
+export { rowKind, isOneLine, rowDomId, roleLabel, type RowKind } from '../../../src/shared/rowText';
 
 export function rowAriaLabel(row: RowSummary, markers: Markers, index: number): string {
-  const parts = [`Message ${row.position}`, roleLabel(row)];
-  if (row.isFinalAnswer) parts.push('final answer');
-  else if (row.isDecision) parts.push('decision step');
-  if (row.role === 'tool') parts.push(`return of ${row.toolName ?? 'tool'}${row.issuedBy !== undefined ? ` issued by ${row.issuedBy}` : ''}`);
-  if (row.calls.length) parts.push(`calls ${row.calls.map(callToolName).join(', ')}`);
-  if (row.tokens !== undefined) parts.push(`${row.tokens} tokens`);
-  if (row.isError) parts.push('error');
+  const parts = rowAriaParts(row);
   const f = markers.flags[index] ?? 0;
   if (f & M.SPAN) parts.push('in your tolerance span');
   for (const n of markers.notes.get(index) ?? []) parts.push(n.text);
@@ -81,13 +47,13 @@ export function createRowElement(row: RowSummary, index: number, ctx: RowRenderC
   if (row.role !== 'tool' && row.calls.length) {
     for (const call of row.calls) head.append(el('span', { className: 'tl-call', text: visiblePlain(call), title: call }));
   } else {
-    head.append(el('span', { className: 'tl-headline', text: headline(row) }));
+    head.append(el('span', { className: 'tl-headline', text: rowHeadline(row) }));
     if (row.role === 'tool' && row.issuedBy !== undefined) head.append(el('span', { className: 'tl-issuer', text: `← ${row.issuedBy}` }));
   }
   if (row.isError) head.append(el('span', { className: 'pill pill-error', text: 'error' }));
   if (row.isFinalAnswer && row.calls.length) head.append(el('span', { className: 'pill pill-final', text: 'final answer' }));
-  const preview = el('div', { className: 'tl-preview', text: visiblePlain(row.preview) || (row.hasReasoning ? '(reasoning only)' : '(empty)') });
-  if (!row.preview) preview.classList.add('muted');
+  const shown = rowPreview(row);
+  const preview = el('div', { className: `tl-preview${shown.muted ? ' muted' : ''}`, text: shown.text });
   text.append(head, preview);
   const tokens = el('span', { className: 'tl-tokens' });
   line.append(gutter, twisty, pos, role, text, tokens);

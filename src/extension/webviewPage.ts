@@ -19,7 +19,7 @@ const BUNDLES: Record<WebviewView, string> = { trajectory: 'webview', items: 'we
  *
  * With a `firstScreen` (static HTML of the first rows, escaped by its writer) the page shows it
  * before any script runs: the bundle waits, as inert text, until that frame has been presented
- * (DEFERRED_START), and the app then replaces the static screen.
+ * (webview/src/deferredStart.ts, dist/webview-start.js), and the app then replaces the static screen.
  */
 export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, view: WebviewView, initJson?: string, firstScreen?: string): string {
   const nonce = randomBytes(18).toString('base64');
@@ -36,11 +36,12 @@ export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, t
   const script = inlineText(bundle('js'), 'script', webview);
   const css = inlineText(bundle('css'), 'style', webview);
   const styleTag = css === null ? '' : css === undefined ? `<link rel="stylesheet" href="${webview.asWebviewUri(bundle('css'))}" nonce="${nonce}">` : `<style nonce="${nonce}">${css}</style>`;
+  const start = firstScreen === undefined || !script ? undefined : inlineText(vscode.Uri.joinPath(dist, 'webview-start.js'), 'script', webview);
   const scriptTag = !script
     ? `<script nonce="${nonce}" src="${webview.asWebviewUri(bundle('js'))}"></script>`
-    : firstScreen === undefined
+    : !start
       ? `<script nonce="${nonce}">${script}</script>`
-      : `<script type="text/plain" id="${DEFERRED_BUNDLE_ID}">${script}</script>\n<script nonce="${nonce}">${DEFERRED_START}</script>`;
+      : `<script type="text/plain" id="${DEFERRED_BUNDLE_ID}">${script}</script>\n<script nonce="${nonce}">${start}</script>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -53,59 +54,14 @@ ${styleTag}
 <title>${safeTitle}</title>
 </head>
 <body>
-<div id="root" data-view="${view}" data-nonce="${nonce}">${firstScreen ?? ''}</div>
+<div id="root" data-view="${view}" data-nonce="${nonce}">${start ? firstScreen : ''}</div>
 ${initJson === undefined ? '' : `<script type="application/json" id="${EMBEDDED_INIT_ID}">${initJson.replace(/</g, '\\u003c')}</script>\n`}${scriptTag}
 </body>
 </html>`;
 }
 
+/** The element holding the deferred bundle's text (webview/src/deferredStart.ts reads it). */
 const DEFERRED_BUNDLE_ID = 'trajaudit-bundle';
-
-/**
- * Starts the deferred bundle once the first screen is on screen (its first contentful paint),
- * or after 250 ms when no paint comes (a hidden page). A restored page (it has saved UI state:
- * its own scroll position and selection) drops the first screen and starts at once. Plain keys
- * pressed meanwhile are kept for the app to replay (window.__trajauditEarlyKeys); the VS Code
- * API, which a page may acquire only once, is handed on in window.__trajauditVsCodeApi.
- */
-const DEFERRED_START = `(() => {
-  const bundle = document.getElementById('${DEFERRED_BUNDLE_ID}');
-  const nonce = document.currentScript.nonce;
-  const api = acquireVsCodeApi();
-  window.__trajauditVsCodeApi = api;
-  const keys = [];
-  const keep = (ev) => {
-    if (!ev.ctrlKey && !ev.metaKey && !ev.altKey && ev.key.length <= 6) keys.push({ key: ev.key, code: ev.code, shiftKey: ev.shiftKey });
-  };
-  window.addEventListener('keydown', keep, true);
-  window.__trajauditEarlyKeys = () => {
-    window.removeEventListener('keydown', keep, true);
-    return keys.splice(0);
-  };
-  let started = false;
-  const start = () => {
-    if (started) return;
-    started = true;
-    const script = document.createElement('script');
-    script.nonce = nonce;
-    script.textContent = bundle.textContent;
-    bundle.remove();
-    document.body.appendChild(script);
-  };
-  if (api.getState()) {
-    document.getElementById('root').replaceChildren();
-    start();
-    return;
-  }
-  try {
-    new PerformanceObserver((list, observer) => {
-      if (!list.getEntriesByName('first-contentful-paint').length) return;
-      observer.disconnect();
-      setTimeout(start, 0);
-    }).observe({ type: 'paint', buffered: true });
-  } catch {}
-  setTimeout(start, 250);
-})();`;
 
 /** Bundle texts by path (dist/ does not change while the extension runs), and as inlined by map URL. */
 const bundleTexts = new Map<string, string>();

@@ -508,6 +508,39 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
   }
 }
 
+// ── the editor page's deferred start behind the first screen ───────────────────────────────
+{
+  // As the extension's page: static first screen, bundle as inert text, started by
+  // webview/src/deferredStart.ts. Paint timing is withheld here so the start comes from its
+  // 250 ms fallback, and keys pressed before it must still move the selection once the app runs.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => {
+    window.PerformanceObserver = class {
+      observe() {}
+      disconnect() {}
+    };
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`deferred start: ${e.message}`));
+  await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred`);
+  await page.waitForSelector('.first-screen .tl-row');
+  const staticFirst = await page.evaluate(() => !!document.querySelector('.first-screen') && !performance.getEntriesByName('trajaudit/app-start').length);
+  for (const key of ['j', 'j', 'J']) await page.keyboard.press(key);
+  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/panels-mounted').length > 0, null, { timeout: 30_000 });
+  await page.waitForTimeout(100);
+  const state = await page.evaluate(() => ({
+    firstScreenGone: !document.querySelector('.first-screen'),
+    early: performance.getEntriesByName('trajaudit/early-keys')[0]?.detail,
+    selected: Number(document.querySelector('.tl-row[aria-selected="true"]')?.dataset.position),
+    decisions: [...document.querySelectorAll('.tl-row.kind-decision, .tl-row.kind-final')].map((r) => Number(r.dataset.position)),
+    csp: window.__cspViolations.length,
+  }));
+  const expected = state.decisions.filter((p) => p > 2).sort((a, b) => a - b)[0];
+  check('deferred start: the static screen shows first, then the app replaces it (no CSP violation)', staticFirst && state.firstScreenGone && state.csp === 0, JSON.stringify({ staticFirst, ...state, decisions: undefined }));
+  check('deferred start: keys pressed before the app started are replayed (j j J)', state.early === 3 && state.selected === expected, `early keys ${state.early}, selected ${state.selected}, expected ${expected}`);
+  await context.close();
+}
+
 // ── read-only record and host errors ──────────────────────────────────────────────────────
 {
   const { page, context } = await open('small', 'light', undefined, '&readonly=' + encodeURIComponent('The file changed on disk'));

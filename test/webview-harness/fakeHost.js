@@ -333,10 +333,10 @@ document.addEventListener('securitypolicyviolation', (e) => {
   window.__cspViolations.push({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample });
 });
 
-// ?firstScreen=only: the page shows the host's static first screen (src/extension/editor/firstScreen.ts)
-// for this fixture and never starts the app (server.mjs leaves webview.js out), so check.mjs can
-// compare it with the app's first screen.
-if (params.get('firstScreen') === 'only') {
+// ?firstScreen=only|deferred: the page shows the host's static first screen
+// (src/extension/editor/firstScreen.ts) for this fixture; server.mjs then never starts the app
+// (only: check.mjs compares the two screens) or starts it as the editor page does (deferred).
+if (params.get('firstScreen') === 'only' || params.get('firstScreen') === 'deferred') {
   const init = { type: 'init', file: fixture.file, container: fixture.container, records: recordList(), readOnlyReason: fixture.readOnlyReason, view: viewOf(records.get(state.currentId)) };
   document.getElementById('root').innerHTML = firstScreenHtml(init); // escaped by firstScreenHtml (unit-tested)
 }

@@ -21,6 +21,7 @@ export async function buildBundles() {
   await Promise.all([
     build({ entryPoints: [join(root, 'webview/src/main.ts')], outfile: join(buildDir, 'webview.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap: true, logLevel: 'warning', mainFields: ['module', 'main'] }),
     build({ entryPoints: [join(here, 'fakeHost.js')], outfile: join(buildDir, 'harness.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', logLevel: 'warning' }),
+    build({ entryPoints: [join(root, 'webview/src/deferredStart.ts')], outfile: join(buildDir, 'webview-start.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', logLevel: 'warning' }),
   ]);
 }
 
@@ -38,6 +39,19 @@ function fixtureScript(name) {
     fixtureCache.set(name, `window.__FIXTURE__ = ${json};\n`);
   }
   return fixtureCache.get(name);
+}
+
+/**
+ * How the page starts the app: at once (default); never (?firstScreen=only: the static first
+ * screen alone); or as the extension's editor page does behind its first screen
+ * (?firstScreen=deferred: the bundle as inert text, started by webview/src/deferredStart.ts).
+ */
+function appScript(firstScreen, nonce) {
+  if (firstScreen === 'only') return '';
+  if (firstScreen !== 'deferred') return `  <script nonce="${nonce}" src="/build/webview.js"></script>\n`;
+  const bundle = readFileSync(join(buildDir, 'webview.js'), 'utf8');
+  if (bundle.toLowerCase().includes('</script')) throw new Error('the bundle cannot be inlined: it holds </script');
+  return `  <script type="text/plain" id="trajaudit-bundle">${bundle}</script>\n  <script nonce="${nonce}" src="/build/webview-start.js"></script>\n`;
 }
 
 export async function startServer({ port = 0, rebuild = true } = {}) {
@@ -61,7 +75,7 @@ export async function startServer({ port = 0, rebuild = true } = {}) {
         .replaceAll('{{theme}}', theme)
         .replaceAll('{{bodyClass}}', THEMES[theme])
         .replaceAll('{{fixture}}', fixture)
-        .replaceAll('{{appScript}}', url.searchParams.get('firstScreen') === 'only' ? '' : `  <script nonce="${nonce}" src="/build/webview.js"></script>\n`);
+        .replaceAll('{{appScript}}', () => appScript(url.searchParams.get('firstScreen'), nonce)); // a function: the bundle holds $ patterns
       return send(200, 'text/html; charset=utf-8', html, { 'Content-Security-Policy': csp });
     }
     if (url.pathname === '/favicon.ico') return send(204, 'text/plain', '');

@@ -19,6 +19,7 @@ import { installKeyboard } from './keyboard';
 import { el } from './dom';
 import { Gate } from './emitter';
 import { afterFirstContentfulPaint } from './afterFirstPaint';
+import type { EarlyKey, StartGlobals } from './startGlobals';
 import { iconButton } from './widgets';
 
 export class App {
@@ -49,6 +50,8 @@ export class App {
   private markerQueued = false;
   private pendingReveal: { recordId: string; position: number } | null = null;
   private initialized = false;
+  /** Keys pressed before the app started (webview/src/deferredStart.ts), replayed after the first view. */
+  private earlyKeys: EarlyKey[] = [];
 
   constructor(mount: HTMLElement) {
     performance.mark('trajaudit/app-start');
@@ -190,7 +193,7 @@ export class App {
       },
     });
 
-    this.replayEarlyKeys();
+    this.earlyKeys = (window as unknown as StartGlobals).__trajauditEarlyKeys?.() ?? [];
     this.host.onHostMessage((msg) => this.onHostMessage(msg));
     window.addEventListener('blur', () => this.annotation.flush());
     // A fresh panel draws the `init` embedded in its page at once. A restored one (saved UI
@@ -205,12 +208,11 @@ export class App {
     }
   }
 
-  /** Keys pressed while the page showed its static first screen (webviewPage's deferred start). */
+  /** Replays the keys pressed while the page showed its static first screen, once the first view is drawn. */
   private replayEarlyKeys(): void {
-    const take = (window as { __trajauditEarlyKeys?: () => { key: string; code: string; shiftKey: boolean }[] }).__trajauditEarlyKeys;
-    const keys = take?.() ?? [];
+    const keys = this.earlyKeys.splice(0);
     if (!keys.length) return;
-    // After the embedded view is drawn, so j/k move from its first row.
+    performance.mark('trajaudit/early-keys', { detail: keys.length });
     setTimeout(() => {
       for (const k of keys) (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { ...k, bubbles: true, composed: true, cancelable: true }));
     }, 0);
@@ -240,6 +242,7 @@ export class App {
         this.store.setRecords(msg.records);
         this.store.setReadOnly(msg.readOnlyReason);
         this.restoreUi();
+        this.replayEarlyKeys();
         performance.mark('trajaudit/init-done');
         this.initialized = true;
         this.mountPanelsAfterPaint();

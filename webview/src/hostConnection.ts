@@ -2,11 +2,8 @@
 // promises, and a listener for host messages.
 import type { FromWebview, ToWebview } from '../../src/shared/protocol';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
+import type { StartGlobals, VsCodeApi } from './startGlobals';
+
 declare function acquireVsCodeApi(): VsCodeApi;
 
 type Requests = Extract<FromWebview, { requestId: number }>;
@@ -21,7 +18,7 @@ export class HostConnection {
 
   constructor() {
     // The page's deferred start (src/extension/webviewPage.ts) may have acquired it already.
-    this.api = (window as { __trajauditVsCodeApi?: VsCodeApi }).__trajauditVsCodeApi ?? acquireVsCodeApi();
+    this.api = (window as unknown as StartGlobals).__trajauditVsCodeApi ?? acquireVsCodeApi();
     window.addEventListener('message', (ev: MessageEvent) => this.onMessage(ev.data));
   }
 

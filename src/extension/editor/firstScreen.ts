@@ -9,9 +9,9 @@ import { formatCount, formatInt, isOneLine, roleLabel, rowAriaParts, rowDomId, r
 
 type InitMessage = Extract<ToWebview, { type: 'init' }>;
 
-/** Rows written: enough to fill a tall editor (two-line rows are ~40 px, tool returns ~22 px). */
-const HEIGHT_BUDGET_PX = 1800;
-const MAX_ROWS = 90;
+/** Rows written: enough to fill a tall editor (two-line rows are ~46 px, tool returns ~27 px). */
+const HEIGHT_BUDGET_PX = 1400;
+const MAX_ROWS = 70;
 
 /** Escapes text for an HTML text node or a double- or single-quoted attribute value. */
 export function escapeHtml(text: string): string {
@@ -39,7 +39,7 @@ export function firstScreenHtml(init: InitMessage): string {
   let height = 0;
   for (let i = 0; i < view.rows.length && i < MAX_ROWS && height < HEIGHT_BUDGET_PX; i++) {
     rows.push(rowHtml(view.rows[i], i, view.rows.length));
-    height += isOneLine(view.rows[i]) ? 22 : 40;
+    height += isOneLine(view.rows[i]) ? 27 : 46;
   }
   const colhead = tag('div', 'tl-colhead', { 'aria-hidden': 'true' }, [
     tag('span', 'tl-gutter', {}),
@@ -138,7 +138,7 @@ function rowHtml(row: RowSummary, index: number, total: number): string {
   const classes = `tl-row kind-${rowKind(row)}${isOneLine(row) ? ' one-line' : ''}${row.isError ? ' is-error' : ''}${selected ? ' is-selected' : ''}`;
   let head = '';
   if (row.role !== 'tool' && row.calls.length) {
-    for (const call of row.calls) head += tag('span', 'tl-call', { title: call }, text(visiblePlain(call)));
+    for (const call of row.calls) head += tag('span', 'tl-call', {}, text(visiblePlain(call)));
   } else {
     head += tag('span', 'tl-headline', {}, text(rowHeadline(row)));
     if (row.role === 'tool' && row.issuedBy !== undefined) head += tag('span', 'tl-issuer', {}, text(`← ${row.issuedBy}`));

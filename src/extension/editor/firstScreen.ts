@@ -5,13 +5,13 @@
 // replaces it. Every piece of trajectory text is escaped here: nothing in it becomes markup.
 // No `vscode` import: unit tests run this in plain Node.
 import type { HeaderInfo, RowSummary, ToWebview } from '../../shared/protocol';
-import { formatCount, formatInt, isOneLine, roleLabel, rowAriaParts, rowDomId, rowHeadline, rowKind, rowPreview, visiblePlain } from '../../shared/rowText';
+import { formatCount, formatInt, isOneLine, roleLabel, rowHeadline, rowKind, rowPreview, visiblePlain } from '../../shared/rowText';
 
 type InitMessage = Extract<ToWebview, { type: 'init' }>;
 
-/** Rows written: enough to fill a tall editor (two-line rows are ~46 px, tool returns ~27 px). */
-const HEIGHT_BUDGET_PX = 1400;
-const MAX_ROWS = 70;
+/** Rows written: enough to fill a usual editor (two-line rows are ~46 px, tool returns ~27 px). */
+const HEIGHT_BUDGET_PX = 1100;
+const MAX_ROWS = 60;
 
 /** Escapes text for an HTML text node or a double- or single-quoted attribute value. */
 export function escapeHtml(text: string): string {
@@ -38,7 +38,7 @@ export function firstScreenHtml(init: InitMessage): string {
   const rows: string[] = [];
   let height = 0;
   for (let i = 0; i < view.rows.length && i < MAX_ROWS && height < HEIGHT_BUDGET_PX; i++) {
-    rows.push(rowHtml(view.rows[i], i, view.rows.length));
+    rows.push(rowHtml(view.rows[i], i));
     height += isOneLine(view.rows[i]) ? 27 : 46;
   }
   const colhead = tag('div', 'tl-colhead', { 'aria-hidden': 'true' }, [
@@ -58,7 +58,7 @@ export function firstScreenHtml(init: InitMessage): string {
     iconButton('↓', 'Next match (Enter, n)'),
     iconButton('✕', 'Close search (Escape)'),
   ].join('')));
-  const scroller = tag('div', 'tl-scroller', { role: 'listbox', tabindex: 0, 'aria-label': 'Timeline: one row per message', 'aria-busy': 'true' }, tag('div', 'tl-content', {}, rows.join('')));
+  const scroller = tag('div', 'tl-scroller', {}, tag('div', 'tl-content', {}, rows.join('')));
   const center = tag('main', 'panel panel-center', { 'aria-label': 'Timeline' }, [
     searchBar,
     colhead,
@@ -72,7 +72,9 @@ export function firstScreenHtml(init: InitMessage): string {
     tag('div', 'resizer resizer-right', { 'aria-hidden': 'true' }),
     tag('aside', 'panel panel-right', { 'aria-label': 'Annotation and audits' }),
   ].join(''));
-  return tag('div', 'app first-screen', { 'aria-busy': 'true' }, tag('div', 'app-header-slot', {}, header) + main);
+  // A picture of the app for the moment before it runs: hidden from assistive technology, which
+  // gets the live app (its listbox, labels and focus) ~50 ms later.
+  return tag('div', 'app first-screen', { 'aria-hidden': 'true' }, tag('div', 'app-header-slot', {}, header) + main);
 }
 
 function iconButton(glyph: string, label: string, className = ''): string {
@@ -132,8 +134,8 @@ function headerHtml(init: InitMessage, h: HeaderInfo): string {
   ].join(''));
 }
 
-/** One row as createRowElement builds it for the first view (the first row selected, no markers). */
-function rowHtml(row: RowSummary, index: number, total: number): string {
+/** One row as createRowElement lays it out for the first view (the first row selected; no markers, no ARIA). */
+function rowHtml(row: RowSummary, index: number): string {
   const selected = index === 0;
   const classes = `tl-row kind-${rowKind(row)}${isOneLine(row) ? ' one-line' : ''}${row.isError ? ' is-error' : ''}${selected ? ' is-selected' : ''}`;
   let head = '';
@@ -147,21 +149,12 @@ function rowHtml(row: RowSummary, index: number, total: number): string {
   if (row.isFinalAnswer && row.calls.length) head += tag('span', 'pill pill-final', {}, 'final answer');
   const preview = rowPreview(row);
   const line = [
-    tag('span', 'tl-gutter', { 'aria-hidden': 'true' }),
-    tag('span', 'tl-twisty', { 'aria-hidden': 'true' }, '▸'),
+    tag('span', 'tl-gutter', {}),
+    tag('span', 'tl-twisty', {}, '▸'),
     tag('span', 'tl-pos', {}, String(row.position)),
-    tag('span', `tl-role role-${row.role}`, { title: row.agent ? `${row.agent} (${row.role})` : row.role }, text(roleLabel(row))),
+    tag('span', `tl-role role-${row.role}`, {}, text(roleLabel(row))),
     tag('div', 'tl-text', {}, tag('div', 'tl-head', {}, head) + tag('div', `tl-preview${preview.muted ? ' muted' : ''}`, {}, text(preview.text))),
-    tag('span', 'tl-tokens', row.tokens === undefined ? {} : { title: `${row.tokens} tokens (o200k)` }, row.tokens === undefined ? '' : text(formatCount(row.tokens))),
+    tag('span', 'tl-tokens', {}, row.tokens === undefined ? '' : text(formatCount(row.tokens))),
   ].join('');
-  return tag('div', classes, {
-    role: 'option',
-    id: rowDomId(row.position),
-    'aria-posinset': index + 1,
-    'aria-setsize': total,
-    'data-position': row.position,
-    'aria-selected': selected ? 'true' : 'false',
-    'aria-expanded': 'false',
-    'aria-label': rowAriaParts(row).join(', '),
-  }, tag('div', 'tl-line', {}, line));
+  return tag('div', classes, { 'data-position': row.position }, tag('div', 'tl-line', {}, line));
 }

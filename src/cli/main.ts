@@ -22,7 +22,9 @@ Usage:
   trajaudit agreement <annotation files…> [--json] [--out report.md]
                                                       multi-annotator agreement (human validation)
   trajaudit audit <file> --method M [--record ID] [--provider P --model X --base-url U]
-                  [--concurrency N] [--rerun] [--json]
+                  [--concurrency N] [--rerun] [--json] [--context-limit N] [--warm-cache]
+                  [--ablation full|3x-holistic|no-forward|no-backward|vote|no-outline-windows]
+                  [--no-full-trajectory] [--max-output-tokens N] [--temperature T] [--reasoning-effort E]
                                                       methods: searchauditor, all-at-once, step-by-step,
                                                       binary-search, heuristic (offline, no model)
   trajaudit export-repairs <file or folder> --format jsonl|md|resume [--out F] [--method M]

@@ -59,6 +59,15 @@ describe('trajaudit audit (CLI) writes a valid sidecar for every method', functi
     assert.ok(branches[1].startedAt >= branches[0].endedAt! && branches[2].startedAt >= branches[0].endedAt!);
   });
 
+  it('--help lists every audit option the command takes', async () => {
+    const { code, out, err } = await runCli(['--help']);
+    const help = out + err;
+    assert.equal(code, 0);
+    for (const option of ['--method', '--record', '--provider', '--model', '--base-url', '--concurrency', '--rerun', '--context-limit', '--warm-cache', '--ablation', '--no-full-trajectory', '--max-output-tokens', '--temperature', '--reasoning-effort']) {
+      assert.ok(help.includes(option), `--help does not mention ${option}`);
+    }
+  });
+
   it('refuses a model method without a model or key, with exit 2', async () => {
     const { code, err } = await runCli(['audit', file, '--method', 'searchauditor']);
     assert.equal(code, 2);

@@ -541,6 +541,28 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
   await context.close();
 }
 
+// ── a restored editor page (saved UI state) skips the static first screen ──────────────────
+{
+  // When VS Code brings a hidden tab back, the page starts again with its saved state: the
+  // static screen (rows from the top) must not flash before the app restores its own place.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`restored page: ${e.message}`));
+  await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred`);
+  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/panels-mounted').length > 0, null, { timeout: 30_000 });
+  const recordId = 'baltic-chamber-opera'; // the small fixture's one record
+  await page.evaluate((id) => sessionStorage.setItem('trajaudit-harness-state', JSON.stringify({ v: 1, recordId: id, selected: 40 })), recordId);
+  await page.addInitScript(() => {
+    window.addEventListener('DOMContentLoaded', () => { window.__firstScreenAtLoad = !!document.querySelector('.first-screen'); });
+  });
+  await page.reload();
+  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/init-done').length > 0, null, { timeout: 30_000 });
+  await page.waitForTimeout(100);
+  const state = await page.evaluate(() => ({ atLoad: window.__firstScreenAtLoad, selected: Number(document.querySelector('.tl-row[aria-selected="true"]')?.dataset.position), askedInit: window.__posted.some((m) => m.type === 'ready' && !m.embeddedInit) }));
+  check('restored page: no static first screen, the app asks for its view and restores the selection', state.atLoad === false && state.selected === 40 && state.askedInit, JSON.stringify({ recordId, ...state }));
+  await context.close();
+}
+
 // ── read-only record and host errors ──────────────────────────────────────────────────────
 {
   const { page, context } = await open('small', 'light', undefined, '&readonly=' + encodeURIComponent('The file changed on disk'));

@@ -477,7 +477,8 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
       .sort((a, b) => Number(a.dataset.position) - Number(b.dataset.position))
       .slice(0, 12)
       .map((row) => ({ position: row.dataset.position, ...box(row), text: ['.tl-pos', '.tl-role', '.tl-head', '.tl-preview'].map((s) => row.querySelector(s)?.textContent ?? '').join(' | '), preview: box(row.querySelector('.tl-preview')) }));
-    return { header: box(document.querySelector('.app-header')), colhead: box(document.querySelector('.tl-colhead')), rows };
+    const toggles = [...document.querySelectorAll('.hdr-toolbar .icon-btn.toggle')].map((b) => getComputedStyle(b).backgroundColor);
+    return { header: box(document.querySelector('.app-header')), colhead: box(document.querySelector('.tl-colhead')), rows, toggles };
   });
   for (const [theme, viewport] of [['dark', { width: 1280, height: 800 }], ['light', { width: 820, height: 700 }]]) {
     const context = await browser.newContext({ viewport });
@@ -497,6 +498,7 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
     const moved = [];
     if (!near(still.header.height, live.header.height, 1)) moved.push(`header ${still.header.height} → ${live.header.height}`);
     if (!near(still.colhead.top, live.colhead.top, 1) || !near(still.colhead.left, live.colhead.left, 1)) moved.push(`column heads ${JSON.stringify(still.colhead)} → ${JSON.stringify(live.colhead)}`);
+    if (JSON.stringify(still.toggles) !== JSON.stringify(live.toggles)) moved.push(`panel toggles ${JSON.stringify(still.toggles)} → ${JSON.stringify(live.toggles)}`);
     const visible = live.rows.filter((r) => r.top < viewport.height);
     for (const row of visible) {
       const was = still.rows.find((r) => r.position === row.position);

@@ -92,7 +92,7 @@ function headerHtml(init: InitMessage, h: HeaderInfo): string {
   if (init.readOnlyReason) title.push(tag('span', 'pill pill-warn', { title: init.readOnlyReason }, 'read-only'));
   const toolbar = [
     tag('button', 'text-btn trace-button', { type: 'button', title: 'Find every occurrence of the predicted (and gold) answer', 'aria-pressed': 'false', tabindex: -1 }, 'Trace answer'),
-    iconButton('◧', 'Toggle the outline panel', 'toggle is-on'),
+    iconButton('◧', 'Toggle the outline panel', 'toggle fs-outline-toggle'), // on from 860 px (styles.css), as Layout decides
     iconButton('◨', 'Toggle the annotation panel', 'toggle is-on'),
     iconButton('?', 'Keyboard shortcuts (?)'),
   ];

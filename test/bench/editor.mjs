@@ -274,6 +274,8 @@ async function measureCase(page, c, runs, { firstRun = 0, totalRuns = runs } = {
     const seen = Date.now() - t0;
     const frame = editorFrameNow(page);
     await sleep(100);
+    // The app may still be starting (a big view comes by message after the first rows): wait for it.
+    await frame.waitForFunction(() => performance.getEntriesByName('trajaudit/init-done').length > 0, null, { timeout: 120_000, polling: 50 });
     const tr = await readTrace(page, frame);
     if (!tr?.visible) throw new Error(`${c.id}: the webview trace recorded no visible rows (see WEBVIEW_TRACE)`);
     open.push(Math.round(tr.visible - t0));

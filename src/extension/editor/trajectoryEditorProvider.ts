@@ -7,8 +7,13 @@ import { PanelSession, type AnnotationEditor } from './panelSession';
 import { TrajectoryDocument } from './trajectoryDocument';
 import { webviewPage } from '../webviewPage';
 
-/** Views up to this size travel inside the page (no ready → init round trip); bigger ones by postMessage. */
-const EMBEDDED_INIT_MAX_CHARS = 2_000_000;
+/**
+ * Views up to this size travel inside the page (no ready → init round trip); bigger ones by
+ * postMessage once the app has started. The page shows its static first screen either way, and a
+ * big view in the page would delay it: VS Code parses and re-serializes every page once
+ * (pre/index.html), and the page's parser scans it again (1.9 MB for 5,000 messages: ~50 ms).
+ */
+const EMBEDDED_INIT_MAX_CHARS = 256_000;
 
 /** Default editor for *.traj.json / *.trajectory.json / *.traj.jsonl. */
 export const TRAJECTORY_VIEW_TYPE = 'trajaudit.trajectory';

@@ -7,6 +7,7 @@
 // selection) drops the static screen and starts at once. Plain keys pressed meanwhile are kept
 // for the app to replay (window.__trajauditEarlyKeys); the VS Code API, which a page may acquire
 // only once, is handed on in window.__trajauditVsCodeApi.
+import { afterFirstContentfulPaint } from './afterFirstPaint';
 import type { EarlyKey, StartGlobals, VsCodeApi } from './startGlobals';
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -41,15 +42,5 @@ declare function acquireVsCodeApi(): VsCodeApi;
     start();
     return;
   }
-  try {
-    const observer = new PerformanceObserver((list) => {
-      if (!list.getEntriesByName('first-contentful-paint').length) return;
-      observer.disconnect();
-      setTimeout(start, 0);
-    });
-    observer.observe({ type: 'paint', buffered: true });
-  } catch {
-    // No paint timing: the timeout starts the app.
-  }
-  setTimeout(start, 250);
+  afterFirstContentfulPaint(start, 250);
 })();

@@ -1,7 +1,6 @@
 // Typed link to the extension host: fire-and-forget posts, request/reply with requestId
 // promises, and a listener for host messages.
 import type { FromWebview, ToWebview } from '../../src/shared/protocol';
-
 import type { StartGlobals, VsCodeApi } from './startGlobals';
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -17,7 +16,7 @@ export class HostConnection {
   private readonly listeners: ((msg: ToWebview) => void)[] = [];
 
   constructor() {
-    // The page's deferred start (src/extension/webviewPage.ts) may have acquired it already.
+    // The page's deferred start (deferredStart.ts) may have acquired it already.
     this.api = (window as unknown as StartGlobals).__trajauditVsCodeApi ?? acquireVsCodeApi();
     window.addEventListener('message', (ev: MessageEvent) => this.onMessage(ev.data));
   }

@@ -543,6 +543,29 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
   await context.close();
 }
 
+// ── keys pressed after the app started but before its view came are replayed too ────────────
+{
+  // A view too big to embed in the page comes by message 100–300 ms after the app starts; keys
+  // pressed in that gap must not act on an empty timeline and be lost.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`late view: ${e.message}`));
+  await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred&initAfter=800`);
+  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/app-start').length > 0, null, { timeout: 30_000 });
+  const beforeView = await page.evaluate(() => !performance.getEntriesByName('trajaudit/init-start').length);
+  for (const key of ['j', 'j', 'J']) await page.keyboard.press(key);
+  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/panels-mounted').length > 0, null, { timeout: 30_000 });
+  await page.waitForTimeout(100);
+  const state = await page.evaluate(() => ({
+    early: performance.getEntriesByName('trajaudit/early-keys')[0]?.detail,
+    selected: Number(document.querySelector('.tl-row[aria-selected="true"]')?.dataset.position),
+    decisions: [...document.querySelectorAll('.tl-row.kind-decision, .tl-row.kind-final')].map((r) => Number(r.dataset.position)),
+  }));
+  const expected = state.decisions.filter((p) => p > 2).sort((a, b) => a - b)[0];
+  check('late view: keys pressed after the app started, before its view came, are replayed (j j J)', beforeView && state.early === 3 && state.selected === expected, `keys pressed before the view: ${beforeView}, early keys ${state.early}, selected ${state.selected}, expected ${expected}`);
+  await context.close();
+}
+
 // ── a restored editor page (saved UI state) skips the static first screen ──────────────────
 {
   // When VS Code brings a hidden tab back, the page starts again with its saved state: the

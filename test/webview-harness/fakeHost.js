@@ -265,7 +265,10 @@ function handle(msg) {
   switch (msg.type) {
     case 'ready': {
       const current = records.get(state.currentId);
-      send({ type: 'init', file: fixture.file, container: fixture.container, records: recordList(), readOnlyReason: fixture.readOnlyReason, view: viewOf(current) });
+      // ?initAfter=ms: a view that comes late, as a big one does (the real host sends it by message).
+      const init = () => send({ type: 'init', file: fixture.file, container: fixture.container, records: recordList(), readOnlyReason: fixture.readOnlyReason, view: viewOf(current) });
+      if (params.get('initAfter')) setTimeout(init, Number(params.get('initAfter')));
+      else init();
       // ?tokensAfter=ms: when the token counts follow the init (the real host counts after 'rendered').
       setTimeout(() => send(tokensOf(current)), Number(params.get('tokensAfter') ?? 300));
       break;

@@ -16,10 +16,10 @@ import { AnnotationPanel } from './annotationPanel';
 import { AuditPanel } from './auditPanel';
 import { GotoPrompt, ShortcutsOverlay, Toasts } from './overlays';
 import { installKeyboard } from './keyboard';
-import { el } from './dom';
+import { el, isTextEntryEvent } from './dom';
 import { Gate } from './emitter';
 import { afterFirstContentfulPaint } from './afterFirstPaint';
-import type { EarlyKey, StartGlobals } from './startGlobals';
+import { earlyKeyOf, type EarlyKey, type StartGlobals } from './startGlobals';
 import { iconButton } from './widgets';
 
 export class App {
@@ -50,7 +50,7 @@ export class App {
   private markerQueued = false;
   private pendingReveal: { recordId: string; position: number } | null = null;
   private initialized = false;
-  /** Keys pressed before the app started (webview/src/deferredStart.ts), replayed after the first view. */
+  /** Keys pressed before the first view (kept by webview/src/deferredStart.ts, then by holdKeysUntilFirstView), replayed after it. */
   private earlyKeys: EarlyKey[] = [];
 
   constructor(mount: HTMLElement) {
@@ -194,6 +194,7 @@ export class App {
     });
 
     this.earlyKeys = (window as unknown as StartGlobals).__trajauditEarlyKeys?.() ?? [];
+    this.holdKeysUntilFirstView();
     this.host.onHostMessage((msg) => this.onHostMessage(msg));
     window.addEventListener('blur', () => this.annotation.flush());
     // A fresh panel draws the `init` embedded in its page at once. A restored one (saved UI
@@ -208,7 +209,27 @@ export class App {
     }
   }
 
-  /** Replays the keys pressed while the page showed its static first screen, once the first view is drawn. */
+  /**
+   * A view too big to embed in the page (or a restored page's) comes by message after the app
+   * starts: until it is drawn, plain keys would act on an empty timeline, so they are kept for
+   * the replay too. Keys typed into a field go through.
+   */
+  private holdKeysUntilFirstView(): void {
+    const hold = (ev: KeyboardEvent) => {
+      if (this.initialized) {
+        window.removeEventListener('keydown', hold, true);
+        return;
+      }
+      const key = isTextEntryEvent(ev) ? undefined : earlyKeyOf(ev);
+      if (!key) return;
+      this.earlyKeys.push(key);
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+    };
+    window.addEventListener('keydown', hold, true);
+  }
+
+  /** Replays the keys pressed before the first view (on the static first screen or while it came), once it is drawn. */
   private replayEarlyKeys(): void {
     const keys = this.earlyKeys.splice(0);
     if (!keys.length) return;

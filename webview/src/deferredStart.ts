@@ -8,7 +8,7 @@
 // for the app to replay (window.__trajauditEarlyKeys); the VS Code API, which a page may acquire
 // only once, is handed on in window.__trajauditVsCodeApi.
 import { afterFirstContentfulPaint } from './afterFirstPaint';
-import type { EarlyKey, StartGlobals, VsCodeApi } from './startGlobals';
+import { earlyKeyOf, type EarlyKey, type StartGlobals, type VsCodeApi } from './startGlobals';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
@@ -20,7 +20,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
   globals.__trajauditVsCodeApi = api;
   const keys: EarlyKey[] = [];
   const keep = (ev: KeyboardEvent) => {
-    if (!ev.ctrlKey && !ev.metaKey && !ev.altKey && ev.key.length <= 6) keys.push({ key: ev.key, code: ev.code, shiftKey: ev.shiftKey });
+    const key = earlyKeyOf(ev);
+    if (key) keys.push(key);
   };
   window.addEventListener('keydown', keep, true);
   globals.__trajauditEarlyKeys = () => {

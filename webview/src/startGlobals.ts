@@ -1,4 +1,5 @@
-// What the page's deferred start (deferredStart.ts) leaves on window for the app.
+// What the page's deferred start (deferredStart.ts) leaves on window for the app, and the rule
+// both use for keys pressed before the app can act on them.
 
 export interface EarlyKey {
   key: string;
@@ -17,4 +18,13 @@ export interface StartGlobals {
   __trajauditVsCodeApi?: VsCodeApi;
   /** Stops keeping keys and returns those pressed before the app started. */
   __trajauditEarlyKeys?: () => EarlyKey[];
+}
+
+/**
+ * The key to keep for replay when it is a plain one (no Ctrl, Alt or Meta: those belong to VS
+ * Code's keybindings) with a short name: a character, or End, Home, Escape, Enter, PageUp, ArrowDown…
+ */
+export function earlyKeyOf(ev: KeyboardEvent): EarlyKey | undefined {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.key.length > 10) return undefined;
+  return { key: ev.key, code: ev.code, shiftKey: ev.shiftKey };
 }

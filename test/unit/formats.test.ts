@@ -71,6 +71,19 @@ describe('anthropic loader', () => {
     assert.equal(t.messages[3].role, 'user', 'mixed tool_result and text stays a user message');
     assert.deepEqual(t.decisionSteps, [1, 4]);
   });
+
+  it('takes the predicted answer from an <answer> tag, as for every format, and marks its step final', () => {
+    const t = trajectoryOf({
+      messages: [
+        { role: 'user', content: 'Find the lake.' },
+        { role: 'assistant', content: [{ type: 'text', text: 'It is <answer> Lake Ellesmere </answer>, I think.' }] },
+        { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'zzz' }, { type: 'text', text: 'Anything else?' }] },
+      ],
+    });
+    assert.equal(t.format, 'anthropic');
+    assert.equal(t.predictedAnswer, 'Lake Ellesmere');
+    assert.equal(t.finalAnswerStep, 1, 'the step holding <answer>, not the last one');
+  });
 });
 
 describe('tongyi-react loader', () => {

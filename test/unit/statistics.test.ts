@@ -65,6 +65,8 @@ describe('statistics (SearchAuditBench Appendix C)', () => {
     assert.equal(criticalPosition(4, 5), 1);
     assert.equal(criticalPosition(undefined, 5), null);
     assert.equal(criticalPosition(0, 1), 0);
+    assert.equal(criticalPosition(9, 2), null, 'a gold step past the last message has no position');
+    assert.equal(criticalPosition(-1, 5), null);
   });
 
   it('inspect --json keys are exactly those of formats.md §5', () => {

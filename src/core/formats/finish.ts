@@ -15,6 +15,13 @@ export interface TrajectoryParts {
   inferPredictedAnswer?: boolean;
 }
 
+/** The text of a closed `<answer>…</answer>` in a decision step, whatever the format (agents of every kind are prompted to write one). */
+function answerTagOf(content: string): string | undefined {
+  if (!content.includes('<answer>')) return undefined;
+  const answer = /<answer>([\s\S]*?)<\/answer>/.exec(content);
+  return answer ? answer[1].trim() : undefined;
+}
+
 /**
  * Derives what every format shares: decision steps, the final-answer step (the one holding
  * <answer>, else the last decision step), and the query / predicted answer when the source
@@ -23,6 +30,13 @@ export interface TrajectoryParts {
 export function finishTrajectory(parts: TrajectoryParts): Trajectory {
   const isDecision = parts.isDecision ?? ((m: Message) => m.role === 'assistant');
   const decisionSteps = parts.messages.filter(isDecision).map((m) => m.position);
+  for (const position of decisionSteps) {
+    const message = parts.messages[position];
+    if (message.answer === undefined) {
+      const answer = answerTagOf(message.content);
+      if (answer !== undefined) message.answer = answer;
+    }
+  }
   let finalAnswerStep: number | undefined;
   for (let i = decisionSteps.length - 1; i >= 0; i--) {
     if (parts.messages[decisionSteps[i]].answer !== undefined) {

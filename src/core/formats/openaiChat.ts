@@ -51,10 +51,6 @@ export function normalizeOpenAiMessages(raw: OpenAiMessage[]): Message[] {
     if (reasoning) message.reasoning = reasoning;
     if (m.tool_call_id) message.toolCallId = m.tool_call_id;
     if (m.name && role !== 'tool') message.agent = m.name;
-    if (role === 'assistant' && message.content.includes('<answer>')) {
-      const answer = /<answer>([\s\S]*?)<\/answer>/.exec(message.content);
-      if (answer) message.answer = answer[1].trim();
-    }
     return message;
   });
   linkToolReturns(messages);

@@ -90,9 +90,9 @@ export function countTokens(trajectory: Trajectory): TokenCounts {
   return { total, toolReturns, reasoning, predictedAnswer: tokenCount(trajectory.predictedAnswer) };
 }
 
-/** Critical message index over the final message index (0 = first, 1 = last). */
+/** Critical message index over the final message index (0 = first, 1 = last); null when there is none or it lies outside the trajectory (`validate` reports that). */
 export function criticalPosition(criticalStep: number | undefined, messageCount: number): number | null {
-  if (criticalStep === undefined || messageCount === 0) return null;
+  if (criticalStep === undefined || messageCount === 0 || criticalStep < 0 || criticalStep > messageCount - 1) return null;
   if (messageCount === 1) return 0;
   return criticalStep / (messageCount - 1);
 }

@@ -110,6 +110,17 @@ describe('run-folder detection and CLI errors', () => {
     assert.equal(r.score.metrics.diag, 1);
   });
 
+  it('an absolute manifest path is taken as it is (a dataset shared by several runs)', () => {
+    const shared = tempDir();
+    writeFileSync(join(shared, 'g.jsonl'), '{"id": "a", "critical_step": 1, "root_cause": "unsupported_answer"}\n');
+    const dir = tempDir();
+    writeFileSync(join(dir, 'predictions.jsonl'), '{"id": "a", "critical_step": 2, "root_cause": "unsupported_answer"}\n');
+    writeFileSync(join(dir, 'trajaudit.run.json'), JSON.stringify({ kind: 'audit', gold: join(shared, 'g.jsonl'), predictions: 'predictions.jsonl' }));
+    const r = scoreRunFolderSync(dir);
+    if (r.score.kind !== 'audit') throw new Error('kind');
+    assert.equal(r.score.metrics.diag, 0);
+  });
+
   it('exit codes: 1 with a one-line message for bad input, 2 for wrong usage', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'gold.jsonl'), '{"id": "a", "critical_step": -1}\n');

@@ -1,7 +1,7 @@
 // Run-folder kind detection (formats.md §4): the manifest's kind, else the files present; the
 // result always says why.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { InputError } from '../../input/inputError';
 import { parseJson } from '../../input/jsonText';
 import { readTextFile } from '../../input/readText';
@@ -94,11 +94,11 @@ function readManifest(path: string): RunManifest {
 
 const rel = (folder: string, path: string | undefined) => (path ? (path.startsWith(folder) ? path.slice(folder.length).replace(/^[\\/]+/, '') || basename(path) : path) : '');
 
-/** The files of a kind: manifest paths (relative to the folder) win over the conventional names. */
+/** The files of a kind: manifest paths (relative to the folder, or absolute) win over the conventional names. */
 function filesFor(kind: RunKind, folder: string, manifest?: RunManifest): Partial<Record<FileKey, string>> {
   const given = (key: FileKey): string | undefined => {
     const v = manifest?.[key as keyof RunManifest];
-    return typeof v === 'string' ? join(folder, v) : undefined;
+    return typeof v === 'string' ? resolve(folder, v) : undefined;
   };
   const pick = (key: FileKey, fallback: () => string | undefined) => given(key) ?? fallback();
   const files: Partial<Record<FileKey, string>> = {};

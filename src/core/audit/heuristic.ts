@@ -56,7 +56,7 @@ export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicF
   const visits = decisions.filter((p) => t.messages[p].toolCalls.some((c) => visitNames.includes(c.name)));
   const query = t.query ?? '';
   const answer = t.predictedAnswer?.trim();
-  evidence.push(`${decisions.length} decision steps, ${toolCalls} tool calls, ${visits.length} steps with a visit`);
+  evidence.push(`${counted(decisions.length, 'decision step')}, ${counted(toolCalls, 'tool call')}, ${counted(visits.length, 'step')} with a visit`);
 
   if (!answer) {
     evidence.push('no predicted answer in the trajectory');
@@ -78,10 +78,10 @@ export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicF
   // 1. No evidence for the answer anywhere: the agent stopped early, or asserted it.
   if (inEvidence.length === 0) {
     if (toolCalls <= 3) {
-      evidence.push(`only ${toolCalls} tool calls before answering`);
+      evidence.push(toolCalls === 0 ? 'no tool call before answering' : `only ${counted(toolCalls, 'tool call')} before answering`);
       return {
         criticalStep: final, rootCause: 'search_coverage_gap', citedSteps: [final], evidence,
-        rationale: `The agent answered "${answer}" at step ${final} after only ${toolCalls} tool calls; the evidence the query needs was never sought.`,
+        rationale: `The agent answered "${answer}" at step ${final} ${toolCalls === 0 ? 'without a single tool call' : `after only ${counted(toolCalls, 'tool call')}`}; the evidence the query needs was never sought.`,
         directives: [
           `At step ${final}, do not answer yet: list the query's constraints and search for each one that no result has covered.`,
           'Open at least one primary source that states the answer together with the constraints before committing.',
@@ -166,3 +166,7 @@ function describe(constraints: QueryConstraint[]): string {
   return constraints.map((c) => `${c.kind} "${c.text}"`).join(', ');
 }
 
+/** "1 tool call", "3 tool calls". */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

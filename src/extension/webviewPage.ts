@@ -18,8 +18,12 @@ const BUNDLES: Record<WebviewView, string> = { trajectory: 'webview', items: 'we
  * init round trip on opening.
  *
  * With a `firstScreen` (static HTML of the first rows, escaped by its writer) the page shows it
- * before any script runs: the bundle waits, as inert text, until that frame has been presented
- * (webview/src/deferredStart.ts, dist/webview-start.js), and the app then replaces the static screen.
+ * before any script runs. The bundle is then linked, not inlined: VS Code parses every page twice
+ * before its first frame (its pre/index.html re-serializes it, then writes it into the frame), and
+ * the static screen does not need the bundle, so its 215 KB would only delay that frame. A small
+ * inline script (webview/src/deferredStart.ts, dist/webview-start.js) fetches and runs it once
+ * that frame has been presented (a preload during the page's parsing cost that frame as much as
+ * it saved: test/bench/editorPage.mjs), and the app then replaces the static screen.
  */
 export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, view: WebviewView, initJson?: string, firstScreen?: string): string {
   const nonce = randomBytes(18).toString('base64');
@@ -33,15 +37,18 @@ export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, t
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
   const safeTitle = title.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const script = inlineText(bundle('js'), 'script', webview);
+  // Behind a static first screen the bundle is not needed for the first frame: it is linked and
+  // fetched meanwhile, which keeps its 215 KB out of the page VS Code parses twice before that frame.
+  const script = firstScreen === undefined ? inlineText(bundle('js'), 'script', webview) : undefined;
   const css = inlineText(bundle('css'), 'style', webview);
   const styleTag = css === null ? '' : css === undefined ? `<link rel="stylesheet" href="${webview.asWebviewUri(bundle('css'))}" nonce="${nonce}">` : `<style nonce="${nonce}">${css}</style>`;
-  const start = firstScreen === undefined || !script ? undefined : inlineText(vscode.Uri.joinPath(dist, 'webview-start.js'), 'script', webview);
-  const scriptTag = !script
-    ? `<script nonce="${nonce}" src="${webview.asWebviewUri(bundle('js'))}"></script>`
-    : !start
+  const bundleUri = webview.asWebviewUri(bundle('js')).toString();
+  const start = firstScreen === undefined ? undefined : inlineText(vscode.Uri.joinPath(dist, 'webview-start.js'), 'script', webview);
+  const scriptTag = start
+    ? `<script nonce="${nonce}" data-bundle="${bundleUri}">${start}</script>`
+    : script
       ? `<script nonce="${nonce}">${script}</script>`
-      : `<script type="text/plain" id="${DEFERRED_BUNDLE_ID}">${script}</script>\n<script nonce="${nonce}">${start}</script>`;
+      : `<script nonce="${nonce}" src="${bundleUri}"></script>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -59,9 +66,6 @@ ${initJson === undefined ? '' : `<script type="application/json" id="${EMBEDDED_
 </body>
 </html>`;
 }
-
-/** The element holding the deferred bundle's text (webview/src/deferredStart.ts reads it). */
-const DEFERRED_BUNDLE_ID = 'trajaudit-bundle';
 
 /** Bundle texts by path (dist/ does not change while the extension runs), and as inlined by map URL. */
 const bundleTexts = new Map<string, string>();

@@ -183,7 +183,7 @@ async function runChecks(ctx) {
     assert.equal(await page.locator('.editor-group-container.active .editor-container .monaco-editor').count(), 0, 'a text editor is showing');
     const header = await frame.locator('.app-header-slot').textContent();
     assert.ok(header.includes(SAMPLES.footballer.name), `header: ${header.slice(0, 200)}`);
-    const setSize = await frame.locator('.tl-row').first().getAttribute('aria-setsize');
+    const setSize = await frame.locator('.tl-row[id]').first().getAttribute('aria-setsize');
     assert.equal(Number(setSize), SAMPLES.footballer.messages, 'aria-setsize = message count');
     ctx.benignLayout = await layoutMetrics(frame);
     return `${await visibleRowCount(frame)} rows visible ${ms} ms after Quick Open (first open: activation included)`;

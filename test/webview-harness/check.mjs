@@ -543,6 +543,17 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
   await context.close();
 }
 
+// ── an editor script that fails to load leaves a message, not a picture ───────────────────────
+{
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred&bundle=missing`);
+  const note = await page.locator('#root .load-error').textContent({ timeout: 15_000 }).catch(() => null);
+  const rowsLeft = await page.locator('.first-screen .tl-row').count();
+  check('deferred start: a bundle that fails to load replaces the static screen with a message naming it', !!note && /could not load its editor script \(build\/no-such-webview\.js\)/.test(note) && rowsLeft === 0, `${note} (rows left ${rowsLeft})`);
+  await context.close();
+}
+
 // ── keys pressed after the app started but before its view came are replayed too ────────────
 {
   // A view too big to embed in the page comes by message 100–300 ms after the app starts; keys

@@ -42,14 +42,16 @@ function fixtureScript(name) {
 /**
  * How the page starts the app: at once (default); never (?firstScreen=only: the static first
  * screen alone); or as the extension's editor page does behind its first screen
- * (?firstScreen=deferred: the bundle as inert text, started by webview/src/deferredStart.ts).
+ * (?firstScreen=deferred: the bundle fetched and run by webview/src/deferredStart.ts once the
+ * static screen has been presented; ?bundle=missing: a bundle that fails to load).
  */
-function appScript(firstScreen, nonce) {
+function appScript(url, nonce) {
+  const firstScreen = url.searchParams.get('firstScreen');
   if (firstScreen === 'only') return '';
   if (firstScreen !== 'deferred') return `  <script nonce="${nonce}" src="/build/webview.js"></script>\n`;
-  const bundle = readFileSync(join(buildDir, 'webview.js'), 'utf8');
-  if (bundle.toLowerCase().includes('</script')) throw new Error('the bundle cannot be inlined: it holds </script');
-  return `  <script type="text/plain" id="trajaudit-bundle">${bundle}</script>\n  <script nonce="${nonce}" src="/build/webview-start.js"></script>\n`;
+  const bundle = url.searchParams.get('bundle') === 'missing' ? '/build/no-such-webview.js' : '/build/webview.js';
+  const start = readFileSync(join(buildDir, 'webview-start.js'), 'utf8');
+  return `  <script nonce="${nonce}" data-bundle="${bundle}">${start}</script>\n`;
 }
 
 export async function startServer({ port = 0, rebuild = true } = {}) {
@@ -60,7 +62,7 @@ export async function startServer({ port = 0, rebuild = true } = {}) {
     buildDir,
     defaultFixture: 'small',
     fixtureScript,
-    pagePlaceholders: (url, nonce) => ({ appScript: appScript(url.searchParams.get('firstScreen'), nonce) }),
+    pagePlaceholders: (url, nonce) => ({ appScript: appScript(url, nonce) }),
   });
 }
 

@@ -1,9 +1,9 @@
 // The trajectory editor page's first script when the host wrote a static first screen into it
 // (src/extension/editor/firstScreen.ts; inlined by src/extension/webviewPage.ts as
-// dist/webview-start.js). The app's bundle sits in the page as inert text (#trajaudit-bundle):
-// this starts it once the static screen has been presented (the page's first contentful paint;
-// started earlier, its parsing and first render would delay that frame), or after 250 ms when no
-// paint comes (a hidden page). A restored page (saved UI state: its own scroll position and
+// dist/webview-start.js). The app's bundle is linked (this script's data-bundle): this fetches
+// and runs it once the static screen has been presented (the page's first contentful paint;
+// fetched or run earlier, it would delay that frame), or after 250 ms when no paint comes (a
+// hidden page). A restored page (saved UI state: its own scroll position and
 // selection) drops the static screen and starts at once. Plain keys pressed meanwhile are kept
 // for the app to replay (window.__trajauditEarlyKeys); the VS Code API, which a page may acquire
 // only once, is handed on in window.__trajauditVsCodeApi.
@@ -14,8 +14,9 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 (() => {
   const globals = window as unknown as StartGlobals;
-  const bundle = document.getElementById('trajaudit-bundle');
-  const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
+  const self = document.currentScript as HTMLScriptElement | null;
+  const bundle = self?.dataset.bundle;
+  const nonce = self?.nonce ?? '';
   const api = acquireVsCodeApi();
   globals.__trajauditVsCodeApi = api;
   const keys: EarlyKey[] = [];
@@ -34,8 +35,14 @@ declare function acquireVsCodeApi(): VsCodeApi;
     started = true;
     const script = document.createElement('script');
     script.nonce = nonce;
-    script.textContent = bundle.textContent;
-    bundle.remove();
+    script.src = bundle;
+    // Without its script the page would stay a picture: say so instead.
+    script.onerror = () => {
+      const note = document.createElement('p');
+      note.className = 'load-error';
+      note.textContent = `Trajectory Auditor could not load its editor script (${bundle.split('/').slice(-2).join('/')}). Close and reopen the editor; if it persists, reinstall the extension.`;
+      document.getElementById('root')?.replaceChildren(note);
+    };
     document.body.appendChild(script);
   };
   if (api.getState()) {

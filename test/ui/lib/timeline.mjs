@@ -22,9 +22,9 @@ export function rowInView(frame, position) {
   }, position);
 }
 
-/** Timeline rows currently in the DOM with a non-zero height. */
+/** The live timeline's rows currently in the DOM with a non-zero height (not the static first screen's, which have no id). */
 export function visibleRowCount(frame) {
-  return frame.evaluate(() => [...document.querySelectorAll('.tl-row')].filter((r) => r.getBoundingClientRect().height > 0).length);
+  return frame.evaluate(() => [...document.querySelectorAll('.tl-row[id]')].filter((r) => r.getBoundingClientRect().height > 0).length);
 }
 
 /** Geometry of the editor page: timeline and panels, and any horizontal overflow. */

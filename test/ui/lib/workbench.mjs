@@ -84,8 +84,11 @@ export async function closeAllEditors(page, { timeoutMs = 15_000 } = {}) {
   }, { timeoutMs, message: 'all editors to close' });
 }
 
-/** The frame of the (single) visible trajectory editor webview: the one holding `.tl-scroller`. */
-export async function editorFrame(page, { timeoutMs = 30_000, selector = '.tl-row' } = {}) {
+/**
+ * The frame of the (single) visible trajectory editor webview, once the live app shows its rows
+ * (`.tl-row[id]`: the page's static first screen has rows without ids until the app replaces it).
+ */
+export async function editorFrame(page, { timeoutMs = 30_000, selector = '.tl-row[id]' } = {}) {
   const frame = await findFrameWith(page, selector, { timeoutMs });
   if (!frame) throw new Error(`no webview frame with ${selector} within ${timeoutMs} ms`);
   return frame;

@@ -507,6 +507,11 @@ async function main() {
       if (opts.trace) await traceOneOpen(session, c);
     }
     await closeAllEditors(page);
+  } catch (error) {
+    // What the workbench showed when it went wrong (a dialog, an error page…).
+    const shot = join(artifactsDir, 'bench', 'editor-error.png');
+    await session.page.screenshot({ path: shot }).then(() => say(`screenshot: ${shot}`), () => {});
+    throw error;
   } finally {
     await session.stop();
   }

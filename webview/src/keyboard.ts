@@ -1,6 +1,7 @@
 // Global keyboard shortcuts (see SHORTCUTS in the protocol). They apply when focus is not in a
 // text field; Escape always closes the topmost overlay or the search.
 import { isTextEntryEvent } from './dom';
+import { plainKeyAction } from './shortcutKeys';
 
 export interface KeyActions {
   next(): void;
@@ -39,41 +40,17 @@ export function installKeyboard(actions: KeyActions): void {
     // Buttons and radios keep Enter/Space for themselves.
     const target = ev.composedPath()[0] as HTMLElement | undefined;
     const onControl = !!target && (target.tagName === 'BUTTON' || target.getAttribute?.('role') === 'radio' || target.tagName?.startsWith('VSCODE-'));
-    const handlers: Record<string, () => void> = {
-      j: actions.next,
-      k: actions.previous,
-      ArrowDown: actions.next,
-      ArrowUp: actions.previous,
-      J: actions.nextDecision,
-      K: actions.previousDecision,
-      PageDown: actions.pageDown,
-      PageUp: actions.pageUp,
-      Home: actions.home,
-      End: actions.end,
-      g: actions.goto,
-      '/': actions.search,
-      n: actions.nextMatch,
-      N: actions.previousMatch,
-      o: actions.toggleExpand,
-      Enter: actions.toggleExpand,
-      c: actions.markCritical,
-      '[': actions.spanStart,
-      ']': actions.spanEnd,
-      H: actions.previousRecord,
-      L: actions.nextRecord,
-      '?': actions.toggleShortcuts,
-    };
     if (onControl && (ev.key === 'Enter' || ev.key === ' ' || ev.key.startsWith('Arrow'))) return;
-    if (/^[1-6]$/.test(ev.key)) {
+    const action = plainKeyAction(ev.key);
+    if (!action) return;
+    if (action === 'rootCause') {
       ev.preventDefault();
       actions.rootCause(Number(ev.key));
       return;
     }
-    const handler = handlers[ev.key];
-    if (!handler) return;
     // Arrow/page keys drive the timeline only when it (or nothing in particular) has focus.
     if (/^(Arrow|Page|Home|End)/.test(ev.key) && target && target !== document.body && !target.closest?.('.tl-scroller')) return;
     ev.preventDefault();
-    handler();
+    actions[action]();
   });
 }

@@ -1,5 +1,6 @@
 // What the page's deferred start (deferredStart.ts) leaves on window for the app, and the rule
 // both use for keys pressed before the app can act on them.
+import { plainKeyAction } from './shortcutKeys';
 
 export interface EarlyKey {
   key: string;
@@ -21,10 +22,10 @@ export interface StartGlobals {
 }
 
 /**
- * The key to keep for replay when it is a plain one (no Ctrl, Alt or Meta: those belong to VS
- * Code's keybindings) with a short name: a character, or End, Home, Escape, Enter, PageUp, ArrowDown…
+ * The key to keep for replay: one of the editor's plain shortcuts (shortcutKeys.ts), without Ctrl,
+ * Alt or Meta. Every other key belongs to VS Code, which has already had it.
  */
 export function earlyKeyOf(ev: KeyboardEvent): EarlyKey | undefined {
-  if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.key.length > 10) return undefined;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || !plainKeyAction(ev.key)) return undefined;
   return { key: ev.key, code: ev.code, shiftKey: ev.shiftKey };
 }

@@ -171,6 +171,6 @@ for (const s of shapes) {
   process.stdout.write(`${s.padEnd(10)} ${`${Math.round(pageBytes[s] / 1024)} KiB`.padEnd(9)} ${m.reserialize.toFixed(1).padStart(14)}  ${m.write.toFixed(1).padStart(5)}  ${m.load.toFixed(1).padStart(5)}  ${m.firstRows.toFixed(1).padStart(10)}  ${(m.firstRows / summary.inlined.firstRows).toFixed(2).padStart(9)}\n`);
 }
 if (opts.json || process.env.BENCH_JSON) {
-  const rows = shapes.filter((s) => s !== 'inlined').map((s) => ({ figure: `editor page, 65K: content task → first rows presented (${s} bundle)`, target: s === 'linked' ? '≤ inlined' : '', measured: `${summary[s].firstRows.toFixed(1)} ms`, baseline: `${summary.inlined.firstRows.toFixed(1)} ms (inlined)`, ratio: (summary[s].firstRows / summary.inlined.firstRows).toFixed(2) }));
+  const rows = shapes.filter((s) => s !== 'inlined').map((s) => ({ figure: `editor page, 65K: content task → first rows presented (${s} bundle)`, target: s === 'linked' ? '≤ inlined' : 'reported', measured: `${summary[s].firstRows.toFixed(1)} ms`, baseline: `${summary.inlined.firstRows.toFixed(1)} ms (inlined)`, ratio: summary[s].firstRows / summary.inlined.firstRows }));
   process.stdout.write(`${JSON.stringify({ bench: 'editorPage', rows, summary, pageBytes })}\n`);
 }

@@ -231,9 +231,9 @@ async function waitForRowsShown(page) {
   await page.waitForFunction(() => window.__taShownAt > 0, null, { timeout: 120_000, polling: 'raf' });
 }
 
-/** Webview frame locators of the (single) open trajectory editor. */
+/** The live app's first row (with an id, unlike the static first screen's) in the (single) open trajectory editor. */
 function rowsLocator(page) {
-  return page.frameLocator('iframe.webview').first().frameLocator('iframe').first().locator('.tl-row').first();
+  return page.frameLocator('iframe.webview').first().frameLocator('iframe').first().locator('.tl-row[id]').first();
 }
 function editorFrameNow(page) {
   return page.frames().find((f) => f.parentFrame() && f.parentFrame() !== page.mainFrame() && !f.isDetached());

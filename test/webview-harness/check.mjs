@@ -578,6 +578,30 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
   await context.close();
 }
 
+// ── the app takes focus only with its page ─────────────────────────────────────────────────────
+{
+  // The app starts a moment after its editor appears; if the user has moved on (the command
+  // palette, another editor), focusing the timeline would pull focus back into the webview.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => {
+    window.__pageFocused = false;
+    Document.prototype.hasFocus = function () { return window.__pageFocused; };
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`focus: ${e.message}`));
+  await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred`);
+  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/init-done').length > 0, null, { timeout: 30_000 });
+  await page.waitForTimeout(100);
+  const unfocused = await page.evaluate(() => document.activeElement?.className ?? null);
+  const focused = await page.evaluate(() => {
+    window.__pageFocused = true;
+    window.dispatchEvent(new FocusEvent('focus'));
+    return document.activeElement?.className ?? null;
+  });
+  check('focus: without page focus the app leaves focus alone; it focuses the timeline when the page gets focus', !/tl-scroller/.test(unfocused ?? '') && /tl-scroller/.test(focused ?? ''), `before: ${unfocused}, after the page got focus: ${focused}`);
+  await context.close();
+}
+
 // ── a restored editor page (saved UI state) skips the static first screen ──────────────────
 {
   // When VS Code brings a hidden tab back, the page starts again with its saved state: the

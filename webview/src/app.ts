@@ -396,7 +396,22 @@ export class App {
     } else if (view.rows.length) {
       this.timeline.select(view.rows[0].position, 'none');
     }
-    this.timeline.focus();
+    this.focusTimelineWithPage();
+  }
+
+  /**
+   * Focuses the timeline now if the page has focus, else once it gets it. Focusing an element
+   * inside an unfocused webview pulls focus out of the workbench, and the app starts a moment
+   * after its editor appears: a command palette opened meanwhile would close under the user.
+   */
+  private focusTimelineWithPage(): void {
+    if (document.hasFocus()) {
+      this.timeline.focus();
+      return;
+    }
+    window.addEventListener('focus', () => {
+      if (!document.activeElement || document.activeElement === document.body) this.timeline.focus();
+    }, { once: true });
   }
 
   private renderStatus(): void {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { EMBEDDED_INIT_ID } from '../shared/protocol';
+import { deferredStartTag, pageHtml } from './pageHtml';
 
 /** Which UI the page shows; each has its own bundle (esbuild.mjs). */
 export type WebviewView = 'trajectory' | 'items' | 'report';
@@ -29,42 +29,15 @@ export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, t
   const nonce = randomBytes(18).toString('base64');
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   const bundle = (ext: 'js' | 'css') => vscode.Uri.joinPath(dist, `${BUNDLES[view]}.${ext}`);
-  const csp = [
-    "default-src 'none'",
-    `img-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `style-src ${webview.cspSource} 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
-  const safeTitle = title.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  // Behind a static first screen the bundle is not needed for the first frame: it is linked and
-  // fetched meanwhile, which keeps its 215 KB out of the page VS Code parses twice before that frame.
-  const script = firstScreen === undefined ? inlineText(bundle('js'), 'script', webview) : undefined;
   const css = inlineText(bundle('css'), 'style', webview);
   const styleTag = css === null ? '' : css === undefined ? `<link rel="stylesheet" href="${webview.asWebviewUri(bundle('css'))}" nonce="${nonce}">` : `<style nonce="${nonce}">${css}</style>`;
   const bundleUri = webview.asWebviewUri(bundle('js')).toString();
+  // Behind a static first screen the bundle is not needed for the first frame: it is linked and
+  // fetched after it, which keeps its 215 KB out of the page VS Code parses twice before that frame.
   const start = firstScreen === undefined ? undefined : inlineText(vscode.Uri.joinPath(dist, 'webview-start.js'), 'script', webview);
-  const scriptTag = start
-    ? `<script nonce="${nonce}" data-bundle="${bundleUri}">${start}</script>`
-    : script
-      ? `<script nonce="${nonce}">${script}</script>`
-      : `<script nonce="${nonce}" src="${bundleUri}"></script>`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<meta name="trajaudit-nonce" content="${nonce}">
-<meta name="trajaudit-view" content="${view}">
-${styleTag}
-<title>${safeTitle}</title>
-</head>
-<body>
-<div id="root" data-view="${view}" data-nonce="${nonce}">${start ? firstScreen : ''}</div>
-${initJson === undefined ? '' : `<script type="application/json" id="${EMBEDDED_INIT_ID}">${initJson.replace(/</g, '\\u003c')}</script>\n`}${scriptTag}
-</body>
-</html>`;
+  const script = start ? undefined : inlineText(bundle('js'), 'script', webview);
+  const scriptTag = start ? deferredStartTag(nonce, bundleUri, start) : script ? `<script nonce="${nonce}">${script}</script>` : `<script nonce="${nonce}" src="${bundleUri}"></script>`;
+  return pageHtml({ nonce, cspSource: webview.cspSource, title, view, styleTag, scriptTag, firstScreen: start ? firstScreen : undefined, initJson });
 }
 
 /** Bundle texts by path (dist/ does not change while the extension runs), and as inlined by map URL. */

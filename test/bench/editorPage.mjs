@@ -50,40 +50,25 @@ const { loadText } = await tsImport('./core/load/loadFile.ts', base);
 const { isTrajectoryRecord } = await tsImport('./core/load/loadRecord.ts', base);
 const { buildRecordView, buildRecordList } = await tsImport('./core/view/recordView.ts', base);
 const { firstScreenHtml } = await tsImport('./extension/editor/firstScreen.ts', base);
-const { EMBEDDED_INIT_ID } = await tsImport('./shared/protocol.ts', base);
+const { deferredStartTag, pageHtml } = await tsImport('./extension/pageHtml.ts', base);
 
 const loaded = loadText(decodeText(readFileSync(file), file), file);
 const record = loaded.records.filter(isTrajectoryRecord)[0];
 const init = { type: 'init', file: loaded.file, container: loaded.container, records: buildRecordList(loaded, {}), view: buildRecordView(loaded.file, loaded, record, {}, {}) };
 
-/** The page as webviewPage writes it behind a static first screen, with the bundle in one of the shapes. */
+/**
+ * The page as webviewPage writes it behind a static first screen (src/extension/pageHtml.ts),
+ * with the bundle in one of the shapes; `inlined` is how the page was before (the baseline).
+ */
 function editorPage(shape, origin) {
   const nonce = 'benchbenchbenchbenchbenc';
-  const css = readFileSync(join(dist, 'webview.css'), 'utf8');
   const start = readFileSync(join(dist, 'webview-start.js'), 'utf8');
   const bundleUrl = `${origin}/dist/webview.js`;
-  const scripts = shape === 'inlined'
+  const scriptTag = shape === 'inlined'
     ? `<script type="text/plain" id="trajaudit-bundle">${readFileSync(join(dist, 'webview.js'), 'utf8')}</script>\n<script nonce="${nonce}">${start}</script>`
-    : shape === 'linked'
-      ? `<script nonce="${nonce}" data-bundle="${bundleUrl}">${start}</script>`
-      : `<link rel="preload" as="script" href="${bundleUrl}" nonce="${nonce}">\n<script nonce="${nonce}" data-bundle="${bundleUrl}">${start}</script>`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${origin}; font-src ${origin}; style-src ${origin} 'nonce-${nonce}'; script-src 'nonce-${nonce}'">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<meta name="trajaudit-nonce" content="${nonce}">
-<meta name="trajaudit-view" content="trajectory">
-<style nonce="${nonce}">${css}</style>
-<title>${loaded.file}</title>
-</head>
-<body>
-<div id="root" data-view="trajectory" data-nonce="${nonce}">${firstScreenHtml(init)}</div>
-<script type="application/json" id="${EMBEDDED_INIT_ID}">${JSON.stringify(init).replace(/</g, '\\u003c')}</script>
-${scripts}
-</body>
-</html>`;
+    : `${shape === 'preloaded' ? `<link rel="preload" as="script" href="${bundleUrl}" nonce="${nonce}">\n` : ''}${deferredStartTag(nonce, bundleUrl, start)}`;
+  const styleTag = `<style nonce="${nonce}">${readFileSync(join(dist, 'webview.css'), 'utf8')}</style>`;
+  return pageHtml({ nonce, cspSource: origin, title: loaded.file, view: 'trajectory', styleTag, scriptTag, firstScreen: firstScreenHtml(init), initJson: JSON.stringify(init) });
 }
 
 // The host page: what pre/index.html does with new content (see the header).

@@ -1,0 +1,58 @@
+// The HTML of every webview page. webviewPage.ts adds what needs `vscode` (resource URIs, the
+// webview's CSP source, the bundles read from dist/); no `vscode` import here, so
+// test/bench/editorPage.mjs builds the editor's page with the same code.
+import { EMBEDDED_INIT_ID } from '../shared/protocol';
+
+export interface PageParts {
+  nonce: string;
+  /** The webview's CSP source: images, fonts and linked styles come from the extension. */
+  cspSource: string;
+  title: string;
+  view: string;
+  /** Styles, inline or linked, under the nonce. */
+  styleTag: string;
+  /** The scripts: the bundle inline or linked, or deferredStartTag behind a first screen. */
+  scriptTag: string;
+  /** Static HTML of the first screen, escaped by its writer (src/extension/editor/firstScreen.ts). */
+  firstScreen?: string;
+  /** The first host message, embedded as an inert JSON data block. */
+  initJson?: string;
+}
+
+/** Strict CSP: `default-src 'none'`, scripts by nonce only, styles from the extension or by nonce. */
+export function pageHtml(p: PageParts): string {
+  const csp = [
+    "default-src 'none'",
+    `img-src ${p.cspSource}`,
+    `font-src ${p.cspSource}`,
+    `style-src ${p.cspSource} 'nonce-${p.nonce}'`,
+    `script-src 'nonce-${p.nonce}'`,
+  ].join('; ');
+  const safeTitle = p.title.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  // Every `<` escaped: the JSON cannot close its element.
+  const init = p.initJson === undefined ? '' : `<script type="application/json" id="${EMBEDDED_INIT_ID}">${p.initJson.replace(/</g, '\\u003c')}</script>\n`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="trajaudit-nonce" content="${p.nonce}">
+<meta name="trajaudit-view" content="${p.view}">
+${p.styleTag}
+<title>${safeTitle}</title>
+</head>
+<body>
+<div id="root" data-view="${p.view}" data-nonce="${p.nonce}">${p.firstScreen ?? ''}</div>
+${init}${p.scriptTag}
+</body>
+</html>`;
+}
+
+/**
+ * Behind a static first screen: the small start script (dist/webview-start.js, inlined), which
+ * fetches the linked bundle and runs it once that screen has been presented.
+ */
+export function deferredStartTag(nonce: string, bundleUri: string, startScript: string): string {
+  return `<script nonce="${nonce}" data-bundle="${bundleUri}">${startScript}</script>`;
+}

@@ -512,7 +512,7 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
 
 // ── the editor page's deferred start behind the first screen ───────────────────────────────
 {
-  // As the extension's page: static first screen, bundle as inert text, started by
+  // As the extension's page: static first screen, the bundle linked and started by
   // webview/src/deferredStart.ts. Paint timing is withheld here so the start comes from its
   // 250 ms fallback, and keys pressed before it must still move the selection once the app runs.
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -541,6 +541,29 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
   const expected = state.decisions.filter((p) => p > 2).sort((a, b) => a - b)[0];
   check('deferred start: the static screen shows first, then the app replaces it (no CSP violation)', staticFirst && state.firstScreenGone && state.csp === 0, JSON.stringify({ staticFirst, ...state, decisions: undefined }));
   check('deferred start: the editor\'s keys pressed before the app started are replayed (j j J), no other key (F1, x)', state.early === 3 && state.selected === expected, `early keys ${state.early}, selected ${state.selected}, expected ${expected}`);
+  await context.close();
+}
+
+// ── a row clicked on the static first screen is selected once the app runs ───────────────────
+{
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => {
+    window.PerformanceObserver = class {
+      observe() {}
+      disconnect() {}
+    };
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`static click: ${e.message}`));
+  await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred`);
+  const staticRow = page.locator('.first-screen .tl-row[data-position="5"]');
+  await staticRow.click({ timeout: 5_000 });
+  const clickedStatic = await page.evaluate(() => !performance.getEntriesByName('trajaudit/app-start').length);
+  await page.keyboard.press('j');
+  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/panels-mounted').length > 0, null, { timeout: 30_000 });
+  await page.waitForTimeout(100);
+  const selected = await page.evaluate(() => Number(document.querySelector('.tl-row[aria-selected="true"]')?.dataset.position));
+  check('static first screen: a row clicked before the app ran is selected when it runs, then j moves on from it', clickedStatic && selected === 6, `clicked before the app: ${clickedStatic}, selected ${selected} (expected 6)`);
   await context.close();
 }
 

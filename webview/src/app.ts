@@ -19,7 +19,7 @@ import { installKeyboard } from './keyboard';
 import { el, isTextEntryEvent } from './dom';
 import { Gate } from './emitter';
 import { afterFirstContentfulPaint } from './afterFirstPaint';
-import { earlyKeyOf, type EarlyKey, type StartGlobals } from './startGlobals';
+import { earlyKeyOf, type EarlyInput, type StartGlobals } from './startGlobals';
 import { iconButton } from './widgets';
 
 export class App {
@@ -50,8 +50,8 @@ export class App {
   private markerQueued = false;
   private pendingReveal: { recordId: string; position: number } | null = null;
   private initialized = false;
-  /** Keys pressed before the first view (kept by webview/src/deferredStart.ts, then by holdKeysUntilFirstView), replayed after it. */
-  private earlyKeys: EarlyKey[] = [];
+  /** Keys pressed and static rows clicked before the first view (kept by webview/src/deferredStart.ts, then by holdKeysUntilFirstView), replayed after it. */
+  private earlyInput: EarlyInput[] = [];
 
   constructor(mount: HTMLElement) {
     performance.mark('trajaudit/app-start');
@@ -193,7 +193,7 @@ export class App {
       },
     });
 
-    this.earlyKeys = (window as unknown as StartGlobals).__trajauditEarlyKeys?.() ?? [];
+    this.earlyInput = (window as unknown as StartGlobals).__trajauditEarlyInput?.() ?? [];
     this.holdKeysUntilFirstView();
     this.host.onHostMessage((msg) => this.onHostMessage(msg));
     window.addEventListener('blur', () => this.annotation.flush());
@@ -222,20 +222,25 @@ export class App {
       }
       const key = isTextEntryEvent(ev) ? undefined : earlyKeyOf(ev);
       if (!key) return;
-      this.earlyKeys.push(key);
+      this.earlyInput.push(key);
       ev.preventDefault();
       ev.stopImmediatePropagation();
     };
     window.addEventListener('keydown', hold, true);
   }
 
-  /** Replays the keys pressed before the first view (on the static first screen or while it came), once it is drawn. */
-  private replayEarlyKeys(): void {
-    const keys = this.earlyKeys.splice(0);
-    if (!keys.length) return;
-    performance.mark('trajaudit/early-keys', { detail: keys.length });
+  /** Replays the keys pressed and rows clicked before the first view (on the static first screen or while it came), in order, once it is drawn. */
+  private replayEarlyInput(): void {
+    const input = this.earlyInput.splice(0);
+    if (!input.length) return;
+    performance.mark('trajaudit/early-keys', { detail: input.length });
     setTimeout(() => {
-      for (const k of keys) (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { ...k, bubbles: true, composed: true, cancelable: true }));
+      for (const item of input) {
+        if ('rowClick' in item) {
+          this.timeline.select(item.rowClick);
+          this.timeline.focus();
+        } else (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { ...item, bubbles: true, composed: true, cancelable: true }));
+      }
     }, 0);
   }
 
@@ -263,7 +268,7 @@ export class App {
         this.store.setRecords(msg.records);
         this.store.setReadOnly(msg.readOnlyReason);
         this.restoreUi();
-        this.replayEarlyKeys();
+        this.replayEarlyInput();
         performance.mark('trajaudit/init-done');
         this.initialized = true;
         this.mountPanelsAfterPaint();

@@ -4,11 +4,11 @@
 // and runs it once the static screen has been presented (the page's first contentful paint;
 // fetched or run earlier, it would delay that frame), or after 250 ms when no paint comes (a
 // hidden page). A restored page (saved UI state: its own scroll position and
-// selection) drops the static screen and starts at once. Plain keys pressed meanwhile are kept
-// for the app to replay (window.__trajauditEarlyKeys); the VS Code API, which a page may acquire
+// selection) drops the static screen and starts at once. The editor's keys pressed and rows
+// clicked meanwhile are kept for the app to replay (window.__trajauditEarlyInput); the VS Code API, which a page may acquire
 // only once, is handed on in window.__trajauditVsCodeApi.
 import { afterFirstContentfulPaint } from './afterFirstPaint';
-import { earlyKeyOf, type EarlyKey, type StartGlobals, type VsCodeApi } from './startGlobals';
+import { earlyKeyOf, type EarlyInput, type StartGlobals, type VsCodeApi } from './startGlobals';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
@@ -19,15 +19,23 @@ declare function acquireVsCodeApi(): VsCodeApi;
   const nonce = self?.nonce ?? '';
   const api = acquireVsCodeApi();
   globals.__trajauditVsCodeApi = api;
-  const keys: EarlyKey[] = [];
+  const input: EarlyInput[] = [];
   const keep = (ev: KeyboardEvent) => {
     const key = earlyKeyOf(ev);
-    if (key) keys.push(key);
+    if (key) input.push(key);
+  };
+  // A click on a static row means "this message": the app selects it.
+  const keepClick = (ev: MouseEvent) => {
+    const row = (ev.target as Element | null)?.closest?.('.first-screen .tl-row');
+    const position = Number((row as HTMLElement | null)?.dataset.position);
+    if (row && Number.isInteger(position)) input.push({ rowClick: position });
   };
   window.addEventListener('keydown', keep, true);
-  globals.__trajauditEarlyKeys = () => {
+  window.addEventListener('click', keepClick, true);
+  globals.__trajauditEarlyInput = () => {
     window.removeEventListener('keydown', keep, true);
-    return keys.splice(0);
+    window.removeEventListener('click', keepClick, true);
+    return input.splice(0);
   };
   let started = false;
   const start = () => {

@@ -8,6 +8,14 @@ export interface EarlyKey {
   shiftKey: boolean;
 }
 
+/** A click on a row of the static first screen: the app selects that message. */
+export interface EarlyRowClick {
+  rowClick: number;
+}
+
+/** What the user did before the app could act, in order. */
+export type EarlyInput = EarlyKey | EarlyRowClick;
+
 export interface VsCodeApi {
   postMessage(message: unknown): void;
   getState(): unknown;
@@ -17,8 +25,8 @@ export interface VsCodeApi {
 export interface StartGlobals {
   /** The page's VS Code API, acquired by the deferred start (a page may acquire it only once). */
   __trajauditVsCodeApi?: VsCodeApi;
-  /** Stops keeping keys and returns those pressed before the app started. */
-  __trajauditEarlyKeys?: () => EarlyKey[];
+  /** Stops keeping input and returns the keys pressed and rows clicked before the app started. */
+  __trajauditEarlyInput?: () => EarlyInput[];
 }
 
 /**

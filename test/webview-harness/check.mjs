@@ -510,11 +510,12 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
   }
 }
 
-// ── the editor page's deferred start behind the first screen ───────────────────────────────
-{
-  // As the extension's page: static first screen, the bundle linked and started by
-  // webview/src/deferredStart.ts. Paint timing is withheld here so the start comes from its
-  // 250 ms fallback, and keys pressed before it must still move the selection once the app runs.
+/**
+ * The editor page as the extension starts it behind its static first screen, with paint timing
+ * withheld: the app then starts from deferredStart's 250 ms fallback, a window in which the
+ * static screen can be used.
+ */
+async function deferredPageWithoutPaintTiming(label) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addInitScript(() => {
     window.PerformanceObserver = class {
@@ -523,8 +524,17 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
     };
   });
   const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(`deferred start: ${e.message}`));
+  page.on('pageerror', (e) => pageErrors.push(`${label}: ${e.message}`));
   await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred`);
+  return { context, page };
+}
+
+// ── the editor page's deferred start behind the first screen ───────────────────────────────
+{
+  // As the extension's page: static first screen, the bundle linked and started by
+  // webview/src/deferredStart.ts. Paint timing is withheld here so the start comes from its
+  // 250 ms fallback, and keys pressed before it must still move the selection once the app runs.
+  const { context, page } = await deferredPageWithoutPaintTiming('deferred start');
   await page.waitForSelector('.first-screen .tl-row');
   const staticFirst = await page.evaluate(() => !!document.querySelector('.first-screen') && !performance.getEntriesByName('trajaudit/app-start').length);
   // F1 and x are not the editor's keys: VS Code has had them already, a replay would send them twice.
@@ -546,16 +556,7 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
 
 // ── a row clicked on the static first screen is selected once the app runs ───────────────────
 {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addInitScript(() => {
-    window.PerformanceObserver = class {
-      observe() {}
-      disconnect() {}
-    };
-  });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(`static click: ${e.message}`));
-  await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred`);
+  const { context, page } = await deferredPageWithoutPaintTiming('static click');
   const staticRow = page.locator('.first-screen .tl-row[data-position="5"]');
   await staticRow.click({ timeout: 5_000 });
   const clickedStatic = await page.evaluate(() => !performance.getEntriesByName('trajaudit/app-start').length);

@@ -3,10 +3,10 @@
 // dist/webview-start.js). The app's bundle is linked (this script's data-bundle): this fetches
 // and runs it once the static screen has been presented (the page's first contentful paint;
 // fetched or run earlier, it would delay that frame), or after 250 ms when no paint comes (a
-// hidden page). A restored page (saved UI state: its own scroll position and
-// selection) drops the static screen and starts at once. The editor's keys pressed and rows
-// clicked meanwhile are kept for the app to replay (window.__trajauditEarlyInput); the VS Code API, which a page may acquire
-// only once, is handed on in window.__trajauditVsCodeApi.
+// hidden page). A restored page (saved UI state: its own scroll position and selection) drops
+// the static screen and starts at once. The editor's keys pressed and rows clicked meanwhile are
+// kept for the app to replay (window.__trajauditEarlyInput); the VS Code API, which a page may
+// acquire only once, is handed on in window.__trajauditVsCodeApi.
 import { afterFirstContentfulPaint } from './afterFirstPaint';
 import { earlyKeyOf, type EarlyInput, type StartGlobals, type VsCodeApi } from './startGlobals';
 

@@ -4,6 +4,7 @@
 import type {
   AnnotationData, AnswerTrace, AuditData, HeaderInfo, RecordListEntry, RecordView, RowSummary, SearchRequest, Role,
 } from '../../src/shared/protocol';
+import { newestAudit, sortAuditsOldestFirst } from '../../src/core/audit/newest';
 import { Emitter } from './emitter';
 import { callToolName } from './format';
 
@@ -204,21 +205,13 @@ export class Store extends Emitter<StoreEvents> {
     this.emit('readOnly', reason);
   }
 
-  /** Audits ordered oldest → newest (by createdAt when present, else file order). */
+  /** Audits ordered oldest → newest, by the host's rule (src/core/audit/newest.ts). */
   sortedAudits(): AuditData[] {
-    const audits = this.view?.audits ?? [];
-    return audits
-      .map((a, i) => ({ a, i, t: a.createdAt ? Date.parse(a.createdAt) : NaN }))
-      .sort((x, y) => {
-        if (Number.isFinite(x.t) && Number.isFinite(y.t) && x.t !== y.t) return x.t - y.t;
-        return x.i - y.i;
-      })
-      .map((x) => x.a);
+    return sortAuditsOldestFirst(this.view?.audits);
   }
 
   newestAudit(): AuditData | undefined {
-    const sorted = this.sortedAudits();
-    return sorted[sorted.length - 1];
+    return newestAudit(this.view?.audits);
   }
 
   /** The nearest decision step at or before `position` (tool returns map to their issuer). */

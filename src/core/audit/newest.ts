@@ -1,12 +1,61 @@
+// Which audit of a record is the newest: one rule for the host (record list, scores, exports)
+// and the webview (audit panel, markers). Pure, no Node or VS Code: the webview bundles it.
+
+interface Stamped {
+  createdAt?: string | null;
+}
+
+// ISO 8601 / RFC 3339 date or date-time: `2026-01-02`, `2026-01-02T10:00+02:00`,
+// `2026-01-02 10:00:00.123Z`. Read by hand rather than with Date.parse, whose reading of
+// stamps without an offset depends on the machine's time zone.
+const STAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/;
+
 /**
- * The audit a view, a score or an export uses by default: the newest (latest createdAt; ties and
- * missing dates: the later in the list), of `method` when given.
+ * The instant of an audit's `createdAt` in milliseconds since the epoch, or undefined when it
+ * is missing or not an ISO 8601 date(-time). A stamp without an offset is read as UTC, so the
+ * reading is the same on every machine.
  */
-export function newestAudit<T extends { method: string; createdAt?: string | null }>(audits: readonly T[] | null | undefined, method?: string): T | undefined {
-  let best: T | undefined;
-  for (const a of audits ?? []) {
-    if (method && a.method !== method) continue;
-    if (!best || (a.createdAt ?? '').localeCompare(best.createdAt ?? '') >= 0) best = a;
-  }
-  return best;
+export function auditInstant(createdAt: string | null | undefined): number | undefined {
+  if (typeof createdAt !== 'string') return undefined;
+  const m = STAMP.exec(createdAt.trim());
+  if (!m) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const offsetHours = m[10] === undefined ? 0 : Number(m[10]);
+  const offsetMinutes = m[11] === undefined ? 0 : Number(m[11]);
+  if (offsetHours > 23 || offsetMinutes > 59) return undefined;
+  const local = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  // Date.UTC rolls 31 February over into March; such a date is not a date.
+  if (new Date(local).getUTCDate() !== day) return undefined;
+  const offset = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  return local - offset;
+}
+
+/**
+ * The audits oldest → newest, by the instant of `createdAt` (so `10:00+02:00` is before
+ * `09:00Z`). Ties in instant keep file order (the later entry is the newer). Audits without a
+ * readable `createdAt` (missing, or not ISO 8601) are older than every dated one, in file order.
+ */
+export function sortAuditsOldestFirst<T extends Stamped>(audits: readonly T[] | null | undefined): T[] {
+  return (audits ?? [])
+    .map((audit, index) => ({ audit, index, instant: auditInstant(audit.createdAt) }))
+    .sort((a, b) => {
+      if (a.instant !== b.instant) {
+        if (a.instant === undefined) return -1;
+        if (b.instant === undefined) return 1;
+        return a.instant - b.instant;
+      }
+      return a.index - b.index;
+    })
+    .map((entry) => entry.audit);
+}
+
+/**
+ * The audit a view, a score or an export uses by default: the last of sortAuditsOldestFirst,
+ * among the audits of `method` when given.
+ */
+export function newestAudit<T extends Stamped & { method: string }>(audits: readonly T[] | null | undefined, method?: string): T | undefined {
+  const sorted = sortAuditsOldestFirst(method ? (audits ?? []).filter((a) => a.method === method) : audits);
+  return sorted[sorted.length - 1];
 }

@@ -1,15 +1,11 @@
 // The one typed message protocol between the trajectory editor's host (src/extension) and its
 // webview (webview/src). Both sides import this file; it holds types only (no runtime code
 // other than the constants below), so it bundles into both without pulling Node or VS Code in.
+// Annotations and audits travel as the sidecar schema reads them (src/core/sidecar/schema.ts).
+import type { Annotation, AuditEntry } from '../core/sidecar/schema';
 
 /** Id of the `<script type="application/json">` holding the first `init` in the editor's page. */
 export const EMBEDDED_INIT_ID = 'trajaudit-init';
-
-export const ROOT_CAUSE_IDS = [
-  'candidate_mismanagement', 'search_coverage_gap', 'constraint_neglect',
-  'unverified_source_reliance', 'entity_relation_misbinding', 'unsupported_answer',
-] as const;
-export type RootCauseId = (typeof ROOT_CAUSE_IDS)[number];
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -53,33 +49,11 @@ export interface HeaderInfo {
   tokens?: { total: number; toolReturns: number; reasoning: number; predictedAnswer: number };
 }
 
-/** Human annotation of one record (formats.md §3, `annotation`). */
-export interface AnnotationData {
-  criticalStep?: number | null;
-  toleranceSpan?: [number, number] | null;
-  rootCause?: RootCauseId | null;
-  rationale?: string | null;
-  repairDirective?: string | null;
-  repairRubrics?: string[] | null;
-  annotator?: string | null;
-  updatedAt?: string | null;
-  [unknownField: string]: unknown;
-}
+/** Human annotation of one record (formats.md §3, `annotation`), as the sidecar schema reads it. */
+export type AnnotationData = Annotation;
 
-/** A machine audit of one record (formats.md §3, `audits[]`), as stored. */
-export interface AuditData {
-  id: string;
-  method: string;
-  provider?: string | null;
-  model?: string | null;
-  createdAt?: string | null;
-  promptVersion?: string | null;
-  diagnosis?: { criticalStep?: number | null; rootCause?: string | null; rationale?: string | null; citedSteps?: number[] | null } | null;
-  repair?: { directives: string[] } | null;
-  branches?: { name: string; criticalStep?: number | null; rootCause?: string | null; rationale?: string; notes?: string }[] | null;
-  adjudication?: { disagreements?: string; clusters?: number[][] } | null;
-  [unknownField: string]: unknown;
-}
+/** A machine audit of one record (formats.md §3, `audits[]`), as the sidecar schema reads it. */
+export type AuditData = AuditEntry;
 
 export interface GoldData {
   criticalStep?: number;

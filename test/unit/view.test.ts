@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { answerTrace } from '../../src/core/view/answerTrace';
 import { buildRows } from '../../src/core/view/rows';
+import type { AuditData } from '../../src/shared/protocol';
 import { disagrees, newestAudit } from '../../src/core/view/recordView';
 import { searchMessages } from '../../src/core/view/search';
 import { trajectoryOf } from './helpers';
@@ -63,7 +64,7 @@ describe('answer trace', () => {
 });
 
 describe('human vs audit', () => {
-  const audits = [
+  const audits: AuditData[] = [
     { id: 'a', method: 'heuristic', createdAt: '2026-01-02T00:00:00Z', diagnosis: { criticalStep: 9, rootCause: 'constraint_neglect' } },
     { id: 'b', method: 'searchauditor', createdAt: '2026-03-01T00:00:00Z', diagnosis: { criticalStep: 3, rootCause: 'unverified_source_reliance' } },
   ];

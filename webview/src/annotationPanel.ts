@@ -2,8 +2,8 @@
 // definitions and boundary summary), rationale, repair directive, repair rubrics, annotator.
 // Every change sends the complete new annotation (unknown fields preserved) with a short label;
 // the host turns it into an undoable edit and echoes the result, which is always re-rendered.
-import type { AnnotationData, RootCauseId } from '../../src/shared/protocol';
-import { ROOT_CAUSE_IDS } from '../../src/shared/protocol';
+import type { AnnotationData } from '../../src/shared/protocol';
+import type { RootCause } from '../../src/core/model/rootCauses';
 import type { HostConnection } from './hostConnection';
 import type { Store } from './state';
 import { el } from './dom';
@@ -176,14 +176,14 @@ export class AnnotationPanel {
     this.trySpan(span, true);
   }
 
-  setRootCause(id: RootCauseId | null): void {
+  setRootCause(id: RootCause | null): void {
     if (!this.writable()) return;
     if ((this.store.annotation.rootCause ?? null) === id) return;
     this.edit({ rootCause: id }, id ? `Set root cause ${rootCauseLabel(id)}` : 'Clear root cause');
   }
 
   pickRootCause(n: number): void {
-    const id = ROOT_CAUSE_IDS[n - 1];
+    const id = ROOT_CAUSES[n - 1]?.id;
     if (id) this.setRootCause(id);
   }
 

@@ -5,8 +5,8 @@ import type { AuditData, GoldData } from '../../src/shared/protocol';
 import type { Store } from './state';
 import { el, visiblePlain } from './dom';
 import { formatDate } from './format';
-import { causeVerdict, stepVerdict, type CauseVerdict, type StepVerdict } from './comparison';
-import { normalizeRootCause, rootCauseLabel, rootCauseLabelHyphenated } from './taxonomy';
+import { causeVerdict, stepVerdict, type CauseVerdict, type StepVerdict } from '../../src/core/audit/verdicts';
+import { rootCauseLabel, rootCauseLabelHyphenated } from './taxonomy';
 import { stepChip } from './timeline/messageBody';
 import { collapsible } from './widgets';
 
@@ -58,7 +58,7 @@ export class AuditPanel {
       tr.append(el('th', { text: label, attrs: { scope: 'row' } }), ...cells.map((c) => cell(c)));
       tbody.append(tr);
     };
-    const cause = (id: string | null | undefined) => el('span', { className: id ? '' : 'muted', text: rootCauseLabelHyphenated(normalizeRootCause(id)) });
+    const cause = (id: string | null | undefined) => el('span', { className: id ? '' : 'muted', text: rootCauseLabelHyphenated(id) });
     row('Step', this.chip(a.criticalStep, 'chip-human'), this.chip(d?.criticalStep, 'chip-audit'), ...(gold ? [this.chip(gold.criticalStep, 'chip-gold')] : []));
     row('Span', spanText(a.toleranceSpan), el('span', { className: 'muted', text: '—' }), ...(gold ? [spanText(gold.toleranceSpan)] : []));
     row('Cause', cause(a.rootCause), cause(d?.rootCause), ...(gold ? [cause(gold.rootCause)] : []));
@@ -119,7 +119,7 @@ export class AuditPanel {
     if (d) {
       const box = el('div', { className: 'audit-diag' });
       const line = el('div', { className: 'kv' });
-      line.append(el('span', { className: 'k', text: 'Diagnosis' }), this.chip(d.criticalStep, 'chip-audit'), el('span', { className: 'cause-name', text: rootCauseLabel(normalizeRootCause(d.rootCause)) }));
+      line.append(el('span', { className: 'k', text: 'Diagnosis' }), this.chip(d.criticalStep, 'chip-audit'), el('span', { className: 'cause-name', text: rootCauseLabel(d.rootCause) }));
       box.append(line);
       if (d.rationale) box.append(el('p', { className: 'prose', text: visiblePlain(d.rationale) }));
       if (d.citedSteps?.length) {
@@ -144,7 +144,7 @@ export class AuditPanel {
       for (const b of audit.branches) {
         const item = el('div', { className: 'branch' });
         const top = el('div', { className: 'kv' });
-        top.append(el('span', { className: 'mk mk-branch', text: (b.name || '?').charAt(0).toUpperCase(), attrs: { 'aria-hidden': 'true' } }), el('span', { className: 'branch-name', text: b.name }), this.chip(b.criticalStep, 'chip-branch'), el('span', { className: 'cause-name', text: rootCauseLabel(normalizeRootCause(b.rootCause)) }));
+        top.append(el('span', { className: 'mk mk-branch', text: (b.name || '?').charAt(0).toUpperCase(), attrs: { 'aria-hidden': 'true' } }), el('span', { className: 'branch-name', text: b.name }), this.chip(b.criticalStep, 'chip-branch'), el('span', { className: 'cause-name', text: rootCauseLabel(b.rootCause) }));
         item.append(top);
         if (b.rationale) item.append(el('p', { className: 'prose', text: visiblePlain(b.rationale) }));
         if (b.notes) {
@@ -205,7 +205,7 @@ function goldBody(gold: GoldData, chip: (p: number | undefined) => Node): HTMLEl
   };
   if (gold.criticalStep !== undefined) kv('Critical step', chip(gold.criticalStep));
   if (gold.toleranceSpan) kv('Span', spanText(gold.toleranceSpan));
-  if (gold.rootCause) kv('Root cause', el('span', { text: rootCauseLabel(normalizeRootCause(gold.rootCause)) }));
+  if (gold.rootCause) kv('Root cause', el('span', { text: rootCauseLabel(gold.rootCause) }));
   if (gold.mistakeAgent) kv('Mistake agent', el('span', { text: visiblePlain(gold.mistakeAgent) }));
   if (gold.rationale) body.append(el('p', { className: 'prose', text: visiblePlain(gold.rationale) }));
   if (gold.repairDirective) {

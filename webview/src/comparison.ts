@@ -1,24 +1,5 @@
-// Pure helpers: validating a tolerance span and comparing a predicted diagnosis with a
-// reference (your annotation, or the gold labels from the file) the way the benchmark scores it
-// (§3.2: strict = exact step, loose = within the tolerance span; root cause must agree).
-import { normalizeRootCause } from './taxonomy';
-
-export type StepVerdict = 'exact' | 'within span' | 'outside span' | 'missing';
-export type CauseVerdict = 'agree' | 'disagree' | 'missing';
-
-export function stepVerdict(predicted: number | null | undefined, reference: number | null | undefined, span: [number, number] | null | undefined): StepVerdict {
-  if (predicted === null || predicted === undefined || reference === null || reference === undefined) return 'missing';
-  if (predicted === reference) return 'exact';
-  if (span && predicted >= span[0] && predicted <= span[1]) return 'within span';
-  return 'outside span';
-}
-
-export function causeVerdict(a: string | null | undefined, b: string | null | undefined): CauseVerdict {
-  const x = normalizeRootCause(a ?? null);
-  const y = normalizeRootCause(b ?? null);
-  if (!x || !y) return 'missing';
-  return x === y ? 'agree' : 'disagree';
-}
+// Pure helpers: validating a tolerance span and a critical step as the annotation panel edits
+// them. Comparing a diagnosis with a reference is the core's rule (src/core/audit/verdicts.ts).
 
 export interface SpanCheckContext {
   exists(position: number): boolean;

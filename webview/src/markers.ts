@@ -2,7 +2,7 @@
 // annotation, the gold labels, the audits, the search and the answer trace say about each row.
 import type { Store } from './state';
 import { callToolName, isSearchTool, isVisitTool } from './format';
-import { normalizeRootCause, rootCauseLabel } from './taxonomy';
+import { rootCauseLabel } from './taxonomy';
 
 export const M = {
   SEARCH: 1 << 0,
@@ -85,20 +85,19 @@ export class Markers {
     const gold = s.view?.gold;
     if (gold) {
       span(gold.toleranceSpan ?? null, M.GOLD_SPAN, M.GOLD_SPAN_START, M.GOLD_SPAN_END);
-      note(gold.criticalStep, { badge: 'G', kind: 'gold', text: `Gold critical step from file (${rootCauseLabel(normalizeRootCause(gold.rootCause))})` }, M.GOLD_CRITICAL);
+      note(gold.criticalStep, { badge: 'G', kind: 'gold', text: `Gold critical step from file (${rootCauseLabel(gold.rootCause)})` }, M.GOLD_CRITICAL);
     }
 
-    const audits = s.sortedAudits();
-    const newest = audits[audits.length - 1];
+    const newest = s.newestAudit();
     if (newest) {
       const d = newest.diagnosis;
       if (d) {
-        note(d.criticalStep, { badge: 'A', kind: 'audit', text: `Audit diagnosis (${newest.method}): ${rootCauseLabel(normalizeRootCause(d.rootCause))}` }, M.AUDIT);
+        note(d.criticalStep, { badge: 'A', kind: 'audit', text: `Audit diagnosis (${newest.method}): ${rootCauseLabel(d.rootCause)}` }, M.AUDIT);
         for (const c of d.citedSteps ?? []) note(c, { badge: '·', kind: 'cited', text: `Cited by the audit (${newest.method})` }, M.CITED);
       }
       for (const b of newest.branches ?? []) {
         const letter = (b.name || '?').trim().charAt(0).toUpperCase() || '?';
-        note(b.criticalStep, { badge: letter, kind: 'branch', text: `${b.name} branch proposal: ${rootCauseLabel(normalizeRootCause(b.rootCause))}` }, M.BRANCH);
+        note(b.criticalStep, { badge: letter, kind: 'branch', text: `${b.name} branch proposal: ${rootCauseLabel(b.rootCause)}` }, M.BRANCH);
       }
     }
 

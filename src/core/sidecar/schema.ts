@@ -45,8 +45,10 @@ export const auditSchema = z.looseObject({
     citedSteps: z.array(step).nullish(),
   }).nullish(),
   repair: z.looseObject({ directives: z.array(z.string()) }).nullish(),
-  branches: z.array(z.looseObject({ name: z.string(), criticalStep: step.nullish(), rootCause: rootCauseSchema.nullish() })).nullish(),
-  adjudication: z.looseObject({}).nullish(),
+  branches: z.array(z.looseObject({
+    name: z.string(), criticalStep: step.nullish(), rootCause: rootCauseSchema.nullish(), rationale: z.string().nullish(), notes: z.string().nullish(),
+  })).nullish(),
+  adjudication: z.looseObject({ disagreements: z.string().nullish(), clusters: z.array(z.array(step)).nullish() }).nullish(),
   usage: z.looseObject({}).nullish(),
 });
 

@@ -1,4 +1,5 @@
 import { newestAudit } from '../audit/newest';
+import { causeVerdict, stepVerdict } from '../audit/verdicts';
 import type { AnnotationData, AuditData, GoldData, RecordListEntry, RecordView } from '../../shared/protocol';
 import type { LoadedFile } from '../load/loadFile';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../load/loadRecord';
@@ -28,12 +29,8 @@ export { newestAudit };
 export function disagrees(annotation: AnnotationData | null | undefined, audits: readonly AuditData[] | null | undefined): boolean {
   const audit = newestAudit(audits)?.diagnosis;
   if (!annotation || !audit) return false;
-  const step = audit.criticalStep;
-  if (typeof annotation.criticalStep === 'number' && typeof step === 'number') {
-    const span = annotation.toleranceSpan ?? [annotation.criticalStep, annotation.criticalStep];
-    if (step < span[0] || step > span[1]) return true;
-  }
-  return Boolean(annotation.rootCause && audit.rootCause && annotation.rootCause !== audit.rootCause);
+  if (stepVerdict(audit.criticalStep, annotation.criticalStep, annotation.toleranceSpan) === 'outside span') return true;
+  return causeVerdict(annotation.rootCause, audit.rootCause) === 'disagree';
 }
 
 export function recordLabel(record: TrajectoryRecord): string {
@@ -49,7 +46,7 @@ export function buildRecordList(loaded: LoadedFile, sidecarRecords: Record<strin
       label: recordLabel(r),
       annotated: Boolean(sc?.annotation),
       audited: Boolean(sc?.audits?.length),
-      disagreeing: disagrees(sc?.annotation as AnnotationData | undefined, sc?.audits as AuditData[] | undefined),
+      disagreeing: disagrees(sc?.annotation, sc?.audits),
     };
     if (r.line !== undefined) entry.line = r.line;
     return entry;
@@ -76,13 +73,13 @@ export function buildRecordView(file: string, loaded: LoadedFile, record: Trajec
     rows: buildRows(t),
     decisionSteps: t.decisionSteps,
     finalAnswerStep: t.finalAnswerStep ?? null,
-    audits: (sidecarRecord?.audits ?? []) as AuditData[],
+    audits: sidecarRecord?.audits ?? [],
   };
   if (t.query !== undefined) view.header.query = t.query;
   if (t.predictedAnswer !== undefined) view.header.predictedAnswer = t.predictedAnswer;
   if (t.goldAnswer !== undefined) view.header.goldAnswer = t.goldAnswer;
   const gold = goldOf(t);
   if (gold) view.gold = gold;
-  if (sidecarRecord?.annotation) view.annotation = sidecarRecord.annotation as AnnotationData;
+  if (sidecarRecord?.annotation) view.annotation = sidecarRecord.annotation;
   return view;
 }

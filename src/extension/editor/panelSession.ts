@@ -78,12 +78,12 @@ export class PanelSession implements vscode.Disposable {
 
   private recordList() {
     const sidecarRecords = Object.fromEntries(this.document.trajectoryRecords.map((r) => [r.id, { annotation: this.document.annotation(r.id), audits: this.document.audits(r.id) }]));
-    return buildRecordList(this.document.loaded, sidecarRecords as never);
+    return buildRecordList(this.document.loaded, sidecarRecords);
   }
 
   private view() {
     const record = this.document.record(this.recordId) ?? this.document.trajectoryRecords[0];
-    const view = buildRecordView(this.document.loaded.file, this.document.loaded, record, { annotation: this.document.annotation(record.id) as never, audits: this.document.audits(record.id) as never }, toolNames());
+    const view = buildRecordView(this.document.loaded.file, this.document.loaded, record, { annotation: this.document.annotation(record.id), audits: this.document.audits(record.id) }, toolNames());
     const cached = this.tokenCache.get(record.id);
     if (cached) {
       view.rows.forEach((row, i) => (row.tokens = cached.counts[i]));

@@ -102,7 +102,7 @@ export class TrajectoryDocument implements vscode.CustomDocument {
   }
 
   audits(recordId: string): AuditData[] {
-    return (this.diskSidecar?.records[recordId]?.audits ?? []) as AuditData[];
+    return this.diskSidecar?.records[recordId]?.audits ?? [];
   }
 
   get isDirty(): boolean {
@@ -144,7 +144,7 @@ export class TrajectoryDocument implements vscode.CustomDocument {
     this.diskText = text;
     this.base = new Map();
     for (const [id, record] of Object.entries(this.diskSidecar?.records ?? {})) {
-      if (record.annotation) this.base.set(id, record.annotation as AnnotationData);
+      if (record.annotation) this.base.set(id, record.annotation);
     }
   }
 
@@ -163,7 +163,7 @@ export class TrajectoryDocument implements vscode.CustomDocument {
     } catch {
       return changedRecords(this.current, this.base);
     }
-    return changedRecords(this.current, this.base).filter((id) => !sameAnnotation(disk?.records[id]?.annotation as AnnotationData | undefined, this.base.get(id)));
+    return changedRecords(this.current, this.base).filter((id) => !sameAnnotation(disk?.records[id]?.annotation ?? undefined, this.base.get(id)));
   }
 
   /**

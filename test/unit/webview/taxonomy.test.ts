@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ROOT_CAUSE_IDS } from '../../../src/shared/protocol';
+import { ROOT_CAUSES as ROOT_CAUSE_IDS } from '../../../src/core/model/rootCauses';
 import { rootCauseLabel, rootCauseLabelHyphenated } from '../../../webview/src/taxonomy';
 
 describe('webview taxonomy labels', () => {

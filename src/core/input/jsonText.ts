@@ -1,36 +1,13 @@
-import { findNodeAtLocation, parse as parseTolerant, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { InputError } from './inputError';
+import { firstSyntaxError, JsonLocator } from './jsonScan';
 import { lineColumnAt } from './readText';
 
 export type JsonPath = (string | number)[];
 
-// Keyed by jsonc-parser's error names (its codes are a const enum, unusable with isolatedModules).
-const ERROR_TEXT: Record<string, string> = {
-  InvalidSymbol: 'unexpected character',
-  InvalidNumberFormat: 'invalid number',
-  PropertyNameExpected: 'expected a property name in double quotes',
-  ValueExpected: 'expected a value',
-  ColonExpected: "expected ':'",
-  CommaExpected: "expected ',' or a closing bracket",
-  CloseBraceExpected: "expected '}' (is the file truncated?)",
-  CloseBracketExpected: "expected ']' (is the file truncated?)",
-  EndOfFileExpected: 'expected the end of the JSON text (several JSON documents? use one per line, JSONL)',
-  InvalidCommentToken: 'comments are not allowed in JSON',
-  UnexpectedEndOfComment: 'unterminated comment',
-  UnexpectedEndOfString: 'unterminated string (is the file truncated?)',
-  UnexpectedEndOfNumber: 'unterminated number',
-  InvalidUnicode: 'invalid \\u escape',
-  InvalidEscapeCharacter: 'invalid escape character',
-  InvalidCharacter: 'invalid character in string (control characters must be escaped)',
-};
-
 /** Finds the first syntax error of a JSON text, with its offset. Only called after JSON.parse failed. */
 export function locateSyntaxError(text: string): { offset: number; message: string } {
-  const errors: ParseError[] = [];
-  parseTolerant(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const first = errors.sort((a, b) => a.offset - b.offset)[0];
-  if (first) return { offset: first.offset, message: `invalid JSON: ${ERROR_TEXT[printParseErrorCode(first.error)] ?? 'syntax error'}` };
-  return { offset: 0, message: 'invalid JSON' };
+  const error = firstSyntaxError(text);
+  return error ? { offset: error.offset, message: `invalid JSON: ${error.message}` } : { offset: 0, message: 'invalid JSON' };
 }
 
 /** JSON.parse with a one-line error naming file and line:column. `lineOffset` shifts lines for JSONL records. */
@@ -54,16 +31,23 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-/** Line and column of the value at a JSON path; skipped for huge texts where a tree would cost too much. */
+// The locator of the text located last: a file's problems are located one after another, and
+// rebuilding the index for each made validate quadratic. Dropped once the current task is done.
+let lastLocator: { text: string; locator: JsonLocator } | undefined;
+
+/** The (cached) locator of a JSON text. */
+export function jsonLocator(text: string): JsonLocator {
+  if (lastLocator?.text !== text) {
+    if (!lastLocator) setImmediate(() => (lastLocator = undefined)).unref();
+    lastLocator = { text, locator: new JsonLocator(text) };
+  }
+  return lastLocator.locator;
+}
+
+/** Line and column of the value at a JSON path (or its deepest existing ancestor); skipped for huge texts where an index would cost too much. */
 export function locateJsonPath(text: string, path: JsonPath): { line: number; column: number } | undefined {
   if (text.length > 64 * 1024 * 1024) return undefined;
-  const root = parseTree(text);
-  if (!root) return undefined;
-  for (let depth = path.length; depth >= 0; depth--) {
-    const node = findNodeAtLocation(root, path.slice(0, depth));
-    if (node) return lineColumnAt(text, node.offset);
-  }
-  return undefined;
+  return jsonLocator(text).locate(path);
 }
 
 /** The non-blank lines of a JSONL text with their 1-based numbers (CRLF tolerated). */

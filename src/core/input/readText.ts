@@ -1,26 +1,49 @@
 import { isUtf8 } from 'node:buffer';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { InputError } from './inputError';
 
 /** V8 cannot hold a string much longer than ~512 MiB; refuse clearly before trying. */
 export const MAX_TEXT_BYTES = 512 * 1024 * 1024 - 64;
 
-/** Reads a UTF-8 text file, refusing empty, binary and over-long files with a clear message. */
-export function readTextFile(file: string, displayName = file): string {
-  let size: number;
+/** What a path is when it is not a regular file, in words for a message. */
+function nonRegularKind(stat: Stats): string | undefined {
+  if (stat.isFile()) return undefined;
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a named pipe';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a file';
+}
+
+/**
+ * The bytes of a regular file, for every reader of user files (inputs, sidecars, manifests, run
+ * files, caches). Pipes and devices are refused before they are opened: opening a FIFO blocks
+ * until a writer comes, and /dev/zero never ends.
+ */
+export function readFileBytes(file: string, displayName = file): Buffer {
+  let stat: Stats;
   try {
-    const stat = statSync(file);
-    if (stat.isDirectory()) throw new InputError(displayName, 'is a folder; expected a file');
-    size = stat.size;
+    stat = statSync(file);
   } catch (error) {
-    if (error instanceof InputError) throw error;
     throw new InputError(displayName, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  if (size > MAX_TEXT_BYTES) {
-    throw new InputError(displayName, `file is ${(size / 2 ** 20).toFixed(0)} MiB; the largest readable file is 512 MiB (split a JSONL file into parts)`);
+  const kind = nonRegularKind(stat);
+  if (kind === 'a folder') throw new InputError(displayName, 'is a folder; expected a file');
+  if (kind) throw new InputError(displayName, `not a regular file (${kind}); expected a file`);
+  if (stat.size > MAX_TEXT_BYTES) {
+    throw new InputError(displayName, `file is ${(stat.size / 2 ** 20).toFixed(0)} MiB; the largest readable file is 512 MiB (split a JSONL file into parts)`);
   }
-  const bytes = readFileSync(file);
-  return decodeText(bytes, displayName);
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new InputError(displayName, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** Reads a UTF-8 text file, refusing empty, binary, over-long and non-regular files with a clear message. */
+export function readTextFile(file: string, displayName = file): string {
+  return decodeText(readFileBytes(file, displayName), displayName);
 }
 
 /**

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { problemFromError, type Problem } from '../input/inputError';
 import { formatJsonPath, locateJsonPath, type JsonPath } from '../input/jsonText';
-import { decodeText, readTextFile } from '../input/readText';
+import { decodeText, readFileBytes, readTextFile } from '../input/readText';
 import { isTrajectoryRecord, type LoadedRecord } from '../load/loadRecord';
 import { loadText, type LoadedFile } from '../load/loadFile';
 import type { Trajectory } from '../model/trajectory';
@@ -56,7 +56,7 @@ function checkSidecarAgainstTrajectory(ctx: Ctx, sidecar: Sidecar, sidecarPath: 
     report(ctx, 'warning', `the trajectory ${sidecar.trajectory.file} is not beside the sidecar`, ['trajectory', 'file']);
     return;
   }
-  const bytes = readFileSync(target);
+  const bytes = readFileBytes(target);
   if (sidecar.trajectory.sha256 && sidecar.trajectory.sha256 !== sha256Of(bytes)) {
     report(ctx, 'warning', `${basename(target)} changed since this sidecar was written (sha256 differs); positions may have moved`, ['trajectory', 'sha256']);
   }

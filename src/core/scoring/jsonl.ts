@@ -1,10 +1,10 @@
 // Reading the line files of a run folder (formats.md §4): one JSON object per line, each checked
 // with zod; every problem becomes a one-line InputError naming file, line:column and JSON path.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { z } from 'zod';
 import { InputError } from '../input/inputError';
 import { nonBlankLines, parseJsonLine } from '../input/jsonText';
-import { decodeText, readTextFile } from '../input/readText';
+import { decodeText, readFileBytes, readTextFile } from '../input/readText';
 import { checkSchema } from '../input/schemaCheck';
 
 export interface Line<T> {
@@ -31,7 +31,7 @@ export function readJsonLines<S extends z.ZodType>(path: string, displayName: st
 /** Like readJsonLines, but a missing or empty file is an empty list (caches, optional files). */
 export function readJsonLinesIfAny<S extends z.ZodType>(path: string, displayName: string, schema: S, what: string): Line<z.infer<S>>[] {
   if (!existsSync(path)) return [];
-  const bytes = readFileSync(path);
+  const bytes = readFileBytes(path, displayName);
   if (bytes.length === 0 || bytes.toString('utf8').trim() === '') return [];
   return validateLines(decodeText(bytes, displayName), displayName, schema, what);
 }

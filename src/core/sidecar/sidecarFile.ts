@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from '../input/inputError';
 import { parseJson } from '../input/jsonText';
-import { decodeText } from '../input/readText';
+import { readTextFile } from '../input/readText';
 import { checkSchema } from '../input/schemaCheck';
 import { SIDECAR_SCHEMA, sidecarSchema, type Sidecar } from './schema';
 
@@ -32,7 +32,7 @@ export function parseSidecar(text: string, displayName: string): Sidecar {
 /** Reads `<file>.audit.json`; undefined when there is none. */
 export function readSidecar(sidecarPath: string, displayName = sidecarPath): Sidecar | undefined {
   if (!existsSync(sidecarPath)) return undefined;
-  return parseSidecar(decodeText(readFileSync(sidecarPath), displayName), displayName);
+  return parseSidecar(readTextFile(sidecarPath, displayName), displayName);
 }
 
 export function serializeSidecar(sidecar: Sidecar): string {

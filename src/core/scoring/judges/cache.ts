@@ -7,7 +7,8 @@
 // - Fresh verdicts are appended one line at a time with a single write(2) on an O_APPEND
 //   descriptor followed by fsync, so a crash leaves whole lines, and re-scoring never calls the
 //   judge again for a verdict that was written.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { readFileBytes } from '../../input/readText';
 import type { z } from 'zod';
 import { readJsonLinesIfAny } from '../jsonl';
 import type { CacheLine } from './judge';
@@ -35,7 +36,7 @@ export class JudgmentCache {
       this.lineNumbers.set(key, line);
     }
     if (existsSync(file)) {
-      const bytes = readFileSync(file);
+      const bytes = readFileBytes(file, displayName);
       this.needsNewline = bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a;
     }
   }

@@ -157,7 +157,8 @@ export function detectRun(folder: string): RunDetection {
   if (!isDir(folder)) throw new InputError(folder, `is a file; expected a run folder (with ${MANIFEST_FILE}, or the files of one run kind)`);
   const manifestPath = join(folder, MANIFEST_FILE);
   let detection: RunDetection;
-  if (isFile(manifestPath)) {
+  // Whatever sits at the manifest's name is read (a folder or a pipe gets readTextFile's message, not silence).
+  if (existsSync(manifestPath)) {
     const manifest = readManifest(manifestPath);
     const files = filesFor(manifest.kind, folder, manifest);
     detection = { kind: manifest.kind, reason: `${MANIFEST_FILE} says "kind": "${manifest.kind}"`, folder, manifest, files };

@@ -51,27 +51,9 @@ export interface ClarificationResult {
 
 /** The clarifier's reply: a JSON array of exactly k non-empty strings (a ```json fence is tolerated). */
 export function parseQuestions(text: string, k: number): { ok: true; questions: string[] } | { ok: false; problem: string } {
-  const cleaned = text.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
-  let value: unknown;
-  try {
-    value = JSON.parse(cleaned);
-  } catch {
-    const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(cleaned)?.[1];
-    const bracket = /\[[\s\S]*\]/.exec(cleaned)?.[0];
-    for (const candidate of [fenced, bracket]) {
-      if (!candidate) continue;
-      try {
-        value = JSON.parse(candidate);
-        break;
-      } catch {
-        /* next */
-      }
-    }
-  }
-  if (value === undefined) {
-    const extracted = extractJson(cleaned);
-    if (extracted.ok) value = extracted.value;
-  }
+  // extractJson is linear in the reply (lazy regexes over fences and brackets were quadratic).
+  const extracted = extractJson(text, { container: 'array' });
+  const value: unknown = extracted.ok ? extracted.value : undefined;
   if (!Array.isArray(value)) return { ok: false, problem: 'the reply is not a JSON array of question strings' };
   if (!value.every((q) => typeof q === 'string' && q.trim())) return { ok: false, problem: 'every element must be a non-empty question string' };
   if (value.length !== k) return { ok: false, problem: `expected exactly ${k} question(s), got ${value.length}` };

@@ -19,7 +19,6 @@ const WEBVIEW_ENTRIES = [
   ['webview/src/main.ts', 'dist/webview.js'], // the trajectory editor
   ['webview/src/itemsMain.ts', 'dist/webview-items.js'],
   ['webview/src/reportMain.ts', 'dist/webview-report.js'],
-  ['webview/src/deferredStart.ts', 'dist/webview-start.js'], // the editor page's start behind a static first screen
 ];
 
 const common = { bundle: true, mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };

@@ -1,6 +1,6 @@
 // The HTML of every webview page. webviewPage.ts adds what needs `vscode` (resource URIs, the
-// webview's CSP source, the bundles read from dist/); no `vscode` import here, so
-// test/bench/editorPage.mjs builds the editor's page with the same code.
+// webview's CSP source, the bundles read from dist/); no `vscode` import here, so the
+// webview harness and unit tests build pages with the same code.
 import { EMBEDDED_INIT_ID } from '../shared/protocol';
 
 export interface PageParts {
@@ -11,10 +11,8 @@ export interface PageParts {
   view: string;
   /** Styles, inline or linked, under the nonce. */
   styleTag: string;
-  /** The scripts: the bundle inline or linked, or deferredStartTag behind a first screen. */
+  /** The view's bundle, inline or linked, under the nonce. */
   scriptTag: string;
-  /** Static HTML of the first screen, escaped by its writer (src/extension/editor/firstScreen.ts). */
-  firstScreen?: string;
   /** The first host message, embedded as an inert JSON data block. */
   initJson?: string;
 }
@@ -43,16 +41,8 @@ ${p.styleTag}
 <title>${safeTitle}</title>
 </head>
 <body>
-<div id="root" data-view="${p.view}" data-nonce="${p.nonce}">${p.firstScreen ?? ''}</div>
+<div id="root" data-view="${p.view}" data-nonce="${p.nonce}"></div>
 ${init}${p.scriptTag}
 </body>
 </html>`;
-}
-
-/**
- * Behind a static first screen: the small start script (dist/webview-start.js, inlined), which
- * fetches the linked bundle and runs it once that screen has been presented.
- */
-export function deferredStartTag(nonce: string, bundleUri: string, startScript: string): string {
-  return `<script nonce="${nonce}" data-bundle="${bundleUri}">${startScript}</script>`;
 }

@@ -1,5 +1,4 @@
-// The words of a timeline row and of the header, shared by the webview (which builds them as DOM)
-// and the host (which writes the editor's first screen as static HTML, src/extension/editor/firstScreen.ts).
+// The words of a timeline row and of the header (the webview builds them as DOM).
 import type { RowSummary } from './protocol';
 
 export type RowKind = 'decision' | 'final' | 'tool' | 'user' | 'system' | 'assistant';

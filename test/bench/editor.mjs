@@ -19,9 +19,8 @@
 // Each open is also traced inside the webview (an init script in the webview frames and the
 // app's performance marks), which splits the time into: command → webview frame (includes the
 // host reading and parsing the file in openCustomDocument and writing the page: the embedded
-// `init` and the static first screen, src/extension/editor/firstScreen.ts), frame → first rows
-// on screen (VS Code loading its webview frames, then the page's static rows presented), and
-// "app live": when the app has replaced the static screen with its own first view (its
+// `init`), frame → first rows on screen (VS Code loading its webview frames, then the app's
+// first rows presented), and "app live": when the app has drawn its first view (its
 // `trajaudit/init-done` mark), from which keys and clicks work; keys pressed before are replayed.
 // For the 20 MB and 120 MB cases a responsiveness probe follows: right after an open,
 // trajaudit.revealStep round trips (last / first message, alternately) until the header shows
@@ -231,7 +230,7 @@ async function waitForRowsShown(page) {
   await page.waitForFunction(() => window.__taShownAt > 0, null, { timeout: 120_000, polling: 'raf' });
 }
 
-/** The live app's first row (with an id, unlike the static first screen's) in the (single) open trajectory editor. */
+/** The app's first row in the (single) open trajectory editor. */
 function rowsLocator(page) {
   return page.frameLocator('iframe.webview').first().frameLocator('iframe').first().locator('.tl-row[id]').first();
 }
@@ -535,7 +534,7 @@ async function main() {
       process.stdout.write(`  ${r.label.padEnd(22)} ${x.probes} probes, median ${x.medianMs} ms, max ${x.maxMs} ms at ${(x.maxAtMs / 1000).toFixed(1)} s; token totals shown after ${x.tokensCompleteMs === undefined ? 'n/a' : `${(x.tokensCompleteMs / 1000).toFixed(1)} s`}\n`);
     }
   }
-  process.stdout.write('first rows = key press of the open command → the first frame showing the webview\'s .tl-row rows on screen (timed inside the page: rows drawn, content frame made visible by VS Code, webview element on screen, and that frame presented: the page\'s first-contentful-paint); Playwright saw = when the bench\'s wait (a predicate polled each frame in the workbench) returned; End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same; app live = the app\'s own first view has replaced the page\'s static first screen (keys and clicks work; keys pressed before are replayed).\n');
+  process.stdout.write('first rows = key press of the open command → the first frame showing the webview\'s .tl-row rows on screen (timed inside the page: rows drawn, content frame made visible by VS Code, webview element on screen, and that frame presented: the page\'s first-contentful-paint); Playwright saw = when the bench\'s wait (a predicate polled each frame in the workbench) returned; End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same; app live = the app has drawn its first view (keys and clicks work; keys pressed before are replayed).\n');
 
   let breakdown;
   if (opts.breakdown) {

@@ -464,141 +464,26 @@ for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.
   await context.close();
 }
 
-// ── the host's static first screen matches the app's first screen ─────────────────────────
-{
-  // The page shows src/extension/editor/firstScreen.ts's HTML until the app replaces it: the
-  // rows must not move or change when it does (same header height, same row boxes and texts).
-  const geometry = (page) => page.evaluate(() => {
-    const box = (el) => {
-      const r = el.getBoundingClientRect();
-      return { top: Math.round(r.top * 10) / 10, left: Math.round(r.left * 10) / 10, width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10 };
-    };
-    const rows = [...document.querySelectorAll('.tl-row')]
-      .sort((a, b) => Number(a.dataset.position) - Number(b.dataset.position))
-      .slice(0, 12)
-      .map((row) => ({ position: row.dataset.position, ...box(row), text: ['.tl-pos', '.tl-role', '.tl-head', '.tl-preview'].map((s) => row.querySelector(s)?.textContent ?? '').join(' | '), preview: box(row.querySelector('.tl-preview')) }));
-    const toggles = [...document.querySelectorAll('.hdr-toolbar .icon-btn.toggle')].map((b) => getComputedStyle(b).backgroundColor);
-    return { header: box(document.querySelector('.app-header')), colhead: box(document.querySelector('.tl-colhead')), rows, toggles };
-  });
-  for (const [theme, viewport] of [['dark', { width: 1280, height: 800 }], ['light', { width: 820, height: 700 }]]) {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    page.on('pageerror', (e) => pageErrors.push(`first screen: ${e.message}`));
-    await page.goto(`${url}/?fixture=small&theme=${theme}&firstScreen=only`);
-    await page.waitForSelector('.first-screen .tl-row');
-    const still = await geometry(page);
-    await page.screenshot({ path: join(shots, `first-screen-${theme}.png`) });
-    await context.close();
-    const app = await open('small', theme, viewport, '&tokensAfter=600000');
-    await app.page.waitForFunction(() => performance.getEntriesByName('trajaudit/panels-mounted').length > 0);
-    await app.page.waitForTimeout(150);
-    const live = await geometry(app.page);
-    await app.context.close();
-    const near = (a, b, tolerance) => Math.abs(a - b) <= tolerance;
-    const moved = [];
-    if (!near(still.header.height, live.header.height, 1)) moved.push(`header ${still.header.height} → ${live.header.height}`);
-    if (!near(still.colhead.top, live.colhead.top, 1) || !near(still.colhead.left, live.colhead.left, 1)) moved.push(`column heads ${JSON.stringify(still.colhead)} → ${JSON.stringify(live.colhead)}`);
-    if (JSON.stringify(still.toggles) !== JSON.stringify(live.toggles)) moved.push(`panel toggles ${JSON.stringify(still.toggles)} → ${JSON.stringify(live.toggles)}`);
-    const visible = live.rows.filter((r) => r.top < viewport.height);
-    for (const row of visible) {
-      const was = still.rows.find((r) => r.position === row.position);
-      if (!was) moved.push(`row ${row.position} missing`);
-      else if (!near(was.top, row.top, 1) || !near(was.left, row.left, 1) || !near(was.height, row.height, 1) || !near(was.width, row.width, 1.5) || !near(was.preview.left, row.preview.left, 1)) moved.push(`row ${row.position} ${JSON.stringify(was)} → ${JSON.stringify(row)}`);
-      else if (was.text !== row.text) moved.push(`row ${row.position} text ${JSON.stringify(was.text)} → ${JSON.stringify(row.text)}`);
-    }
-    check(`first screen (${theme}, ${viewport.width} px): the app's rows take the static rows' places and words`, visible.length >= 8 && moved.length === 0, `${visible.length} rows compared; ${moved.slice(0, 3).join('; ')}`);
-  }
-}
-
-/**
- * The editor page as the extension starts it behind its static first screen, with paint timing
- * withheld: the app then starts from deferredStart's 250 ms fallback, a window in which the
- * static screen can be used.
- */
-async function deferredPageWithoutPaintTiming(label) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addInitScript(() => {
-    window.PerformanceObserver = class {
-      observe() {}
-      disconnect() {}
-    };
-  });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(`${label}: ${e.message}`));
-  await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred`);
-  return { context, page };
-}
-
-// ── the editor page's deferred start behind the first screen ───────────────────────────────
-{
-  // As the extension's page: static first screen, the bundle linked and started by
-  // webview/src/deferredStart.ts. Paint timing is withheld here so the start comes from its
-  // 250 ms fallback, and keys pressed before it must still move the selection once the app runs.
-  const { context, page } = await deferredPageWithoutPaintTiming('deferred start');
-  await page.waitForSelector('.first-screen .tl-row');
-  const staticFirst = await page.evaluate(() => !!document.querySelector('.first-screen') && !performance.getEntriesByName('trajaudit/app-start').length);
-  // F1 and x are not the editor's keys: VS Code has had them already, a replay would send them twice.
-  for (const key of ['j', 'F1', 'j', 'x', 'J']) await page.keyboard.press(key);
-  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/panels-mounted').length > 0, null, { timeout: 30_000 });
-  await page.waitForTimeout(100);
-  const state = await page.evaluate(() => ({
-    firstScreenGone: !document.querySelector('.first-screen'),
-    early: performance.getEntriesByName('trajaudit/early-keys')[0]?.detail,
-    selected: Number(document.querySelector('.tl-row[aria-selected="true"]')?.dataset.position),
-    decisions: [...document.querySelectorAll('.tl-row.kind-decision, .tl-row.kind-final')].map((r) => Number(r.dataset.position)),
-    csp: window.__cspViolations.length,
-  }));
-  const expected = state.decisions.filter((p) => p > 2).sort((a, b) => a - b)[0];
-  check('deferred start: the static screen shows first, then the app replaces it (no CSP violation)', staticFirst && state.firstScreenGone && state.csp === 0, JSON.stringify({ staticFirst, ...state, decisions: undefined }));
-  check('deferred start: the editor\'s keys pressed before the app started are replayed (j j J), no other key (F1, x)', state.early === 3 && state.selected === expected, `early keys ${state.early}, selected ${state.selected}, expected ${expected}`);
-  await context.close();
-}
-
-// ── a row clicked on the static first screen is selected once the app runs ───────────────────
-{
-  const { context, page } = await deferredPageWithoutPaintTiming('static click');
-  const staticRow = page.locator('.first-screen .tl-row[data-position="5"]');
-  await staticRow.click({ timeout: 5_000 });
-  const clickedStatic = await page.evaluate(() => !performance.getEntriesByName('trajaudit/app-start').length);
-  await page.keyboard.press('j');
-  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/panels-mounted').length > 0, null, { timeout: 30_000 });
-  await page.waitForTimeout(100);
-  const selected = await page.evaluate(() => Number(document.querySelector('.tl-row[aria-selected="true"]')?.dataset.position));
-  check('static first screen: a row clicked before the app ran is selected when it runs, then j moves on from it', clickedStatic && selected === 6, `clicked before the app: ${clickedStatic}, selected ${selected} (expected 6)`);
-  await context.close();
-}
-
-// ── an editor script that fails to load leaves a message, not a picture ───────────────────────
-{
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred&bundle=missing`);
-  const note = await page.locator('#root .load-error').textContent({ timeout: 15_000 }).catch(() => null);
-  const rowsLeft = await page.locator('.first-screen .tl-row').count();
-  check('deferred start: a bundle that fails to load replaces the static screen with a message naming it', !!note && /could not load its editor script \(build\/no-such-webview\.js\)/.test(note) && rowsLeft === 0, `${note} (rows left ${rowsLeft})`);
-  await context.close();
-}
-
 // ── keys pressed after the app started but before its view came are replayed too ────────────
 {
   // A view too big to embed in the page comes by message 100–300 ms after the app starts; keys
-  // pressed in that gap must not act on an empty timeline and be lost.
+  // pressed in that gap must not act on an empty timeline and be lost. The fake host sends the
+  // view only when told (?initAfter=manual), so the keys surely come first.
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(`late view: ${e.message}`));
-  await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred&initAfter=800`);
-  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/app-start').length > 0, null, { timeout: 30_000 });
+  await page.goto(`${url}/?fixture=small&theme=dark&initAfter=manual`);
+  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/app-start').length > 0 && typeof window.__harness.sendInit === 'function', null, { timeout: 30_000 });
+  // F1 and x are not the editor's keys: VS Code has had them already, a replay would send them twice.
+  for (const key of ['j', 'F1', 'j', 'x', 'J']) await page.keyboard.press(key);
   const beforeView = await page.evaluate(() => !performance.getEntriesByName('trajaudit/init-start').length);
-  for (const key of ['j', 'j', 'J']) await page.keyboard.press(key);
-  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/panels-mounted').length > 0, null, { timeout: 30_000 });
-  await page.waitForTimeout(100);
-  const state = await page.evaluate(() => ({
-    early: performance.getEntriesByName('trajaudit/early-keys')[0]?.detail,
-    selected: Number(document.querySelector('.tl-row[aria-selected="true"]')?.dataset.position),
-    decisions: [...document.querySelectorAll('.tl-row.kind-decision, .tl-row.kind-final')].map((r) => Number(r.dataset.position)),
-  }));
-  const expected = state.decisions.filter((p) => p > 2).sort((a, b) => a - b)[0];
-  check('late view: keys pressed after the app started, before its view came, are replayed (j j J)', beforeView && state.early === 3 && state.selected === expected, `keys pressed before the view: ${beforeView}, early keys ${state.early}, selected ${state.selected}, expected ${expected}`);
+  await page.evaluate(() => window.__harness.sendInit());
+  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/panels-mounted').length > 0 && performance.getEntriesByName('trajaudit/early-keys').length > 0, null, { timeout: 30_000 });
+  // The replay runs in a task after the first view; the selection settles on the first decision step after 2.
+  const expected = await page.evaluate(() => [...document.querySelectorAll('.tl-row.kind-decision, .tl-row.kind-final')].map((r) => Number(r.dataset.position)).filter((p) => p > 2).sort((a, b) => a - b)[0]);
+  const selected = await page.waitForFunction((want) => Number(document.querySelector('.tl-row[aria-selected="true"]')?.dataset.position) === want, expected, { timeout: 10_000 }).then(() => expected, async () => page.evaluate(() => Number(document.querySelector('.tl-row[aria-selected="true"]')?.dataset.position)));
+  const early = await page.evaluate(() => performance.getEntriesByName('trajaudit/early-keys')[0]?.detail);
+  check('late view: the editor\'s keys pressed after the app started, before its view came, are replayed (j j J), no other key (F1, x)', beforeView && early === 3 && selected === expected, `keys pressed before the view: ${beforeView}, early keys ${early}, selected ${selected}, expected ${expected}`);
   await context.close();
 }
 
@@ -613,9 +498,8 @@ async function deferredPageWithoutPaintTiming(label) {
   });
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(`focus: ${e.message}`));
-  await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred`);
-  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/init-done').length > 0, null, { timeout: 30_000 });
-  await page.waitForTimeout(100);
+  await page.goto(`${url}/?fixture=small&theme=dark`);
+  await page.waitForFunction(() => performance.getEntriesByName('trajaudit/panels-mounted').length > 0, null, { timeout: 30_000 });
   const unfocused = await page.evaluate(() => document.activeElement?.className ?? null);
   const focused = await page.evaluate(() => {
     window.__pageFocused = true;
@@ -626,25 +510,22 @@ async function deferredPageWithoutPaintTiming(label) {
   await context.close();
 }
 
-// ── a restored editor page (saved UI state) skips the static first screen ──────────────────
+// ── a restored editor page (saved UI state) asks for its view and restores its place ───────
 {
-  // When VS Code brings a hidden tab back, the page starts again with its saved state: the
-  // static screen (rows from the top) must not flash before the app restores its own place.
+  // When VS Code brings a hidden tab back, the page starts again with its saved state: its
+  // embedded view may be older than the document, so it asks for a fresh one.
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(`restored page: ${e.message}`));
-  await page.goto(`${url}/?fixture=small&theme=dark&firstScreen=deferred`);
+  await page.goto(`${url}/?fixture=small&theme=dark`);
   await page.waitForFunction(() => performance.getEntriesByName('trajaudit/panels-mounted').length > 0, null, { timeout: 30_000 });
   const recordId = 'baltic-chamber-opera'; // the small fixture's one record
   await page.evaluate((id) => sessionStorage.setItem('trajaudit-harness-state', JSON.stringify({ v: 1, recordId: id, selected: 40 })), recordId);
-  await page.addInitScript(() => {
-    window.addEventListener('DOMContentLoaded', () => { window.__firstScreenAtLoad = !!document.querySelector('.first-screen'); });
-  });
   await page.reload();
   await page.waitForFunction(() => performance.getEntriesByName('trajaudit/init-done').length > 0, null, { timeout: 30_000 });
-  await page.waitForTimeout(100);
-  const state = await page.evaluate(() => ({ atLoad: window.__firstScreenAtLoad, selected: Number(document.querySelector('.tl-row[aria-selected="true"]')?.dataset.position), askedInit: window.__posted.some((m) => m.type === 'ready' && !m.embeddedInit) }));
-  check('restored page: no static first screen, the app asks for its view and restores the selection', state.atLoad === false && state.selected === 40 && state.askedInit, JSON.stringify({ recordId, ...state }));
+  const selected = await page.waitForFunction(() => Number(document.querySelector('.tl-row[aria-selected="true"]')?.dataset.position) === 40, null, { timeout: 10_000 }).then(() => 40, async () => page.evaluate(() => Number(document.querySelector('.tl-row[aria-selected="true"]')?.dataset.position)));
+  const askedInit = await page.evaluate(() => window.__posted.some((m) => m.type === 'ready' && !m.embeddedInit));
+  check('restored page: the app asks for its view and restores the selection', selected === 40 && askedInit, JSON.stringify({ recordId, selected, askedInit }));
   await context.close();
 }
 

@@ -4,7 +4,6 @@
 // window.__harness.timings.
 /* global window, document, performance, sessionStorage, MutationObserver */
 
-import { firstScreenHtml } from '../../src/extension/editor/firstScreen';
 
 const fixture = window.__FIXTURE__;
 if (!fixture) throw new Error('harness: no fixture loaded');
@@ -265,9 +264,12 @@ function handle(msg) {
   switch (msg.type) {
     case 'ready': {
       const current = records.get(state.currentId);
-      // ?initAfter=ms: a view that comes late, as a big one does (the real host sends it by message).
+      // ?initAfter=ms: a view that comes late, as a big one does (the real host sends it by
+      // message); ?initAfter=manual: only when the test calls window.__harness.sendInit().
       const init = () => send({ type: 'init', file: fixture.file, container: fixture.container, records: recordList(), readOnlyReason: fixture.readOnlyReason, view: viewOf(current) });
-      if (params.get('initAfter')) setTimeout(init, Number(params.get('initAfter')));
+      const after = params.get('initAfter');
+      if (after === 'manual') window.__harness.sendInit = init;
+      else if (after) setTimeout(init, Number(after));
       else init();
       // ?tokensAfter=ms: when the token counts follow the init (the real host counts after 'rendered').
       setTimeout(() => send(tokensOf(current)), Number(params.get('tokensAfter') ?? 300));
@@ -336,10 +338,3 @@ document.addEventListener('securitypolicyviolation', (e) => {
   window.__cspViolations.push({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample });
 });
 
-// ?firstScreen=only|deferred: the page shows the host's static first screen
-// (src/extension/editor/firstScreen.ts) for this fixture; server.mjs then never starts the app
-// (only: check.mjs compares the two screens) or starts it as the editor page does (deferred).
-if (params.get('firstScreen') === 'only' || params.get('firstScreen') === 'deferred') {
-  const init = { type: 'init', file: fixture.file, container: fixture.container, records: recordList(), readOnlyReason: fixture.readOnlyReason, view: viewOf(records.get(state.currentId)) };
-  document.getElementById('root').innerHTML = firstScreenHtml(init); // escaped by firstScreenHtml (unit-tested)
-}

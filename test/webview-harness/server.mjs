@@ -19,7 +19,6 @@ export async function buildBundles() {
   await Promise.all([
     build({ entryPoints: [join(root, 'webview/src/main.ts')], outfile: join(buildDir, 'webview.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap: true, logLevel: 'warning', mainFields: ['module', 'main'] }),
     build({ entryPoints: [join(here, 'fakeHost.js')], outfile: join(buildDir, 'harness.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', logLevel: 'warning' }),
-    build({ entryPoints: [join(root, 'webview/src/deferredStart.ts')], outfile: join(buildDir, 'webview-start.js'), bundle: true, format: 'iife', platform: 'browser', target: 'es2022', logLevel: 'warning' }),
   ]);
 }
 
@@ -39,20 +38,6 @@ function fixtureScript(name) {
   return fixtureCache.get(name);
 }
 
-/**
- * How the page starts the app: at once (default); never (?firstScreen=only: the static first
- * screen alone); or as the extension's editor page does behind its first screen
- * (?firstScreen=deferred: the bundle fetched and run by webview/src/deferredStart.ts once the
- * static screen has been presented; ?bundle=missing: a bundle that fails to load).
- */
-function appScript(url, nonce) {
-  const firstScreen = url.searchParams.get('firstScreen');
-  if (firstScreen === 'only') return '';
-  if (firstScreen !== 'deferred') return `  <script nonce="${nonce}" src="/build/webview.js"></script>\n`;
-  const bundle = url.searchParams.get('bundle') === 'missing' ? '/build/no-such-webview.js' : '/build/webview.js';
-  const start = readFileSync(join(buildDir, 'webview-start.js'), 'utf8');
-  return `  <script nonce="${nonce}" data-bundle="${bundle}">${start}</script>\n`;
-}
 
 export async function startServer({ port = 0, rebuild = true } = {}) {
   if (rebuild) await buildBundles();
@@ -62,7 +47,7 @@ export async function startServer({ port = 0, rebuild = true } = {}) {
     buildDir,
     defaultFixture: 'small',
     fixtureScript,
-    pagePlaceholders: (url, nonce) => ({ appScript: appScript(url, nonce) }),
+    pagePlaceholders: (url, nonce) => ({ appScript: `  <script nonce="${nonce}" src="/build/webview.js"></script>\n` }),
   });
 }
 

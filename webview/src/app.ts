@@ -16,10 +16,9 @@ import { AnnotationPanel } from './annotationPanel';
 import { AuditPanel } from './auditPanel';
 import { GotoPrompt, ShortcutsOverlay, Toasts } from './overlays';
 import { installKeyboard } from './keyboard';
-import { el, isTextEntryEvent } from './dom';
+import { el } from './dom';
 import { Gate } from './emitter';
-import { afterFirstContentfulPaint } from './afterFirstPaint';
-import { earlyKeyOf, type EarlyInput, type StartGlobals } from './startGlobals';
+import { afterPaint, beginEditorStart } from './editorStart';
 import { iconButton } from './widgets';
 
 export class App {
@@ -43,15 +42,13 @@ export class App {
   /** Opens once the first rows are on screen: the side panels render behind it (see mountPanels). */
   private readonly panelsGate = new Gate();
   private readonly rightScroll: HTMLElement;
-  private panelsScheduled = false;
   private readonly banner: HTMLElement;
   private readonly status: HTMLElement;
   private saveTimer = 0;
   private markerQueued = false;
   private pendingReveal: { recordId: string; position: number } | null = null;
   private initialized = false;
-  /** Keys pressed and static rows clicked before the first view (kept by webview/src/deferredStart.ts, then by holdKeysUntilFirstView), replayed after it. */
-  private earlyInput: EarlyInput[] = [];
+  private readonly start = beginEditorStart();
 
   constructor(mount: HTMLElement) {
     performance.mark('trajaudit/app-start');
@@ -193,8 +190,6 @@ export class App {
       },
     });
 
-    this.earlyInput = (window as unknown as StartGlobals).__trajauditEarlyInput?.() ?? [];
-    this.holdKeysUntilFirstView();
     this.host.onHostMessage((msg) => this.onHostMessage(msg));
     window.addEventListener('blur', () => this.annotation.flush());
     // A fresh panel draws the `init` embedded in its page at once. A restored one (saved UI
@@ -207,41 +202,6 @@ export class App {
       this.onHostMessage(embedded);
       this.save();
     }
-  }
-
-  /**
-   * A view too big to embed in the page (or a restored page's) comes by message after the app
-   * starts: until it is drawn, plain keys would act on an empty timeline, so they are kept for
-   * the replay too. Keys typed into a field go through.
-   */
-  private holdKeysUntilFirstView(): void {
-    const hold = (ev: KeyboardEvent) => {
-      if (this.initialized) {
-        window.removeEventListener('keydown', hold, true);
-        return;
-      }
-      const key = isTextEntryEvent(ev) ? undefined : earlyKeyOf(ev);
-      if (!key) return;
-      this.earlyInput.push(key);
-      ev.preventDefault();
-      ev.stopImmediatePropagation();
-    };
-    window.addEventListener('keydown', hold, true);
-  }
-
-  /** Replays the keys pressed and rows clicked before the first view (on the static first screen or while it came), in order, once it is drawn. */
-  private replayEarlyInput(): void {
-    const input = this.earlyInput.splice(0);
-    if (!input.length) return;
-    performance.mark('trajaudit/early-keys', { detail: input.length });
-    setTimeout(() => {
-      for (const item of input) {
-        if ('rowClick' in item) {
-          this.timeline.select(item.rowClick);
-          this.timeline.focus();
-        } else (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { ...item, bubbles: true, composed: true, cancelable: true }));
-      }
-    }, 0);
   }
 
   private embeddedInit(): Extract<ToWebview, { type: 'init' }> | undefined {
@@ -268,10 +228,9 @@ export class App {
         this.store.setRecords(msg.records);
         this.store.setReadOnly(msg.readOnlyReason);
         this.restoreUi();
-        this.replayEarlyInput();
         performance.mark('trajaudit/init-done');
         this.initialized = true;
-        this.mountPanelsAfterPaint();
+        this.start.firstViewDrawn(() => this.mountPanels());
         this.postRendered(msg.view.recordId);
         break;
       }
@@ -306,7 +265,7 @@ export class App {
         else this.pendingReveal = { recordId: msg.recordId, position: msg.position };
         break;
       case 'error':
-        this.mountPanelsAfterPaint();
+        this.start.firstViewDrawn(() => this.mountPanels());
         this.banner.hidden = false;
         this.banner.replaceChildren(
           el('span', { text: msg.message }),
@@ -320,17 +279,9 @@ export class App {
 
   /**
    * The outline, record list, answer trace, annotation and audit panels are built at once but
-   * attached and rendered only after the frame that shows the first rows: their widgets' first
-   * render and the layout of a full page would otherwise delay it (test/bench/editor).
-   * They come once that frame has been presented (the page's first contentful paint): started
-   * right after the frame was committed, they delayed its raster and presentation on 2 cores.
+   * attached and rendered only once the frame that shows the first rows has been presented:
+   * their widgets' first render and the layout of a full page would otherwise delay it.
    */
-  private mountPanelsAfterPaint(): void {
-    if (this.panelsScheduled) return;
-    this.panelsScheduled = true;
-    afterFirstContentfulPaint(() => this.mountPanels());
-  }
-
   private mountPanels(): void {
     this.timeline.afterFirstPaint();
     this.layout.left.append(this.records.root, this.outline.root);
@@ -347,7 +298,7 @@ export class App {
 
   /** Tells the host the record is on screen (after the next frame), so it may start counting tokens. */
   private postRendered(recordId: string): void {
-    afterFirstContentfulPaint(() => this.host.post({ type: 'rendered', recordId }));
+    afterPaint(() => this.host.post({ type: 'rendered', recordId }));
   }
 
   /** Selects and scrolls to the row of `position`; moves focus to the timeline unless told not to. */

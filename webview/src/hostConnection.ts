@@ -1,7 +1,11 @@
 // Typed link to the extension host: fire-and-forget posts, request/reply with requestId
 // promises, and a listener for host messages.
 import type { FromWebview, ToWebview } from '../../src/shared/protocol';
-import type { StartGlobals, VsCodeApi } from './startGlobals';
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
@@ -16,8 +20,7 @@ export class HostConnection {
   private readonly listeners: ((msg: ToWebview) => void)[] = [];
 
   constructor() {
-    // The page's deferred start (deferredStart.ts) may have acquired it already.
-    this.api = (window as unknown as StartGlobals).__trajauditVsCodeApi ?? acquireVsCodeApi();
+    this.api = acquireVsCodeApi();
     window.addEventListener('message', (ev: MessageEvent) => this.onMessage(ev.data));
   }
 

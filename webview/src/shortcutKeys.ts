@@ -1,7 +1,7 @@
-// The plain keys the trajectory editor acts on (keyboard.ts), by action. The page's start script
-// keeps these, and only these, when they are pressed before the app can act (replayed after its
-// first view): any other key, F1 say, has already gone to VS Code, and a replay would send it
-// again (the webview forwards every keydown to the workbench's keybindings).
+// The plain keys the trajectory editor acts on (keyboard.ts), by action. Start-up
+// (editorStart.ts) holds these, and only these, when they are pressed before the first view is
+// drawn: any other key, F1 say, has already gone to VS Code, and a replay would send it again
+// (the webview forwards every keydown to the workbench's keybindings).
 import type { KeyActions } from './keyboard';
 
 type PlainAction = Exclude<keyof KeyActions, 'rootCause' | 'escape'>;

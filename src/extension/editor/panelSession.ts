@@ -6,7 +6,6 @@ import { countMessageTokenPartsInSlices, tokenCount } from '../../core/stats/tok
 import type { AnnotationData, FromWebview, HeaderInfo, MessageBody, ToWebview } from '../../shared/protocol';
 import { toolNames } from '../activeFile';
 import type { TrajectoryDocument } from './trajectoryDocument';
-import { firstScreenHtml } from './firstScreen';
 
 export interface AnnotationEditor {
   applyAnnotation(document: TrajectoryDocument, recordId: string, annotation: AnnotationData | undefined, label: string): void;
@@ -59,16 +58,13 @@ export class PanelSession implements vscode.Disposable {
 
   /**
    * The `init` message to embed in the page, so the first rows need no ready → init round trip;
-   * no `json` past `maxChars` (a huge view goes by postMessage, as before). With it, the first
-   * screen as static HTML (firstScreen.ts), shown before the page's script runs.
+   * none past `maxChars` (a huge view goes by postMessage once the app has started).
    */
-  embeddedInit(maxChars: number): { json?: string; firstScreen: string } {
-    const message = this.initMessage(this.view());
-    const firstScreen = firstScreenHtml(message);
-    const json = JSON.stringify(message);
-    if (json.length > maxChars) return { firstScreen };
+  embeddedInit(maxChars: number): { json?: string } {
+    const json = JSON.stringify(this.initMessage(this.view()));
+    if (json.length > maxChars) return {};
     this.embeddedInitFresh = true;
-    return { json, firstScreen };
+    return { json };
   }
 
   private initMessage(view: ReturnType<PanelSession['view']>): Extract<ToWebview, { type: 'init' }> {

@@ -97,8 +97,8 @@ export class TrajectoryEditorProvider implements AnnotationEditor {
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.context.extensionUri, 'media')] };
     const started = Date.now();
     const session = new PanelSession(panel, document, this, (m) => this.log.info(m));
-    const { json: initJson, firstScreen } = session.embeddedInit(EMBEDDED_INIT_MAX_CHARS);
-    panel.webview.html = webviewPage(panel.webview, this.context.extensionUri, document.loaded.file, 'trajectory', initJson, firstScreen);
+    const { json: initJson } = session.embeddedInit(EMBEDDED_INIT_MAX_CHARS);
+    panel.webview.html = webviewPage(panel.webview, this.context.extensionUri, document.loaded.file, 'trajectory', initJson);
     this.log.info(`editor page of ${document.loaded.file} built in ${Date.now() - started} ms (${initJson === undefined ? 'view sent on ready' : `view embedded, ${Math.round(initJson.length / 1024)} KiB`})`);
     this.sessions.add(session);
     panel.onDidDispose(() => {

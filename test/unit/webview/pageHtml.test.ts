@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
-import { deferredStartTag, pageHtml } from '../../../src/extension/pageHtml';
+import { pageHtml } from '../../../src/extension/pageHtml';
 import { EMBEDDED_INIT_ID } from '../../../src/shared/protocol';
 
 type Node = DefaultTreeAdapterMap['node'];
@@ -24,8 +24,7 @@ describe('webview page HTML (pageHtml)', () => {
     title: `a"><img src=x onerror=alert(1)>.traj.json`,
     view: 'trajectory',
     styleTag: `<style nonce="${nonce}">body{}</style>`,
-    scriptTag: deferredStartTag(nonce, 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js', 'void 0;'),
-    firstScreen: '<div class="app first-screen"></div>',
+    scriptTag: `<script nonce="${nonce}">void 0;</script>`,
     initJson: JSON.stringify({ type: 'init', text: hostile }),
   });
   const all = elements(parse(page));
@@ -39,17 +38,17 @@ describe('webview page HTML (pageHtml)', () => {
   it('every script runs only by the nonce; the embedded view is inert JSON that cannot close its element', () => {
     const scripts = all.filter((e) => e.tagName === 'script');
     assert.deepEqual(scripts.map((s) => attr(s, 'type') ?? 'js'), ['application/json', 'js'], 'no script escaped from the JSON');
-    const [json, start] = scripts;
+    const [json, bundle] = scripts;
     assert.equal(attr(json, 'id'), EMBEDDED_INIT_ID);
     assert.equal(JSON.parse(text(json)).text, hostile, 'the JSON reads back as it was');
-    assert.equal(attr(start, 'nonce'), nonce);
-    assert.equal(attr(start, 'data-bundle'), 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js');
+    assert.equal(attr(bundle, 'nonce'), nonce);
+    assert.equal(text(bundle), 'void 0;');
     assert.ok(!all.some((e) => e.tagName === 'img'), 'the title made no element');
   });
 
-  it('writes the first screen into #root and the title as text', () => {
+  it('has an empty #root for the app and the title as text', () => {
     const root = all.find((e) => attr(e, 'id') === 'root');
-    assert.ok(root && elements(root).some((e) => attr(e, 'class') === 'app first-screen'));
+    assert.ok(root && root.childNodes.length === 0);
     assert.equal(text(all.find((e) => e.tagName === 'title')!), `a"><img src=x onerror=alert(1)>.traj.json`);
   });
 });

@@ -13,6 +13,12 @@ export function runExportRepairs(positionals: string[], values: Record<string, u
   if (!FORMATS.includes(format)) throw new CliUsageError(`--format must be one of ${FORMATS.join(', ')}`);
   const { sources, skipped } = collectRepairs(path, values.method as string | undefined);
   for (const s of skipped) io.err(`skipped: ${s}`);
+  if (sources.length === 0) {
+    const method = values.method ? ` by ${String(values.method)}` : '';
+    const why = skipped.length ? `no record has an audit${method} with a repair` : 'no trajectory here has an audit sidecar (<file>.audit.json)';
+    io.err(`${path}: nothing to export: ${why}; run trajaudit audit first`);
+    return 1;
+  }
   const out = values.out as string | undefined;
   if (format === 'resume') {
     const payloads = sources.map((s) => ({ source: s, ...resumePayload(s) }));

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { loadText } from '../load/loadFile';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../load/loadRecord';
 import { readTextFile } from '../input/readText';
+import { markdownText } from '../report/markdown';
 import { ROOT_CAUSE_LABELS, normalizeRootCause } from '../model/rootCauses';
 import type { Trajectory } from '../model/trajectory';
 import type { AuditEntry } from '../sidecar/schema';
@@ -99,11 +100,12 @@ export function repairsAsMarkdown(sources: RepairSource[]): string {
   const lines = ['# Repair directives', ''];
   for (const s of sources) {
     const cause = normalizeRootCause(s.rootCause);
-    lines.push(`## ${basename(s.file)} — record ${s.record}`, '');
-    lines.push(`- Query: ${(s.trajectory.query ?? '').replace(/\s+/g, ' ')}`);
-    lines.push(`- Critical step: ${s.criticalStep} · Root cause: ${cause ? ROOT_CAUSE_LABELS[cause] : s.rootCause} · Audit: ${s.method}${s.model ? ` (${s.model})` : ''}`);
-    if (s.rationale) lines.push(`- Diagnosis: ${s.rationale.replace(/\s+/g, ' ')}`);
-    lines.push('', ...s.directives.map((d, i) => `${i + 1}. ${d}`), '');
+    // Every piece of data is inert text (markdownText): queries are scraped, rationales written by models.
+    lines.push(`## ${markdownText(basename(s.file))} — record ${markdownText(s.record)}`, '');
+    lines.push(`- Query: ${markdownText(s.trajectory.query ?? '')}`);
+    lines.push(`- Critical step: ${s.criticalStep} · Root cause: ${markdownText(cause ? ROOT_CAUSE_LABELS[cause] : s.rootCause)} · Audit: ${markdownText(s.method)}${s.model ? ` (${markdownText(s.model)})` : ''}`);
+    if (s.rationale) lines.push(`- Diagnosis: ${markdownText(s.rationale)}`);
+    lines.push('', ...s.directives.map((d, i) => `${i + 1}. ${markdownText(d)}`), '');
   }
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 // Output of scores: the `score --json` document (exactly the formats.md §5 keys per kind), a
 // readable text table, and a Markdown report.
+import { markdownText } from '../report/markdown';
 import { ROOT_CAUSES } from '../model/rootCauses';
 import type { AgreementScore } from './agreement';
 import type { AuditScore } from './audit';
@@ -65,9 +66,8 @@ function textTable(t: Table): string {
 }
 
 function mdTable(t: Table): string {
-  const esc = (s: string) => s.replace(/\|/g, '\\|');
-  const out = [`| ${t.head.map(esc).join(' | ')} |`, `| ${t.head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...t.rows.map((r) => `| ${r.map(esc).join(' | ')} |`)];
-  return (t.title ? `### ${t.title}\n\n` : '') + out.join('\n');
+  const out = [`| ${t.head.map(markdownText).join(' | ')} |`, `| ${t.head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...t.rows.map((r) => `| ${r.map(markdownText).join(' | ')} |`)];
+  return (t.title ? `### ${markdownText(t.title)}\n\n` : '') + out.join('\n');
 }
 
 // ---------- per-kind tables ----------
@@ -190,6 +190,7 @@ export function judgingLine(result: RunScoreResult): string {
   const parts = [`${j.cached} cached (${j.cached} judge call(s) saved)`, `${j.judged} judged${j.judges.length ? ` by ${j.judges.join(', ')}` : ''}`];
   if (j.modelCalls) parts.push(`${j.modelCalls} model call(s)`);
   if (j.unavailable) parts.push(`${j.unavailable} without a judge`);
+  if (j.failed) parts.push(`${j.failed} failed`);
   return `judge: ${parts.join(', ')}`;
 }
 
@@ -205,11 +206,12 @@ export function renderText(result: RunScoreResult): string {
 
 export function renderMarkdown(result: RunScoreResult): string {
   const blocks = [
-    `# Score report: ${result.detection.folder}`,
-    `- kind: **${result.detection.kind}** — ${result.detection.reason}\n- ${judgingLine(result)}`,
+    // Folder names, reasons, notes and table cells carry data (dataset categories, ids, model replies): inert text.
+    `# Score report: ${markdownText(result.detection.folder)}`,
+    `- kind: **${markdownText(result.detection.kind)}** — ${markdownText(result.detection.reason)}\n- ${markdownText(judgingLine(result))}`,
     ...tablesOf(result.score).map(mdTable),
   ];
-  if (result.notes.length) blocks.push(`## Notes\n\n${result.notes.map((n) => `- ${n}`).join('\n')}`);
+  if (result.notes.length) blocks.push(`## Notes\n\n${result.notes.map((n) => `- ${markdownText(n)}`).join('\n')}`);
   blocks.push('Fractions are shown as percentages; scenario and nugget scores are on their own 0..100 scales.');
   return `${blocks.join('\n\n')}\n`;
 }
@@ -230,5 +232,5 @@ export function renderAgreementText(s: AgreementScore): string {
 }
 
 export function renderAgreementMarkdown(s: AgreementScore): string {
-  return `# Human validation agreement\n\n${mdTable(agreementTable(s))}\n\n${s.note}.\n`;
+  return `# Human validation agreement\n\n${mdTable(agreementTable(s))}\n\n${markdownText(s.note)}.\n`;
 }

@@ -33,6 +33,10 @@ function plan(detection: RunDetection, options: ScoreOptions): RunPlan {
 
 function finish(detection: RunDetection, p: RunPlan, judging: JudgingSummary): RunScoreResult {
   const { score, notes } = p.finish();
+  if (judging.failed) {
+    const more = judging.failed > judging.failures.length ? '; …' : '';
+    notes.push(`${judging.failed} judgment(s) failed (malformed judge output after its retries; not cached, judged again next time) and are left out of the score: ${judging.failures.join('; ')}${more}`);
+  }
   if (judging.cacheWriteError) notes.push(`could not append to the judgment cache: ${judging.cacheWriteError}`);
   return { detection, score, judging, notes };
 }

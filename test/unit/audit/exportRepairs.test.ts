@@ -36,6 +36,6 @@ describe('trajaudit export-repairs', () => {
   it('exits 1 when nothing under the path has an audit with a repair', async () => {
     const { code, err } = await runCli(['export-repairs', join(samples, 'who-and-when'), '--format', 'md']);
     assert.equal(code, 1);
-    assert.equal(err, '');
+    assert.match(err, /who-and-when: nothing to export: no trajectory here has an audit sidecar \(<file>\.audit\.json\); run trajaudit audit first$/);
   });
 });

@@ -44,21 +44,39 @@ export interface JudgingSummary {
   modelCalls: number;
   /** Verdicts that could not be obtained (no judge configured). */
   unavailable: number;
+  /** Verdicts the judge failed to give (malformed output after its retries); left out of the score. */
+  failed: number;
+  /** The first failures, one line each: `<task key>: <problem>`. */
+  failures: string[];
   judges: string[];
   /** Set when fresh verdicts could not be appended to the cache file. */
   cacheWriteError?: string;
 }
 
 export function emptySummary(): JudgingSummary {
-  return { tasks: 0, cached: 0, judged: 0, modelCalls: 0, unavailable: 0, judges: [] };
+  return { tasks: 0, cached: 0, judged: 0, modelCalls: 0, unavailable: 0, failed: 0, failures: [], judges: [] };
 }
 
 export function mergeSummaries(a: JudgingSummary, b: JudgingSummary): JudgingSummary {
   return {
     tasks: a.tasks + b.tasks, cached: a.cached + b.cached, judged: a.judged + b.judged, modelCalls: a.modelCalls + b.modelCalls,
-    unavailable: a.unavailable + b.unavailable, judges: [...new Set([...a.judges, ...b.judges])],
+    unavailable: a.unavailable + b.unavailable, failed: a.failed + b.failed, failures: [...a.failures, ...b.failures].slice(0, MAX_LISTED_FAILURES),
+    judges: [...new Set([...a.judges, ...b.judges])],
     ...(a.cacheWriteError ?? b.cacheWriteError ? { cacheWriteError: a.cacheWriteError ?? b.cacheWriteError } : {}),
   };
+}
+
+const MAX_LISTED_FAILURES = 20;
+
+/** A judge's "malformed output" (after its own retries): one verdict lost, not the whole run. */
+function isMalformedOutput(error: unknown): boolean {
+  const name = (error as { name?: string } | null)?.name;
+  return name === 'MalformedOutputError' || name === 'StructuredOutputError' || (name === 'ModelError' && (error as { kind?: string }).kind === 'invalid_output');
+}
+
+function recordFailure(task: JudgeTask<unknown, unknown>, error: unknown, summary: JudgingSummary): void {
+  summary.failed++;
+  if (summary.failures.length < MAX_LISTED_FAILURES) summary.failures.push(`${task.key}: ${(error as Error).message.split('\n')[0].slice(0, 500)}`);
 }
 
 export function hashInput(input: unknown): string {
@@ -133,7 +151,14 @@ export async function runTasks(tasks: readonly JudgeTask<unknown, unknown>[], ca
       if (options.signal?.aborted) throw new AbortedError();
       const task = pending[next++];
       const judge = task.judge as Judge<unknown, unknown>;
-      const output = await judge.judge(task.input, options.signal);
+      let output: unknown;
+      try {
+        output = await judge.judge(task.input, options.signal);
+      } catch (error) {
+        if (options.signal?.aborted || !isMalformedOutput(error)) throw error;
+        recordFailure(task, error, summary);
+        continue;
+      }
       // A verdict that arrived is kept (and cached) even if the run is being cancelled: it was paid for.
       record(task, judge, output, cache, summary);
     }

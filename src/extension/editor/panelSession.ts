@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import { buildRecordList, buildRecordView } from '../../core/view/recordView';
 import { answerTrace } from '../../core/view/answerTrace';
 import { searchMessages } from '../../core/view/search';
-import { countMessageTokenPartsInSlices, tokenCount } from '../../core/stats/tokens';
-import type { AnnotationData, FromWebview, HeaderInfo, MessageBody, ToWebview } from '../../shared/protocol';
+import { messageBody } from '../../core/view/messageBody';
+import { countRecordTokens } from '../../core/view/recordTokens';
+import type { AnnotationData, FromWebview, HeaderInfo, ToWebview } from '../../shared/protocol';
 import { toolNames } from '../activeFile';
 import type { TrajectoryDocument } from './trajectoryDocument';
 
@@ -112,22 +113,13 @@ export class PanelSession implements vscode.Disposable {
     const record = this.document.record(recordId);
     if (!record || this.tokenCache.has(recordId)) return;
     const run = ++this.tokenRun;
-    const t = record.trajectory;
-    const parts = await countMessageTokenPartsInSlices(t.messages, {
+    const counted = await countRecordTokens(record.trajectory, {
       onProgress: (tokens) => this.post({ type: 'tokens', recordId, tokens }),
       isCancelled: () => run !== this.tokenRun,
     });
-    if (!parts) return;
-    // Totals from the per-message counts: no second pass over the text.
-    const totals = { total: 0, toolReturns: 0, reasoning: 0, predictedAnswer: tokenCount(t.predictedAnswer) };
-    t.messages.forEach((m, i) => {
-      totals.total += parts.content[i] + parts.reasoning[i];
-      if (m.role === 'tool') totals.toolReturns += parts.content[i];
-      if (m.role === 'assistant') totals.reasoning += parts.reasoning[i];
-    });
-    const counts = parts.content.map((c, i) => c + parts.reasoning[i]);
-    this.tokenCache.set(recordId, { counts, totals });
-    this.post({ type: 'tokens', recordId, tokens: counts, totals });
+    if (!counted) return;
+    this.tokenCache.set(recordId, counted);
+    this.post({ type: 'tokens', recordId, tokens: counted.counts, totals: counted.totals });
   }
 
   /** Asks the webview to select and scroll to a position (switching record if needed). */
@@ -172,10 +164,7 @@ export class PanelSession implements vscode.Disposable {
         case 'getMessage': {
           const m = this.document.record(message.recordId)?.trajectory.messages[message.position];
           if (!m) return this.reply(message.requestId, { error: `no message ${message.position}` });
-          const body: MessageBody = { position: m.position, content: m.content, toolCalls: m.toolCalls.map((c) => ({ id: c.id, name: c.name, rawArguments: c.rawArguments, argumentsValid: c.argumentsValid })) };
-          if (m.reasoning) body.reasoning = m.reasoning;
-          if (m.toolCallId) body.toolCallId = m.toolCallId;
-          return this.reply(message.requestId, body);
+          return this.reply(message.requestId, messageBody(m));
         }
         case 'search': {
           const t = this.document.record(message.recordId)?.trajectory;

@@ -45,13 +45,22 @@ export function recordIdOf(obj: Obj): string | undefined {
 export function extractGold(obj: Obj): GoldAnnotation | undefined {
   const gold: GoldAnnotation = {};
   const critical = obj.critical_step ?? obj.criticalStep;
+  const invalid: { path: string[]; value: unknown }[] = [];
+  const criticalKey = obj.critical_step !== undefined ? 'critical_step' : 'criticalStep';
+  const step = (value: unknown, path: string[]): number | undefined => {
+    const n = toInteger(value);
+    if (n === undefined && value !== undefined && value !== null) invalid.push({ path, value });
+    return n;
+  };
   if (isObject(critical)) {
-    gold.criticalStep = toInteger(critical.step ?? critical.critical_step ?? critical.position ?? critical.index ?? critical.message);
+    const key = ['step', 'critical_step', 'position', 'index', 'message'].find((k) => critical[k] !== undefined && critical[k] !== null) ?? 'step';
+    gold.criticalStep = step(critical[key], [criticalKey, key]);
     gold.toleranceSpan = toSpan(critical.span ?? critical.tolerance_span ?? critical.critical_span ?? critical.range);
   } else {
-    gold.criticalStep = toInteger(critical);
+    gold.criticalStep = step(critical, [criticalKey]);
   }
   gold.toleranceSpan ??= toSpan(obj.tolerance_span ?? obj.critical_span ?? obj.toleranceSpan);
+  if (invalid.length) gold.invalidSteps = invalid;
   const cause = obj.root_cause_primary ?? obj.root_cause ?? obj.rootCause;
   if (typeof cause === 'string' && cause.trim()) {
     gold.rootCause = normalizeRootCause(cause);

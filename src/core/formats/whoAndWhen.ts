@@ -26,6 +26,7 @@ export function loadWhoAndWhen(value: unknown, source: SourceText, id: string): 
   const step = toInteger(obj.mistake_step);
   // Who&When gives a step but no tolerance span; scorers treat a missing span as [step, step].
   if (step !== undefined) gold.criticalStep = step;
+  else if (obj.mistake_step !== undefined && obj.mistake_step !== null) gold.invalidSteps = [{ path: ['mistake_step'], value: obj.mistake_step }];
   if (typeof obj.mistake_agent === 'string') gold.mistakeAgent = obj.mistake_agent;
   if (typeof obj.mistake_reason === 'string') gold.rationale = obj.mistake_reason;
   return finishTrajectory({

@@ -39,6 +39,8 @@ export interface GoldAnnotation {
   rootCause?: RootCause;
   /** The root cause as the source wrote it, when it is outside the taxonomy. */
   rootCauseRaw?: string;
+  /** Gold step fields present but not a whole number (2.5, 1e400, "x"): kept so validate names them instead of dropping them silently. */
+  invalidSteps?: { path: string[]; value: unknown }[];
   rationale?: string;
   repairDirective?: string;
   repairRubrics?: string[];

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { problemFromError, type Problem } from '../input/inputError';
-import { formatJsonPath, locateJsonPath, type JsonPath } from '../input/jsonText';
-import { decodeText, readFileBytes, readTextFile } from '../input/readText';
+import { duplicateKeys, firstSyntaxError, type DuplicateKey } from '../input/jsonScan';
+import { formatJsonPath, locateJsonPath, nonBlankLines, type JsonPath } from '../input/jsonText';
+import { decodeText, lineColumnAt, readFileBytes, readTextFile } from '../input/readText';
 import { isTrajectoryRecord, type LoadedRecord } from '../load/loadRecord';
 import { loadText, type LoadedFile } from '../load/loadFile';
 import type { Trajectory } from '../model/trajectory';
@@ -45,7 +46,16 @@ function checkTrajectory(ctx: Ctx, t: Trajectory, base: JsonPath, lineOffset: nu
     else if (gold.criticalStep !== undefined && (gold.criticalStep < span[0] || gold.criticalStep > span[1])) report(ctx, 'error', `tolerance span [${span[0]}, ${span[1]}] does not contain the critical step ${gold.criticalStep}`, [...base, 'tolerance_span'], lineOffset);
     if (span[1] > last) report(ctx, 'error', `tolerance span end ${span[1]} is outside the trajectory (messages 0–${last})`, [...base, 'tolerance_span'], lineOffset);
   }
+  for (const { path, value } of gold.invalidSteps ?? []) {
+    report(ctx, 'error', `expected a whole number from 0 (a message position), got ${describeStepValue(value)}; the gold step is ignored`, [...base, ...path], lineOffset);
+  }
   if (gold.rootCauseRaw) report(ctx, 'error', `unknown root cause ${JSON.stringify(gold.rootCauseRaw)}; expected one of the six of seed 002 Appendix A`, [...base, 'root_cause_primary'], lineOffset);
+}
+
+function describeStepValue(value: unknown): string {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'a number beyond the range of numbers (read as infinity)';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : String(value);
 }
 
 function checkSidecarAgainstTrajectory(ctx: Ctx, sidecar: Sidecar, sidecarPath: string): void {
@@ -91,15 +101,35 @@ function checkManifest(ctx: Ctx, record: Extract<LoadedRecord, { kind: 'run-mani
 }
 
 /**
+ * Keys repeated within one object: JSON.parse keeps the last value without a word, so the first
+ * is silently lost. A JSON text is scanned whole, anything else (JSONL) line by line.
+ */
+function duplicateKeyWarnings(text: string, file: string): Problem[] {
+  const problems: Problem[] = [];
+  const warn = (found: DuplicateKey[], lineText: string, lineOffset: number) => {
+    for (const d of found) {
+      const { line, column } = lineColumnAt(lineText, d.offset);
+      problems.push({ file, severity: 'warning', message: `key ${JSON.stringify(d.key)} appears twice in one object; only its last value is read`, path: formatJsonPath([...d.path, d.key]), line: line + lineOffset, column });
+    }
+  };
+  if (!/^\s*[[{]/.test(text)) return problems;
+  if (firstSyntaxError(text) === undefined) warn(duplicateKeys(text), text, 0);
+  else for (const { line, lineNumber } of nonBlankLines(text)) warn(duplicateKeys(line), line, lineNumber - 1);
+  return problems.slice(0, 100);
+}
+
+/**
  * A run-folder file (gold.jsonl, responses.jsonl, …) is checked with its folder: the scorer reads
  * every file of the run with its schema, so a clean deterministic scoring pass is a full check.
  */
 function validateRunFile(path: string, displayName: string): Problem[] {
+  let duplicates: Problem[] = [];
   try {
+    duplicates = duplicateKeyWarnings(readTextFile(path, displayName), displayName);
     scoreRunFolderSync(dirname(path));
-    return [];
+    return duplicates;
   } catch (error) {
-    return [problemFromError(displayName, error)];
+    return [...duplicates, problemFromError(displayName, error)];
   }
 }
 
@@ -112,7 +142,7 @@ export function validateFile(path: string, displayName = path): Problem[] {
   } catch (error) {
     return [problemFromError(displayName, error)];
   }
-  const ctx: Ctx = { file: displayName, text, problems: [] };
+  const ctx: Ctx = { file: displayName, text, problems: duplicateKeyWarnings(text, displayName) };
   try {
     if (path.endsWith('.audit.json')) {
       const sidecar = parseSidecar(text, displayName);

@@ -3,6 +3,7 @@
 // other than the constants below), so it bundles into both without pulling Node or VS Code in.
 // Annotations and audits travel as the sidecar schema reads them (src/core/sidecar/schema.ts).
 import type { Annotation, AuditEntry } from '../core/sidecar/schema';
+import type { ToolNames } from '../core/stats/toolKinds';
 
 /** Id of the `<script type="application/json">` holding the first `init` in the editor's page. */
 export const EMBEDDED_INIT_ID = 'trajaudit-init';
@@ -84,6 +85,8 @@ export interface RecordView {
   gold?: GoldData;
   annotation?: AnnotationData;
   audits: AuditData[];
+  /** The names the host counts as search and visit calls (settings, else the core's defaults); the webview's markers classify by them. */
+  toolKinds: Required<ToolNames>;
 }
 
 export interface MessageBody {
@@ -109,6 +112,13 @@ export interface AnswerTrace {
   gold?: { text: string; occurrences: AnswerOccurrence[]; first?: AnswerOccurrence };
 }
 
+/** What each webview request is answered with: the body of its `reply` (webview/src/common/hostLink.ts). */
+export interface EditorReplies {
+  getMessage: MessageBody;
+  search: { positions: number[] };
+  answerTrace: AnswerTrace;
+}
+
 /** Host → webview. */
 export type ToWebview =
   | { type: 'init'; file: string; container: string; records: RecordListEntry[]; readOnlyReason?: string; view: RecordView }
@@ -119,7 +129,7 @@ export type ToWebview =
   | { type: 'audits'; recordId: string; audits: AuditData[]; records: RecordListEntry[] }
   | { type: 'reveal'; recordId: string; position: number }
   | { type: 'error'; message: string }
-  | { type: 'reply'; requestId: number; body: MessageBody | { positions: number[] } | AnswerTrace | { error: string } };
+  | { type: 'reply'; requestId: number; body: EditorReplies[keyof EditorReplies] | { error: string } };
 
 /** Webview → host. */
 export type FromWebview =

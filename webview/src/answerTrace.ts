@@ -35,7 +35,7 @@ export class AnswerTracePanel {
     this.button.textContent = 'Tracing…';
     const recordId = this.store.recordId;
     try {
-      const trace = await this.host.request<AnswerTrace>({ type: 'answerTrace', recordId });
+      const trace = await this.host.request('answerTrace', { recordId });
       if (recordId === this.store.recordId) this.store.setTrace(trace);
     } catch (err) {
       this.root.hidden = false;

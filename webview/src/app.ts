@@ -1,7 +1,8 @@
 // Wires the webview together: host messages → store → panels; keyboard shortcuts; persisted
 // UI state (never trajectory content or annotations).
 import { EMBEDDED_INIT_ID, type ToWebview } from '../../src/shared/protocol';
-import { HostConnection } from './hostConnection';
+import { connectEditorHost } from './hostConnection';
+import { assertNever } from './common/hostLink';
 import { Store, type PersistedUi } from './state';
 import { Markers } from './markers';
 import { Layout } from './layout';
@@ -22,7 +23,7 @@ import { afterPaint, beginEditorStart } from './editorStart';
 import { iconButton } from './widgets';
 
 export class App {
-  private readonly host = new HostConnection();
+  private readonly host = connectEditorHost();
   private readonly store = new Store();
   private readonly markers = new Markers(this.store);
   private readonly persisted: PersistedUi;
@@ -190,7 +191,7 @@ export class App {
       },
     });
 
-    this.host.onHostMessage((msg) => this.onHostMessage(msg));
+    this.host.onMessage((msg) => this.onHostMessage(msg));
     window.addEventListener('blur', () => this.annotation.flush());
     // A fresh panel draws the `init` embedded in its page at once. A restored one (saved UI
     // state: the tab was hidden, or the window reloaded) asks, since its page may be older than
@@ -272,8 +273,10 @@ export class App {
           iconButton('✕', 'Dismiss', () => (this.banner.hidden = true)),
         );
         break;
-      case 'reply':
+      case 'reply': // settled by the host link
         break;
+      default:
+        assertNever(msg);
     }
   }
 

@@ -244,7 +244,7 @@ export class SearchBar {
     const seq = ++this.seq;
     this.store.setSearch({ ...this.store.search, request: req, busy: true, error: undefined });
     try {
-      const body = await this.host.request<{ positions: number[] }>({ type: 'search', recordId: this.store.recordId, query: req });
+      const body = await this.host.request('search', { recordId: this.store.recordId, query: req });
       if (seq !== this.seq) return;
       this.lastKey = key;
       const positions = [...new Set(body.positions)].filter((p) => this.store.indexOf(p) >= 0).sort((a, b) => this.store.indexOf(a) - this.store.indexOf(b));

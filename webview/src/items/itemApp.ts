@@ -3,7 +3,8 @@
 import './items.css';
 import { el } from '../dom';
 import type { ItemFileInfo, ItemToWebview } from '../../../src/shared/itemProtocol';
-import { ItemHostLink, type VsCodeApiLike } from './itemHost';
+import { connectItemHost, type ItemHostLink } from './itemHost';
+import type { VsCodeApi } from '../common/hostLink';
 import { chip, toolbarButton } from './common';
 import { DelegationView } from './delegationView';
 import { DsqaView } from './dsqaView';
@@ -113,8 +114,8 @@ export class ItemApp {
 }
 
 /** Starts the item UI in `root`. `api` is the page's VS Code API object (acquired here when absent). */
-export function startItemApp(root: HTMLElement, api?: VsCodeApiLike): ItemApp {
-  const host = new ItemHostLink(api);
+export function startItemApp(root: HTMLElement, api?: VsCodeApi): ItemApp {
+  const host = connectItemHost(api);
   const app = new ItemApp(root, host);
   host.post({ type: 'ready' });
   return app;

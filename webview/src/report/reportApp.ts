@@ -6,11 +6,8 @@ import type { ChartSpec, ReportCell, ReportFromWebview, ReportModel, ReportSecti
 import { clear, el } from '../dom';
 import type { ChartHandle } from './charts.mjs' with { 'resolution-mode': 'import' };
 import { readTheme, watchTheme } from './theme';
+import { HostLink, assertNever } from '../common/hostLink';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
 
 const KIND_LABELS: Record<ReportModel['kind'], string> = {
   audit: 'audit (SearchAuditBench)',
@@ -25,7 +22,7 @@ const SCROLL_ROWS = 24;
 const WIDE_COLUMNS = 8;
 
 export class ReportApp {
-  private readonly api: VsCodeApi;
+  private readonly host = new HostLink<ReportFromWebview, ReportToWebview>('report');
   private readonly root: HTMLElement;
   private readonly status: HTMLElement;
   private model: ReportModel | undefined;
@@ -36,7 +33,6 @@ export class ReportApp {
   private chartErrors: string[] = [];
 
   constructor(mount: HTMLElement) {
-    this.api = acquireVsCodeApi();
     // Report any Content-Security-Policy violation: there should be none (tests check).
     document.addEventListener('securitypolicyviolation', (e) => {
       this.post({ type: 'cspViolation', directive: e.effectiveDirective || e.violatedDirective, blocked: e.blockedURI, sample: e.sample ?? '' });
@@ -46,19 +42,26 @@ export class ReportApp {
     this.status = el('div', { className: 'rp-status', attrs: { role: 'status', 'aria-live': 'polite' } });
     this.root.append(el('p', { className: 'rp-loading muted', text: 'Loading the score report…' }));
     mount.append(this.root);
-    window.addEventListener('message', (ev: MessageEvent) => this.onMessage(ev.data as ReportToWebview));
+    this.host.onMessage((msg) => this.onMessage(msg));
     watchTheme(() => this.recolor());
     this.post({ type: 'ready' });
   }
 
   private post(message: ReportFromWebview): void {
-    this.api.postMessage(message);
+    this.host.post(message);
   }
 
   private onMessage(msg: ReportToWebview): void {
-    if (!msg || typeof msg !== 'object') return;
-    if (msg.type === 'init') this.render(msg.model);
-    else if (msg.type === 'status') this.showStatus(msg.text, msg.kind);
+    switch (msg.type) {
+      case 'init':
+        this.render(msg.model);
+        break;
+      case 'status':
+        this.showStatus(msg.text, msg.kind);
+        break;
+      default:
+        assertNever(msg);
+    }
   }
 
   private showStatus(text: string, kind: 'info' | 'error'): void {

@@ -184,7 +184,7 @@ export class Timeline {
     let p = this.loading.get(position);
     if (!p) {
       const recordId = this.store.recordId;
-      p = this.host.request<MessageBody>({ type: 'getMessage', recordId, position }).then((body) => {
+      p = this.host.request('getMessage', { recordId, position }).then((body) => {
         this.loading.delete(position);
         if (recordId === this.store.recordId) this.cacheBody(position, body);
         return body;

@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { collectRepairs, repairsAsJsonl, repairsAsMarkdown, resumePayload } from '../../core/export/repairs';
+import { statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { collectRepairs, repairsAsJsonl, repairsAsMarkdown, resumePayload, writeResumePayloads } from '../../core/export/repairs';
 import { writeFileAtomic } from '../../core/sidecar/sidecarFile';
 import { CliUsageError, oneFile, type CliIo } from '../io';
 
@@ -23,11 +23,7 @@ export function runExportRepairs(positionals: string[], values: Record<string, u
   if (format === 'resume') {
     const payloads = sources.map((s) => ({ source: s, ...resumePayload(s) }));
     if (out && payloads.length !== 1) {
-      mkdirSync(out, { recursive: true });
-      for (const p of payloads) {
-        const name = `${basename(p.source.file).replace(/\.(jsonl?|json)$/i, '')}${p.source.record === '0' ? '' : `.${p.source.record}`}.resume.json`;
-        writeFileAtomic(join(out, name), `${JSON.stringify(p.payload, null, 2)}\n`);
-      }
+      writeResumePayloads(sources, out, statSync(path).isDirectory() ? path : dirname(path));
       io.err(`${payloads.length} resume payload(s) written to ${out}`);
     } else if (out) {
       writeFileAtomic(out, `${JSON.stringify(payloads[0].payload, null, 2)}\n`);

@@ -1,5 +1,6 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { childPath, safeNameComponent } from '../files/safeName';
 import { loadText } from '../load/loadFile';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../load/loadRecord';
 import { readTextFile } from '../input/readText';
@@ -7,7 +8,7 @@ import { markdownText } from '../report/markdown';
 import { ROOT_CAUSE_LABELS, normalizeRootCause } from '../model/rootCauses';
 import type { Trajectory } from '../model/trajectory';
 import type { AuditEntry } from '../sidecar/schema';
-import { readSidecar, sidecarPathFor } from '../sidecar/sidecarFile';
+import { readSidecar, sidecarPathFor, writeFileAtomic } from '../sidecar/sidecarFile';
 import { newestAudit } from '../audit/newest';
 
 export interface RepairEntry {
@@ -148,6 +149,43 @@ export function resumePayload(source: RepairSource): { format: string; payload: 
       return { format: 'openai-chat', payload: { ...meta, messages: [...messages, { role: 'user', content: message }] } };
     }
   }
+}
+
+const TRAJECTORY_EXTENSION = /(\.traj|\.trajectory)?\.(jsonl?)$/i;
+
+/**
+ * File names for the resume payloads of `sources` in one folder: `<file name>[.<record>].resume.json`
+ * (the record part left out for record "0", a single-trajectory file), every part built with
+ * safeNameComponent so no id names a path outside the folder. Two trajectory files of one name in
+ * different subfolders of `root` get their path relative to `root` instead; names stay unique.
+ */
+export function resumeFileNames(sources: readonly RepairSource[], root: string): string[] {
+  const used = new Set<string>();
+  return sources.map((s) => {
+    const record = s.record === '0' ? '' : `.${safeNameComponent(s.record)}`;
+    const stems = [
+      safeNameComponent(basename(s.file).replace(TRAJECTORY_EXTENSION, '')),
+      safeNameComponent(relative(root, s.file).split(/[\\/]/).join('/')),
+    ];
+    let name = stems.map((stem) => `${stem}${record}.resume.json`).find((c) => !used.has(c.toLowerCase()));
+    for (let n = 2; name === undefined; n++) {
+      const numbered = `${stems[1]}~${n}${record}.resume.json`;
+      if (!used.has(numbered.toLowerCase())) name = numbered;
+    }
+    used.add(name.toLowerCase());
+    return name;
+  });
+}
+
+/** Writes one resume payload per source into `folder` (see resumeFileNames); returns the paths. */
+export function writeResumePayloads(sources: readonly RepairSource[], folder: string, root: string): string[] {
+  mkdirSync(folder, { recursive: true });
+  const names = resumeFileNames(sources, root);
+  return sources.map((source, i) => {
+    const path = childPath(folder, names[i]);
+    writeFileAtomic(path, `${JSON.stringify(resumePayload(source).payload, null, 2)}\n`);
+    return path;
+  });
 }
 
 export function readJson(path: string): unknown {

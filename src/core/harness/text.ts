@@ -105,9 +105,3 @@ export function truncateChars(text: string, max: number): string {
   const chars = Array.from(text);
   return chars.length <= max ? text : chars.slice(0, max).join('');
 }
-
-/** A file-name-safe form of an id (kept readable; a hash suffix keeps distinct ids distinct). */
-export function safeFileName(id: string): string {
-  const base = id.normalize('NFKC').replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^[._]+/, '').slice(0, 80) || 'item';
-  return base === id ? base : `${base}-${hash32(id).toString(16).padStart(8, '0')}`;
-}

@@ -16,7 +16,7 @@ import { itemPool } from '../delegation/docs';
 import { parseCitations } from '../delegation/conversation';
 import type { HarnessRunSummary } from '../delegation/run';
 import { appendJsonLine, checkSameConfig, ensureFolder, manifestPath, readForResume, readManifest, writeJsonLines, writeManifest, type ProgressSink } from '../runFolder';
-import { safeFileName } from '../text';
+import { safeNameComponent } from '../../files/safeName';
 import { emptyHarnessUsage } from '../wire';
 import { runAgentCommand, templateProblems } from './command';
 
@@ -120,7 +120,7 @@ export async function runAgentOverDataset(o: AgentRunOptions): Promise<HarnessRu
       aborted = true;
       return;
     }
-    const name = `${safeFileName(task.id)}.${safeFileName(task.condition)}`;
+    const name = `${safeNameComponent(task.id)}.${safeNameComponent(task.condition)}`;
     try {
       const trajectoryRel = `trajectories/${name}.traj.json`;
       const result = await runAgentCommand({

@@ -20,7 +20,7 @@ import type { HarnessRunSummary } from '../delegation/run';
 import { renderRolePrompt, rolePrompt } from '../prompts';
 import { appendJsonLine, checkSameConfig, ensureFolder, readForResume, readManifest, writeJsonLines, writeManifest, type ProgressSink } from '../runFolder';
 import { InputError } from '../../input/inputError';
-import { safeFileName } from '../text';
+import { safeNameComponent } from '../../files/safeName';
 import { addCall, emptyHarnessUsage, sumUsage, usageLine, type HarnessUsage, type Pricing } from '../wire';
 import { ungroundedAnswerWords, unelicitedConstraints, type LeakageReport } from './leakage';
 
@@ -179,7 +179,7 @@ export async function runClarify(o: ClarifyRunOptions): Promise<HarnessRunSummar
         query = line.rewritten_query;
         if (line.leakage.unelicited.length) leakNote = `; unelicited in the rewrite: ${line.leakage.unelicited.join(', ')}${line.leakage.from_intent.length ? ` (from the intent: ${line.leakage.from_intent.join(', ')})` : ''}`;
       }
-      const name = `${safeFileName(String(instance.id))}.${condition}`;
+      const name = `${safeNameComponent(String(instance.id))}.${condition}`;
       const trajectoryRel = `trajectories/${name}.traj.json`;
       const agent = await runAgentCommand({
         template: o.template, query, id: String(instance.id), condition,

@@ -11,7 +11,7 @@ import type { ModelClient } from '../../providers/types';
 import type { DelegationItem } from '../../items/schemas';
 import { loadDelegationItems } from '../../scoring/runs/delegationRun';
 import { mapWithConcurrency } from '../../audit/runAudit';
-import { safeFileName } from '../text';
+import { safeNameComponent } from '../../files/safeName';
 import { sumUsage, usageLine, type HarnessUsage, type Pricing } from '../wire';
 import {
   appendJsonLine, checkSameConfig, ensureFolder, manifestPath, readForResume, readManifest, writeFileAtomicMkdir, writeManifest, type ProgressSink,
@@ -81,7 +81,8 @@ export interface HarnessRunSummary {
 }
 
 function fileNameFor(unit: DelegationUnit): string {
-  return `${safeFileName(String(unit.item.id))}.${unit.setting}${unit.order ? `.${unit.order}` : ''}.traj.json`;
+  // The setting and order are the harness's own names; only the item id comes from data.
+  return `${safeNameComponent(String(unit.item.id))}.${unit.setting}${unit.order ? `.${unit.order}` : ''}.traj.json`;
 }
 
 export async function runDelegation(options: DelegationRunOptions): Promise<HarnessRunSummary> {

@@ -2,7 +2,7 @@
 // Runs every benchmark under test/bench/ and writes BENCHMARKS.md: one table of figure, target,
 // measured value, baseline measured in the same run, and their ratio. `npm run bench`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -45,6 +45,9 @@ for (const s of sections) {
   if (s.error) lines.push(`| ${s.bench.issue} | ${s.bench.name} | FAILED | — | ${s.error.replace(/\|/g, '/')} | — | — |`);
   for (const r of s.rows) lines.push(`| ${s.bench.issue} | ${s.bench.name} | ${r.figure} | ${r.target} | ${r.measured} | ${r.baseline} | ${fmt(r.ratio)} |`);
 }
-writeFileSync(join(root, 'BENCHMARKS.md'), `${lines.join('\n')}\n`);
+// The hand-written "## History" section (the runs and what was tried) survives a regeneration.
+const previous = existsSync(join(root, 'BENCHMARKS.md')) ? readFileSync(join(root, 'BENCHMARKS.md'), 'utf8') : '';
+const history = previous.indexOf('\n## History');
+writeFileSync(join(root, 'BENCHMARKS.md'), `${lines.join('\n')}\n${history === -1 ? '' : previous.slice(history)}`);
 process.stdout.write(`${lines.join('\n')}\n`);
 process.exitCode = failures ? 1 : 0;

@@ -1,7 +1,7 @@
 // Evaluates the offline heuristic auditor against trivial positional rules on every annotated
 // trajectory under a folder (default: samples/trajectories and ../shared/data/who-and-when):
 // gold = the sidecar's human annotation, else the gold fields in the file. Prints CS-Strict,
-// CS-Loose and RC-Acc (metrics.md) per method. Run: npm run eval:heuristic [-- <folder…>]
+// CS-Loose and RC-Acc (docs/metrics.md §1) per method. Run: npm run eval:heuristic [-- <folder…>]
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { heuristicAudit } from '../src/core/audit/heuristic';

@@ -50,10 +50,10 @@ export interface HeaderInfo {
   tokens?: { total: number; toolReturns: number; reasoning: number; predictedAnswer: number };
 }
 
-/** Human annotation of one record (formats.md §3, `annotation`), as the sidecar schema reads it. */
+/** Human annotation of one record (docs/sidecar.md §1, `annotation`), as the sidecar schema reads it. */
 export type AnnotationData = Annotation;
 
-/** A machine audit of one record (formats.md §3, `audits[]`), as the sidecar schema reads it. */
+/** A machine audit of one record (docs/sidecar.md §1, `audits[]`), as the sidecar schema reads it. */
 export type AuditData = AuditEntry;
 
 export interface GoldData {

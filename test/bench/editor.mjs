@@ -107,7 +107,7 @@ async function prepareFiles(dir) {
   writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
 }
 
-/** o200k tokens of content + reasoning (the editor's own count, formats.md §1). */
+/** o200k tokens of content + reasoning (the editor's own count, docs/formats.md §6). */
 async function countTokensOf(file) {
   const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
   const plain = { disallowedSpecial: new Set(), allowedSpecial: new Set() };

@@ -69,7 +69,7 @@ describe('statistics (SearchAuditBench Appendix C)', () => {
     assert.equal(criticalPosition(-1, 5), null);
   });
 
-  it('inspect --json keys are exactly those of formats.md §5', () => {
+  it('inspect --json keys are exactly those of docs/cli.md §2', () => {
     const r = inspectTrajectory(trajectoryOf(sample));
     assert.deepEqual(Object.keys(r).sort(), ['atomicOps', 'decisionSteps', 'finalAnswerStep', 'format', 'gold', 'id', 'messages', 'predictedAnswer', 'query', 'searchCalls', 'tokens', 'toolCalls', 'visitCalls'].sort());
     assert.deepEqual(Object.keys(r.tokens).sort(), ['predictedAnswer', 'reasoning', 'toolReturns', 'total']);

@@ -2,7 +2,7 @@
 //
 // Multi-annotator human validation (seed 000): majority labels, confirmation and residual defect
 // rates with exact (Clopper–Pearson) 95% intervals, raw agreement (not chance-corrected). The
-// annotation file shape is documented in src/core/scoring/agreementInputs.ts and the README.
+// annotation file shape is documented in src/core/scoring/agreementInputs.ts and docs/metrics.md §6.
 import { writeFileSync } from 'node:fs';
 import { InputError } from '../../core/input/inputError';
 import { scoreAgreement } from '../../core/scoring/agreement';

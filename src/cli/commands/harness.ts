@@ -1,4 +1,4 @@
-// `trajaudit harness <delegation|stage-c|clarify|run-agent> …` (formats.md §5).
+// `trajaudit harness <delegation|stage-c|clarify|run-agent> …` (docs/cli.md §5).
 import { DOCUMENT_ORDERS, type DocIdPolicy, type DocumentOrder } from '../../core/harness/delegation/docs';
 import { delegationUnits, dryRunEntry, itemsSha256, loadItemsList, prepareUnit, runDelegation } from '../../core/harness/delegation/run';
 import type { DelegationOptions } from '../../core/harness/delegation/conversation';

@@ -1,10 +1,10 @@
 // `trajaudit score <folder> [--json] [--out report.md] [--method M] [--partial X]
 //                  [--judge exact|llm] [--provider P --model X --base-url U] [--concurrency N]`
 //
-// Scores a run folder (formats.md §4). Without --model it runs offline: deterministic judges and
+// Scores a run folder (docs/run-folders.md). Without --model it runs offline: deterministic judges and
 // cached verdicts only. With --model the LLM judges are available (rubric grader, nugget coverage,
 // scenario criteria; `--judge llm` for DeepSearchQA/Delegation answers) and their verdicts are
-// appended to the run's judgments.jsonl. `--json` prints exactly the formats.md §5 keys of the
+// appended to the run's judgments.jsonl. `--json` prints exactly the docs/cli.md §4 keys of the
 // kind on stdout; how the kind was detected, the judge/cache summary and notes go to stderr.
 // Exit 1 when the input is bad or the scenario gate fails.
 import { writeFileSync } from 'node:fs';

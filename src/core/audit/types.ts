@@ -36,7 +36,7 @@ export interface AuditUsage {
   latencyMs: number;
 }
 
-/** What the engine writes into `audits[]` of the sidecar (formats.md §3). */
+/** What the engine writes into `audits[]` of the sidecar (docs/sidecar.md §1). */
 export interface AuditResult {
   id: string;
   method: AuditMethod;

@@ -36,12 +36,12 @@ function toSpan(value: unknown): [number, number] | undefined {
   return undefined;
 }
 
-/** Record id: `id`, `index` or `question_ID`, as formats.md §1 says. */
+/** Record id: `id`, `index` or `question_ID` (or `instance_id`), as docs/formats.md §8 says. */
 export function recordIdOf(obj: Obj): string | undefined {
   return pickString(obj, ['id', 'index', 'question_ID', 'instance_id']);
 }
 
-/** Gold annotation fields under every alias formats.md §1 lists for SearchAuditBench. */
+/** Gold annotation fields under every alias docs/formats.md §4 lists. */
 export function extractGold(obj: Obj): GoldAnnotation | undefined {
   const gold: GoldAnnotation = {};
   const critical = obj.critical_step ?? obj.criticalStep;

@@ -16,7 +16,7 @@ export interface ToolCall {
 }
 
 export interface Message {
-  /** 0-based; equals the source message index (formats.md position rule). */
+  /** 0-based; equals the source message index (docs/formats.md §3, position rule). */
   position: number;
   role: Role;
   /** Agent name for multi-agent traces (Who&When) or a named participant. */

@@ -2,7 +2,7 @@ import type { LoadedRecord } from '../load/loadRecord';
 import type { Trajectory } from '../model/trajectory';
 import { countTokens, countTrajectory, criticalPosition, type TokenCounts, type ToolNames } from '../stats/statistics';
 
-/** `trajaudit inspect --json` for a trajectory: exactly the keys of formats.md §5. */
+/** `trajaudit inspect --json` for a trajectory: exactly the keys of docs/cli.md §2. */
 export interface TrajectoryInspection {
   format: string;
   id: string;

@@ -4,7 +4,7 @@ export const RUN_KINDS = ['audit', 'deepsearchqa', 'nuggets', 'scenarios', 'dele
 export type RunKind = (typeof RUN_KINDS)[number];
 export const MANIFEST_FILE = 'trajaudit.run.json';
 
-/** `trajaudit.run.json` (formats.md §4): the kind and the files, by the keys of each kind. */
+/** `trajaudit.run.json` (docs/run-folders.md §1): the kind and the files, by the keys of each kind. */
 export const runManifestSchema = z.looseObject({
   kind: z.enum(RUN_KINDS, { message: `expected "kind" to be one of ${RUN_KINDS.join(', ')}` }),
   gold: z.string().optional(),

@@ -1,4 +1,4 @@
-// Multi-annotator human validation (Delegation, seed 000; metrics.md "Human validation"). Pure.
+// Multi-annotator human validation (Delegation, seed 000; docs/metrics.md §6). Pure.
 import { clopperPearson, type Interval } from './stats';
 
 /** The four validation dimensions of seed 000; the last two are document-level. */

@@ -1,4 +1,4 @@
-// Audit scoring (SearchAuditBench, seed 002 §5.1; metrics.md "Audit scoring"). Pure.
+// Audit scoring (SearchAuditBench, seed 002 §5.1; docs/metrics.md §1). Pure.
 import { ROOT_CAUSES, type RootCause } from '../model/rootCauses';
 import { quantileLinear, ratio } from './stats';
 

@@ -1,4 +1,4 @@
-// DeepSearchQA scoring (seed 001 §3; metrics.md "DeepSearchQA"). Pure.
+// DeepSearchQA scoring (seed 001 §3; docs/metrics.md §2). Pure.
 import type { AnswerCorrectness, AnswerType } from './judges/answerCorrectness';
 import { mean, normalInterval, wilson, type Interval } from './stats';
 

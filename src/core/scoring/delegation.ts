@@ -1,6 +1,6 @@
 // Delegation outputs (seed 000, settings I `full` and II `search`). Pure.
 //
-// Definitions (the product's; metrics.md does not define these, see the README):
+// Definitions (the product's; the seed defines none; documented in docs/metrics.md §5):
 // - golden_citation_recall: mean over outputs of |cited ∩ golden| / |golden|.
 // - distractor_citation_rate: cited distractor documents / distractor documents shown, summed
 //   over outputs (a document-level rate); outputs_citing_distractor: share of outputs that cite

@@ -1,4 +1,4 @@
-// Reading the line files of a run folder (formats.md §4): one JSON object per line, each checked
+// Reading the line files of a run folder (docs/run-folders.md §3): one JSON object per line, each checked
 // with zod; every problem becomes a one-line InputError naming file, line:column and JSON path.
 import { existsSync } from 'node:fs';
 import type { z } from 'zod';

@@ -1,4 +1,4 @@
-// Nugget restoration (Clarify-Then-Search, seed 004; metrics.md "Nugget restoration"). Pure.
+// Nugget restoration (Clarify-Then-Search, seed 004; docs/metrics.md §3). Pure.
 import { dimensionOf, isUnknownAnswer } from './cqRegion';
 import type { CoverageLabel } from './judges/nuggetCoverage';
 import { bootstrapMeanInterval, meanOrNull, quantileLinear, type Interval } from './stats';

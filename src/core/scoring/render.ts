@@ -1,4 +1,4 @@
-// Output of scores: the `score --json` document (exactly the formats.md §5 keys per kind), a
+// Output of scores: the `score --json` document (exactly the docs/cli.md §4 keys per kind), a
 // readable text table, and a Markdown report.
 import { markdownText } from '../report/markdown';
 import { ROOT_CAUSES } from '../model/rootCauses';
@@ -21,9 +21,8 @@ export function tidyJson<T>(value: T): T {
 }
 
 /**
- * The `score --json` document: exactly the keys formats.md §5 lists for the kind. The delegation
- * kind is not listed there; its keys are the product's (kind, n, metrics, by_setting, by_order,
- * by_distractor_type — see the README).
+ * The `score --json` document: exactly the keys docs/cli.md §4 lists for the kind (the delegation
+ * keys are the product's: the seed defines no metrics for its outputs, docs/metrics.md §5).
  */
 export function contractJson(score: KindScore): Record<string, unknown> {
   let out: Record<string, unknown>;

@@ -1,4 +1,4 @@
-// Scenario-set scoring (seed 003 `meta.scoring`; metrics.md "Scenario set"). Pure. Scores 0..100.
+// Scenario-set scoring (seed 003 `meta.scoring`; docs/metrics.md §4). Pure. Scores 0..100.
 import type { ScenarioSet } from '../items/schemas';
 import { meanOrNull } from './stats';
 

@@ -1,4 +1,4 @@
-// Statistics shared by the scorers (metrics.md). Pure functions, no I/O.
+// Statistics shared by the scorers (docs/metrics.md). Pure functions, no I/O.
 import betaQuantile from '@stdlib/stats-base-dists-beta-quantile';
 
 // simple-statistics is a "type": "module" package whose types TypeScript reads as ESM only; its
@@ -19,7 +19,7 @@ export function meanOrNull(values: readonly number[]): number | null {
   return values.length === 0 ? null : ssMean(values as number[]);
 }
 
-/** n/d, or 0 when d is 0 (the zero-denominator convention of metrics.md). */
+/** n/d, or 0 when d is 0 (the zero-denominator convention of docs/metrics.md). */
 export function ratio(n: number, d: number): number {
   return d === 0 ? 0 : n / d;
 }

@@ -3,7 +3,7 @@ import { countTokens, decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 // Trajectory text may quote special tokens such as "<|endoftext|>": count them as plain text.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>(), allowedSpecial: new Set<string>() };
 
-/** o200k_base token count (formats.md §1). */
+/** o200k_base token count (docs/formats.md §6). */
 export function tokenCount(text: string | undefined): number {
   if (!text) return 0;
   return countTokens(text, PLAIN_TEXT);

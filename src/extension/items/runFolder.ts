@@ -1,4 +1,4 @@
-// The `scenarios` run folder a scenario set's human marks are saved into (formats.md §4):
+// The `scenarios` run folder a scenario set's human marks are saved into (docs/run-folders.md §3):
 // `trajaudit.run.json` {kind: "scenarios", scenarios: <set, relative>, results: "results.jsonl"}
 // and the results file. Node only (no VS Code), so the unit tests can drive it.
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// `results.jsonl` of a `scenarios` run folder (formats.md §4):
+// `results.jsonl` of a `scenarios` run folder (docs/run-folders.md §3):
 //   {scenario, criteria: {<criterion id>: bool}, silent_citations?: int, …}
 // Pure. Parsing keeps each line's text and unknown fields; saving is a three-way merge at the
 // level of single criteria, so results written by others (mechanical checks, a judge) survive.

@@ -1,6 +1,6 @@
 // Per-case rows of an audit run, for the report's case table, its step links and the CSV export.
 // The audit scorer returns aggregates only, so the rows are rebuilt here from the same files with
-// the same rules (formats.md §4; src/core/scoring/runs/auditRun.ts): gold = annotation (or the
+// the same rules (docs/run-folders.md §3; src/core/scoring/runs/auditRun.ts): gold = annotation (or the
 // trajectory's embedded gold), prediction = newest audit (or the newest of `method`). Repair
 // verdicts that came from the rubric grader are captured from the judge tasks (see scoring.ts).
 // Pure Node: no `vscode` import, so unit tests run it directly.

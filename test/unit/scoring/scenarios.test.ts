@@ -103,7 +103,7 @@ describe('the real seed-003 scenario set', () => {
     assert.deepEqual(s.scenarios['TS-02'], { a: 100, b: 0, veto_failed: false });
     assert.deepEqual(s.scenarios['TS-01'], { a: 100, b: 100, veto_failed: false }); // only a veto on track B
     assert.deepEqual(s.gate.reasons, ['TS-02: B 0 < 85', 'TS-10: B 0 < 85 (E4 veto failed)', 'silent_citations total 1 ≠ 0']);
-    // The CLI prints exactly the formats.md keys and exits 1 because the gate failed.
+    // The CLI prints exactly the docs/cli.md keys and exits 1 because the gate failed.
     const cli = await runCli(['score', dir, '--json']);
     assert.equal(cli.code, 1);
     assert.deepEqual(Object.keys(JSON.parse(cli.out)), ['kind', 'scenarios', 'dimensions', 'a_total', 'a_mean', 'gate']);

@@ -6,7 +6,7 @@ import { runCli, tempDir } from '../helpers';
 
 const SAMPLES = join(__dirname, '../../../samples/runs');
 
-/** formats.md §5 `score --json` keys by kind (delegation: the product's, see the README). */
+/** docs/cli.md §4 `score --json` keys by kind. */
 const KEYS: Record<string, string[]> = {
   audit: ['kind', 'n', 'metrics', 'per_class', 'confusion'],
   deepsearchqa: ['kind', 'n', 'metrics', 'ci95', 'by_answer_type', 'by_category'],
@@ -36,7 +36,7 @@ function snapshot(dir: string): Record<string, string> {
 describe('trajaudit score on samples/runs/*', () => {
   const expected = ['audit-gold-pred', 'deepsearchqa-run', 'delegation-run', 'nuggets-run', 'scenarios-run'];
   for (const name of expected) {
-    it(`${name}: --json prints exactly the formats.md keys`, async function () {
+    it(`${name}: --json prints exactly the docs/cli.md keys`, async function () {
       const dir = join(SAMPLES, name);
       if (!existsSync(dir)) this.skip();
       const before = snapshot(dir);

@@ -1,7 +1,7 @@
 // `trajaudit harness delegation`: settings I/II over Delegation items into a resumable
 // `delegation` run folder that `trajaudit score` scores:
 //   trajaudit.run.json  {kind: "delegation", items: <relative path>, outputs: "outputs.jsonl", harness: {…}}
-//   outputs.jsonl       one line per item × setting × order (formats.md §4, plus withheld_doc_ids,
+//   outputs.jsonl       one line per item × setting × order (docs/run-folders.md §3, plus withheld_doc_ids,
 //                       cited_groups, trajectory, usage, …)
 //   trajectories/       every conversation as an openai-chat *.traj.json (query, predicted_answer)
 import { createHash } from 'node:crypto';

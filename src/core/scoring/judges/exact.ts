@@ -1,4 +1,4 @@
-// The deterministic `exact` DeepSearchQA judge (metrics.md): no model, same output shape as the
+// The deterministic `exact` DeepSearchQA judge (docs/metrics.md §2): no model, same output shape as the
 // Appendix A grader.
 //
 // Normalization (both sides): Unicode NFKC; case-fold (lower case); numbers compared as numbers

@@ -1,4 +1,4 @@
-// Run-folder kind detection (formats.md §4): the manifest's kind, else the files present; the
+// Run-folder kind detection (docs/run-folders.md §2): the manifest's kind, else the files present; the
 // result always says why.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';

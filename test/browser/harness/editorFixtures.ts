@@ -1,18 +1,21 @@
-// Generates the harness fixtures (dev only): realistic-ish deep-search trajectories in a small
-// neutral shape the fake host understands, with hostile content sprinkled in.
-//   small: 80 messages, one record, gold labels + one audit, a 1 MB single-line tool return
-//   large: 5,000 messages, one record, several 1 MB tool returns
-//   multi: a JSONL-like file with 14 records (record list, filters, H / L)
-// Usage: node test/webview-harness/gen-fixtures.mjs [outDir]
+// The editor's browser-test fixtures: deep-search trajectories written as real trajectory files
+// (SearchAuditBench JSON, OpenAI chat JSON, SearchAuditBench JSONL) with their audit sidecars,
+// read by the fake host through the real loader. Hostile content is sprinkled in.
+//   small: 80 messages, one record, gold labels + two audits, a 1 MB single-line tool return
+//   large: 5,000 messages, one record, three 1 MB tool returns
+//   multi: a JSONL file with 14 records (record list, filters, H / L)
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { SIDECAR_SCHEMA } from '../../../src/core/sidecar/schema';
+import { sha256Of, sidecarPathFor } from '../../../src/core/sidecar/sidecarFile';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const outDir = process.argv[2] ?? join(here, '../../test-artifacts/webview/fixtures');
+export type EditorFixture = 'small' | 'large' | 'multi';
+
+interface Call { id: string; name: string; arguments: string }
+interface Msg { role: 'system' | 'user' | 'assistant' | 'tool'; content: string; reasoning?: string; toolCalls?: Call[]; toolCallId?: string; agent?: string }
 
 // Deterministic PRNG (mulberry32) so fixtures are stable.
-function rng(seed) {
+function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a |= 0;
@@ -42,20 +45,20 @@ const VENUES = ['Kultuuritehas Polymer', 'Noblessner Foundry', 'Fabrika Spīķer
 const TOPICS = ['chamber opera premiere', 'choral prize laureate', 'libretto', 'Baltic contemporary opera', 'converted factory venue', 'composer biography', 'national music award 2003', 'opera festival programme'];
 const WORDS = 'the of opera chamber premiere libretto composer baltic festival venue factory foundry converted women choral prize national award season production director conductor ensemble soprano tenor review critic newspaper archive programme booklet estonian latvian lithuanian tallinn riga vilnius premiere staged performance cast score commission ministry culture'.split(' ');
 
-function words(r, n) {
-  const out = [];
+function words(r: () => number, n: number): string {
+  const out: string[] = [];
   for (let i = 0; i < n; i++) out.push(WORDS[Math.floor(r() * WORDS.length)]);
   return out.join(' ');
 }
-function pick(r, arr) {
+function pick<T>(r: () => number, arr: readonly T[]): T {
   return arr[Math.floor(r() * arr.length)];
 }
-function name(r) {
+function name(r: () => number): string {
   return `${pick(r, FIRST)} ${pick(r, LAST)}`;
 }
 
-function searchReturn(r, queries, hostile) {
-  const blocks = [];
+function searchReturn(r: () => number, queries: string[], hostile: string): string {
+  const blocks: string[] = [];
   for (const q of queries) {
     const lines = [`## Search results for "${q}"`];
     for (let i = 1; i <= 5; i++) {
@@ -70,14 +73,14 @@ function searchReturn(r, queries, hostile) {
   return blocks.join('\n\n');
 }
 
-function visitReturn(r, url, paragraphs, hostile) {
+function visitReturn(r: () => number, url: string, paragraphs: number, hostile: string): string {
   const out = [`# ${url}`, '', `Title: ${name(r)} — ${pick(r, TOPICS)}`, ''];
   for (let i = 0; i < paragraphs; i++) out.push(words(r, 60 + Math.floor(r() * 60)) + '.', '');
   if (hostile) out.push(hostile);
   return out.join('\n');
 }
 
-function callArgs(name, args) {
+function callArgs(args: unknown): string {
   return JSON.stringify(args);
 }
 
@@ -85,9 +88,11 @@ function callArgs(name, args) {
  * Builds one trajectory. `steps` decision steps with tool calls, then a final answer.
  * Returns messages (role, content, reasoning?, toolCalls?, toolCallId?, agent?).
  */
-function trajectory({ seed, steps, query, predicted, hostileEvery = 0, bigReturns = [], agent, invalidArgsAt = -1 }) {
+interface TrajectorySpec { seed: number; steps: number; query: string; predicted: string; hostileEvery?: number; bigReturns?: number[]; agent?: string; invalidArgsAt?: number }
+
+function trajectory({ seed, steps, query, predicted, hostileEvery = 0, bigReturns = [], agent, invalidArgsAt = -1 }: TrajectorySpec): Msg[] {
   const r = rng(seed);
-  const messages = [];
+  const messages: Msg[] = [];
   messages.push({ role: 'system', content: 'You are a deep-research agent. Use search(query=[...]) and visit(url=[...], goal=...) to find the answer. Answer with "Final answer: ...".' });
   messages.push({ role: 'user', content: query });
   let callId = 0;
@@ -95,35 +100,35 @@ function trajectory({ seed, steps, query, predicted, hostileEvery = 0, bigReturn
   for (let s = 0; s < steps; s++) {
     const isSearch = r() < 0.62;
     const id = `call_${seed}_${++callId}`;
-    let toolCalls;
-    let reasoning;
+    let toolCalls: Call[];
+    let reasoning: string;
     if (isSearch) {
       const n = 1 + Math.floor(r() * 3);
       const queries = Array.from({ length: n }, () => `${pick(r, TOPICS)} ${pick(r, VENUES)} ${2005 + Math.floor(r() * 8)}`);
-      toolCalls = [{ id, name: 'search', arguments: callArgs('search', { query: queries }) }];
+      toolCalls = [{ id, name: 'search', arguments: callArgs({ query: queries }) }];
       reasoning = `Step ${s + 1}: I need more evidence about ${pick(r, TOPICS)}. ${words(r, 30 + Math.floor(r() * 40))}. Let me search for ${queries.map((q) => `"${q}"`).join(' and ')}.`;
     } else {
       const url = `https://example.org/${pick(r, LAST).toLowerCase()}/${Math.floor(r() * 1000)}`;
-      toolCalls = [{ id, name: 'visit', arguments: callArgs('visit', { url: [url], goal: `Confirm the ${pick(r, TOPICS)} details` }) }];
+      toolCalls = [{ id, name: 'visit', arguments: callArgs({ url: [url], goal: `Confirm the ${pick(r, TOPICS)} details` }) }];
       reasoning = `Step ${s + 1}: The snippet mentions ${name(r)}; ${words(r, 25 + Math.floor(r() * 30))}. I should open ${url} to verify.`;
     }
     if (s === invalidArgsAt) toolCalls[0].arguments = '{"query": ["unterminated chamber opera", }';
-    messages.push({ role: 'assistant', content: s % 7 === 3 ? `Interim note: candidate so far is ${name(r)}.` : '', reasoning, toolCalls, agent });
+    messages.push({ role: 'assistant', content: s % 7 === 3 ? `Interim note: candidate so far is ${name(r)}.` : '', reasoning, toolCalls, ...(agent ? { agent } : {}) });
     const hostile = hostileEvery && s % hostileEvery === 1 ? HOSTILE[hostileIdx++ % HOSTILE.length] : '';
-    let content;
+    let content: string;
     if (bigReturns.includes(s)) {
       // A 1 MB single line: no newlines at all.
       content = 'BEGIN-1MB-LINE ' + Array.from({ length: 1_000_000 / 8 }, (_, i) => (i % 97 === 0 ? 'needle!!' : 'abcdefg ')).join('').replace(/ /g, '_') + ' END-1MB-LINE';
     } else if (isSearch) {
-      content = searchReturn(r, JSON.parse(toolCalls[0].arguments.startsWith('{"query": ["unterminated') ? '{"query":["x"]}' : toolCalls[0].arguments).query ?? ['x'], hostile);
+      content = searchReturn(r, (JSON.parse(toolCalls[0].arguments.startsWith('{"query": ["unterminated') ? '{"query":["x"]}' : toolCalls[0].arguments) as { query?: string[] }).query ?? ['x'], hostile);
     } else {
-      content = visitReturn(r, JSON.parse(toolCalls[0].arguments).url[0], 3 + Math.floor(r() * 6), hostile);
+      content = visitReturn(r, (JSON.parse(toolCalls[0].arguments) as { url: string[] }).url[0], 3 + Math.floor(r() * 6), hostile);
     }
     messages.push({ role: 'tool', toolCallId: id, content });
   }
   messages.push({
     role: 'assistant',
-    agent,
+    ...(agent ? { agent } : {}),
     reasoning: `I have compared the candidates. ${words(r, 40)}. The librettist credited in the programme booklet is ${predicted}.`,
     content: `Final answer: ${predicted}`,
   });
@@ -131,18 +136,18 @@ function trajectory({ seed, steps, query, predicted, hostileEvery = 0, bigReturn
 }
 
 /** Gives the decision step at `pos` a second, parallel call and inserts its return. */
-function addParallelCall(messages, pos, seed) {
+function addParallelCall(messages: Msg[], pos: number, seed: number): void {
   const r = rng(seed);
   const step = messages[pos];
   const id = `call_par_${pos}`;
   const url = `https://example.org/archive/${Math.floor(r() * 1000)}`;
-  step.toolCalls.push({ id, name: 'visit', arguments: JSON.stringify({ url: [url, url + '/credits'], goal: 'Read the credits' }) });
+  step.toolCalls!.push({ id, name: 'visit', arguments: JSON.stringify({ url: [url, url + '/credits'], goal: 'Read the credits' }) });
   let at = pos + 1;
   while (messages[at] && messages[at].role === 'tool') at++;
   messages.splice(at, 0, { role: 'tool', toolCallId: id, content: visitReturn(r, url, 2, '') });
 }
 
-function small() {
+function small(): FixtureRecord {
   const predicted = 'Marta Kuusk';
   const gold = 'Liisa Tamm';
   const messages = trajectory({
@@ -164,7 +169,6 @@ function small() {
   addParallelCall(messages, 74, 5);
   return {
     id: 'baltic-chamber-opera',
-    label: 'baltic-chamber-opera (80 msgs)',
     query: messages[1].content,
     predictedAnswer: predicted,
     goldAnswer: gold,
@@ -176,7 +180,6 @@ function small() {
       repairDirective: 'From step 14, open the primary programme booklet and reconcile the librettist credit before committing.',
       repairRubrics: ['Opens the 2009 programme booklet', 'Compares the fan-wiki credit with the primary source', 'Keeps both candidates until one is verified', 'Does not answer from a snippet'],
     },
-    annotation: undefined,
     audits: [
       {
         id: 'audit-older',
@@ -213,7 +216,7 @@ function small() {
   };
 }
 
-function large() {
+function large(): FixtureRecord {
   const messages = trajectory({
     seed: 11,
     steps: 2498,
@@ -226,7 +229,6 @@ function large() {
   addParallelCall(messages, 4990, 9);
   return {
     id: 'stress-5000',
-    label: 'stress-5000',
     query: messages[1].content,
     predictedAnswer: 'Dace Ozola',
     goldAnswer: 'Liisa Tamm',
@@ -249,8 +251,8 @@ function large() {
   };
 }
 
-function multi() {
-  const records = [];
+function multi(): FixtureRecord[] {
+  const records: FixtureRecord[] = [];
   for (let i = 0; i < 14; i++) {
     const r = rng(100 + i);
     const predicted = name(r);
@@ -262,7 +264,6 @@ function multi() {
     const audited = i % 2 === 0;
     records.push({
       id: `rec-${String(i + 1).padStart(3, '0')}`,
-      label: `rec-${String(i + 1).padStart(3, '0')} · ${steps * 2 + 3} msgs`,
       query: messages[1].content,
       predictedAnswer: predicted,
       annotation: annotated
@@ -277,19 +278,72 @@ function multi() {
   return records;
 }
 
-export function buildFixtures() {
-  return {
-    small: { file: '/work/samples/trajectories/baltic-chamber-opera.traj.json', container: 'json', format: 'openai-chat', detectionReason: 'messages[] with role/tool_calls/tool_call_id (OpenAI chat completions)', records: [small()] },
-    large: { file: '/work/samples/stress/stress-5000.traj.json', container: 'json', format: 'openai-chat', detectionReason: 'messages[] with role/tool_calls (synthetic 5,000-message stress file)', records: [large()] },
-    multi: { file: '/work/samples/batches/batch-14.jsonl', container: 'jsonl', format: 'searchauditbench', detectionReason: 'one JSON object per line with query, pred_answer, messages', records: multi() },
-  };
+interface FixtureRecord {
+  id: string;
+  query: string;
+  predictedAnswer: string;
+  goldAnswer?: string;
+  gold?: { criticalStep: number; toleranceSpan: [number, number]; rootCause: string; rationale?: string; repairDirective?: string; repairRubrics?: string[] };
+  annotation?: Record<string, unknown>;
+  audits: Record<string, unknown>[];
+  messages: Msg[];
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  mkdirSync(outDir, { recursive: true });
-  for (const [name, fx] of Object.entries(buildFixtures())) {
-    const path = join(outDir, `${name}.json`);
-    writeFileSync(path, JSON.stringify(fx));
-    console.log(`${path}: ${fx.records.length} record(s), ${fx.records.reduce((n, r) => n + r.messages.length, 0)} messages`);
+/** A message as OpenAI chat completions write it (docs/formats.md §3 `openai-chat`). */
+function openAiMessage(m: Msg): Record<string, unknown> {
+  const out: Record<string, unknown> = { role: m.role, content: m.content };
+  if (m.agent) out.name = m.agent;
+  if (m.reasoning) out.reasoning_content = m.reasoning;
+  if (m.toolCalls?.length) out.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+  if (m.toolCallId) out.tool_call_id = m.toolCallId;
+  return out;
+}
+
+/** A SearchAuditBench instance (docs/formats.md §3 `searchauditbench`) with its gold fields. */
+function searchAuditBench(rec: FixtureRecord, withId: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = withId ? { id: rec.id } : {};
+  out.query = rec.query;
+  out.predicted_answer = rec.predictedAnswer;
+  if (rec.goldAnswer) out.gold_answer = rec.goldAnswer;
+  if (rec.gold) {
+    out.critical_step = rec.gold.criticalStep;
+    out.tolerance_span = rec.gold.toleranceSpan;
+    out.root_cause = rec.gold.rootCause;
+    if (rec.gold.rationale) out.rationale = rec.gold.rationale;
+    if (rec.gold.repairDirective) out.repair_directive = rec.gold.repairDirective;
+    if (rec.gold.repairRubrics) out.repair_rubrics = rec.gold.repairRubrics;
   }
+  out.trajectory = rec.messages.map(openAiMessage);
+  return out;
+}
+
+function sidecarText(file: string, text: string, format: string, records: Record<string, FixtureRecord>): string {
+  const entries = Object.fromEntries(Object.entries(records).map(([id, r]) => [id, { ...(r.annotation ? { annotation: r.annotation } : {}), audits: r.audits }]));
+  return JSON.stringify({ schema: SIDECAR_SCHEMA, trajectory: { file, sha256: sha256Of(text), format }, records: entries }, null, 1);
+}
+
+export const EDITOR_FIXTURE_FILES: Record<EditorFixture, string> = {
+  small: 'baltic-chamber-opera.traj.json',
+  large: 'stress-5000.traj.json',
+  multi: 'batch-14.traj.jsonl',
+};
+
+/** Writes the three fixtures and their sidecars into `dir`; returns their paths. */
+export function writeEditorFixtures(dir: string): Record<EditorFixture, string> {
+  mkdirSync(dir, { recursive: true });
+  const write = (fixture: EditorFixture, text: string, format: string, records: Record<string, FixtureRecord>) => {
+    const path = join(dir, EDITOR_FIXTURE_FILES[fixture]);
+    writeFileSync(path, text);
+    writeFileSync(sidecarPathFor(path), sidecarText(EDITOR_FIXTURE_FILES[fixture], text, format, records));
+    return path;
+  };
+  const one = small();
+  const stress = large();
+  const batch = multi();
+  return {
+    // A single-trajectory file's record id is "0" (docs/formats.md §8).
+    small: write('small', JSON.stringify(searchAuditBench(one, false), null, 1), 'searchauditbench', { 0: one }),
+    large: write('large', JSON.stringify({ messages: stress.messages.map(openAiMessage) }), 'openai-chat', { 0: stress }),
+    multi: write('multi', batch.map((r) => JSON.stringify(searchAuditBench(r, true))).join('\n') + '\n', 'searchauditbench', Object.fromEntries(batch.map((r) => [r.id, r]))),
+  };
 }

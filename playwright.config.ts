@@ -1,0 +1,31 @@
+// Browser tests (@playwright/test). Project `webview`: the editor and item-view webviews in
+// Debian's Chromium against a fake host in the test process (test/browser/README.md).
+// No browser download: Chromium comes from `apt-get install chromium` (scripts/setup-vscode.mjs).
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: 'test/browser',
+  globalSetup: './test/browser/globalSetup.ts',
+  outputDir: 'test-artifacts/browser/results',
+  // CI is a shared 2-core machine; a flaky test is fixed, never retried.
+  workers: 2,
+  retries: 0,
+  fullyParallel: true,
+  forbidOnly: true,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  use: {
+    headless: true,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  projects: [
+    {
+      name: 'webview',
+      testMatch: ['webview/*.spec.ts', 'items/*.spec.ts'],
+    },
+  ],
+});

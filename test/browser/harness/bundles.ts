@@ -1,0 +1,16 @@
+// Builds what the browser tests' pages load into `buildDir`: the editor's and the item views'
+// bundles from webview/src (as esbuild.mjs builds dist/, with source maps) and the fake host's
+// page script.
+import { join } from 'node:path';
+import { build, type BuildOptions } from 'esbuild';
+
+const root = join(__dirname, '..', '..', '..');
+
+export async function buildBundles(buildDir: string): Promise<void> {
+  const common: BuildOptions = { bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap: true, logLevel: 'warning', mainFields: ['module', 'main'] };
+  await Promise.all([
+    build({ ...common, entryPoints: [join(root, 'webview/src/main.ts')], outfile: join(buildDir, 'editor.js') }),
+    build({ ...common, entryPoints: [join(root, 'webview/src/itemsMain.ts')], outfile: join(buildDir, 'items.js') }),
+    build({ ...common, entryPoints: [join(__dirname, 'pageHost.ts')], outfile: join(buildDir, 'page-host.js') }),
+  ]);
+}

@@ -1,4 +1,5 @@
 import { InputError } from './inputError';
+import { MAX_JSON_DEPTH, shortenedPath, tooDeepPath } from './jsonDepth';
 import { firstSyntaxError, JsonLocator } from './jsonScan';
 import { lineColumnAt } from './readText';
 
@@ -10,15 +11,33 @@ export function locateSyntaxError(text: string): { offset: number; message: stri
   return error ? { offset: error.offset, message: `invalid JSON: ${error.message}` } : { offset: 0, message: 'invalid JSON' };
 }
 
+/**
+ * Refuses a parsed value nested deeper than MAX_JSON_DEPTH with a one-line error naming where
+ * (writing or hashing it later would overflow the stack). `text` is the JSON it was parsed from.
+ */
+export function checkNesting(value: unknown, text: string, file: string, lineOffset = 0): void {
+  const path = tooDeepPath(value);
+  if (!path) return;
+  const { shown, omitted } = shortenedPath(path);
+  const where = locateJsonPath(text, path);
+  throw new InputError(file, `nested deeper than ${MAX_JSON_DEPTH} levels; expected at most ${MAX_JSON_DEPTH} (no trajectory, item or sidecar nests this deep)`, {
+    path: `${formatJsonPath(shown)}${omitted ? `…(${omitted} more levels)` : ''}`,
+    ...(where ? { line: where.line + lineOffset, column: where.column } : {}),
+  });
+}
+
 /** JSON.parse with a one-line error naming file and line:column. `lineOffset` shifts lines for JSONL records. */
 export function parseJson(text: string, file: string, lineOffset = 0): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     const { offset, message } = locateSyntaxError(text);
     const { line, column } = lineColumnAt(text, offset);
     throw new InputError(file, message, { line: line + lineOffset, column });
   }
+  checkNesting(value, text, file, lineOffset);
+  return value;
 }
 
 export function formatJsonPath(path: readonly PropertyKey[]): string {
@@ -64,10 +83,13 @@ export function* nonBlankLines(text: string): Generator<{ line: string; lineNumb
 
 /** JSON.parse of one JSONL line; a syntax error names the file and line:column. */
 export function parseJsonLine(line: string, lineNumber: number, file: string, hint = ''): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(line);
+    value = JSON.parse(line);
   } catch {
     const { offset, message } = locateSyntaxError(line);
     throw new InputError(file, `${message}${hint}`, { line: lineNumber, column: lineColumnAt(line, offset).column });
   }
+  checkNesting(value, line, file, lineNumber - 1);
+  return value;
 }

@@ -1,7 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { basename } from 'node:path';
 import { InputError, problemFromError, type Problem } from '../input/inputError';
-import { nonBlankLines, parseJson, parseJsonLine } from '../input/jsonText';
+import { checkNesting, nonBlankLines, parseJson, parseJsonLine } from '../input/jsonText';
 import { readTextFile } from '../input/readText';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
 import { deepSearchQaRowSchema } from '../items/schemas';
@@ -45,6 +45,7 @@ export function loadText(text: string, displayName: string): LoadedFile {
     if (isJsonLines(text)) return loadJsonLines(text, displayName);
     parseJson(text, displayName); // throws with line:column
   }
+  checkNesting(value, text, displayName);
   return loadJsonValue(value, text, displayName);
 }
 

@@ -1,0 +1,86 @@
+// The editor's start-up: a blur before the panels exist, keys pressed before a late view, focus
+// taken only with the page's, a restored page; read-only records and host errors.
+import { STATE_KEY } from '../harness/pageGlobals';
+import { expect, hasMark, press, selected, test } from './editorTest';
+
+test('a blur before the side panels are mounted sends no edit, and the annotation shows', async ({ openEditor }) => {
+  // The panels render after the first rows; a blur in between (focus moving back to the
+  // workbench while the editor opens) must not commit their still-empty fields over the annotation.
+  const { page, host } = await openEditor('multi', {
+    initScript: () => {
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('.tl-row')) return;
+        observer.disconnect();
+        (window as unknown as { blurredBeforePanels: boolean }).blurredBeforePanels = !document.querySelector('.annotation');
+        window.dispatchEvent(new Event('blur'));
+      }).observe(document, { childList: true, subtree: true });
+    },
+  });
+  await expect(page.locator('.annotation vscode-textfield[aria-label="Annotator"]')).toHaveJSProperty('value', 'ada');
+  expect(await page.evaluate(() => (window as unknown as { blurredBeforePanels: boolean }).blurredBeforePanels)).toBe(true);
+  // The panels' own settling (their first render, a blur replay) has run: marks set after them.
+  await expect.poll(() => hasMark(page, 'panels-mounted')).toBe(true);
+  expect(host.postedOf('editAnnotation')).toEqual([]);
+});
+
+test("late view: the editor's keys pressed after the app started, before its view came, are replayed (j j J), no other key (F1, x)", async ({ openEditor }) => {
+  // A view too big to embed in the page comes by message after the app starts; keys pressed in
+  // that gap must not act on an empty timeline and be lost. The fake host holds the view until
+  // told, so the keys surely come first.
+  const { page, host } = await openEditor('small', { holdInit: true, waitForRows: false });
+  await expect.poll(async () => (await hasMark(page, 'app-start')) && host.holdsInit).toBe(true);
+  // F1 and x are not the editor's keys: VS Code has had them already, a replay would send them twice.
+  for (const key of ['j', 'F1', 'j', 'x', 'J']) await page.keyboard.press(key);
+  expect(await hasMark(page, 'init-start')).toBe(false);
+  await host.sendInit();
+  await expect.poll(async () => (await hasMark(page, 'panels-mounted')) && (await hasMark(page, 'early-keys'))).toBe(true);
+  // The selection settles on the first decision step after 2.
+  const expected = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('.tl-row.kind-decision, .tl-row.kind-final')].map((r) => Number(r.dataset.position)).filter((p) => p > 2).sort((a, b) => a - b)[0]);
+  await expect.poll(() => selected(page)).toBe(expected);
+  expect(await page.evaluate(() => (performance.getEntriesByName('trajaudit/early-keys')[0] as PerformanceMark | undefined)?.detail)).toBe(3);
+});
+
+test('focus: without page focus the app leaves focus alone; it focuses the timeline when the page gets focus', async ({ openEditor }) => {
+  // The app starts a moment after its editor appears; if the user has moved on (the command
+  // palette, another editor), focusing the timeline would pull focus back into the webview.
+  const { page } = await openEditor('small', {
+    waitForRows: false,
+    initScript: () => {
+      (window as unknown as { pageFocused: boolean }).pageFocused = false;
+      Document.prototype.hasFocus = () => (window as unknown as { pageFocused: boolean }).pageFocused;
+    },
+  });
+  await expect.poll(() => hasMark(page, 'panels-mounted')).toBe(true);
+  expect(await page.evaluate(() => document.activeElement?.className ?? '')).not.toMatch(/tl-scroller/);
+  const focused = await page.evaluate(() => {
+    (window as unknown as { pageFocused: boolean }).pageFocused = true;
+    window.dispatchEvent(new FocusEvent('focus'));
+    return document.activeElement?.className ?? '';
+  });
+  expect(focused).toMatch(/tl-scroller/);
+});
+
+test('a restored page (saved UI state) asks for its view and restores the selection', async ({ openEditor }) => {
+  // When VS Code brings a hidden tab back, the page starts again with its saved state: its
+  // embedded view may be older than the document, so it asks for a fresh one.
+  const { page, host } = await openEditor('small');
+  await expect.poll(() => hasMark(page, 'panels-mounted')).toBe(true);
+  await page.evaluate(([key, id]) => sessionStorage.setItem(key, JSON.stringify({ v: 1, recordId: id, selected: 40 })), [STATE_KEY, host.currentRecordId]);
+  await page.reload();
+  await expect.poll(() => hasMark(page, 'init-done'), { timeout: 30_000 }).toBe(true);
+  await expect.poll(() => selected(page)).toBe(40);
+  expect(host.postedOf('ready')).toHaveLength(2);
+  expect(host.postedOf('ready').every((m) => !m.embeddedInit)).toBe(true);
+});
+
+test('read-only: no edits are sent and the reason is shown; host errors show in a banner', async ({ openEditor }) => {
+  const { page, host } = await openEditor('small', { theme: 'light', readOnlyReason: 'The file changed on disk' });
+  await expect(page.locator('.annotation .note')).toContainText('The file changed on disk');
+  await page.locator('.tl-scroller').focus();
+  await press(page, 'J');
+  await expect.poll(() => selected(page)).toBe(2);
+  await press(page, 'c');
+  await host.error('Could not parse line 12: unexpected token');
+  await expect(page.locator('.banner')).toContainText('Could not parse line 12');
+  expect(host.postedOf('editAnnotation')).toEqual([]);
+});

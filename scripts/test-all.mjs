@@ -82,9 +82,10 @@ await stage('vscode-tools', { skip: opts['skip-integration'] && opts['skip-ui'] 
   setupVscode();
   return 0;
 });
-// Needs Debian's Chromium, which the vscode-tools stage installs on a fresh machine.
-await stage('webview harness', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
-  runCommand(process.execPath, [join(root, 'test', 'webview-harness', 'check.mjs')]));
+// The editor and item webviews against a fake host (playwright.config.ts, test/browser/). Needs
+// Debian's Chromium, which the vscode-tools stage installs on a fresh machine.
+await stage('webview (browser tests)', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
+  runCommand('npx', ['playwright', 'test', '--project', 'webview']));
 await stage('integration', { needs: ['build', 'vscode-tools'], skip: opts['skip-integration'] }, () =>
   runCommand(process.execPath, [join(root, 'test', 'runners', 'run-integration.mjs')]));
 await stage('ui', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>

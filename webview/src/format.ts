@@ -19,11 +19,3 @@ export function formatDate(iso: string | null | undefined): string {
 export function plural(n: number, one: string, many = one + 's'): string {
   return `${n} ${n === 1 ? one : many}`;
 }
-
-export function isSearchTool(name: string | undefined): boolean {
-  return !!name && /search|query|google|bing/i.test(name);
-}
-
-export function isVisitTool(name: string | undefined): boolean {
-  return !!name && /visit|browse|open|fetch|scrape|crawl|read|page|url/i.test(name) && !isSearchTool(name);
-}

@@ -1,7 +1,8 @@
 // Per-row markers shared by the timeline gutter, the outline and the density strip: what the
 // annotation, the gold labels, the audits, the search and the answer trace say about each row.
 import type { Store } from './state';
-import { callToolName, isSearchTool, isVisitTool } from './format';
+import { toolKind } from '../../src/core/stats/toolKinds';
+import { callToolName } from './format';
 import { rootCauseLabel } from './taxonomy';
 
 export const M = {
@@ -68,13 +69,14 @@ export class Markers {
       flags[b] |= endFlag;
     };
 
+    const toolKinds = s.view?.toolKinds;
     rows.forEach((row, i) => {
       if (row.isFinalAnswer) flags[i] |= M.FINAL;
       if (row.isError) flags[i] |= M.ERROR;
       for (const call of row.calls) {
-        const name = callToolName(call);
-        if (isSearchTool(name)) flags[i] |= M.SEARCH;
-        else if (isVisitTool(name)) flags[i] |= M.VISIT;
+        const kind = toolKind(callToolName(call), toolKinds);
+        if (kind === 'search') flags[i] |= M.SEARCH;
+        else if (kind === 'visit') flags[i] |= M.VISIT;
       }
     });
 

@@ -1,6 +1,6 @@
 import type { RootCause } from '../model/rootCauses';
 import type { Trajectory } from '../model/trajectory';
-import type { ToolNames } from '../stats/statistics';
+import { toolKind, type ToolNames } from '../stats/statistics';
 import { traceAnswer } from '../view/answerTrace';
 import { extractConstraints, supports, type QueryConstraint } from './constraints';
 
@@ -26,12 +26,11 @@ function normalizeQuery(q: string): string {
 
 /** Search queries issued before (or at) a position, flattened. */
 function queriesUpTo(t: Trajectory, names: ToolNames, upTo: number): string[] {
-  const searchNames = names.searchNames ?? ['search'];
   const out: string[] = [];
   for (const p of t.decisionSteps) {
     if (p > upTo) break;
     for (const call of t.messages[p].toolCalls) {
-      if (!searchNames.includes(call.name)) continue;
+      if (toolKind(call.name, names) !== 'search') continue;
       const q = (call.arguments as { query?: unknown } | undefined)?.query;
       for (const item of Array.isArray(q) ? q : [q]) if (typeof item === 'string') out.push(item);
     }
@@ -51,9 +50,8 @@ export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicF
   if (decisions.length === 0) throw new Error('the trajectory has no decision step to audit');
   const final = t.finalAnswerStep ?? decisions[decisions.length - 1];
   const evidence: string[] = [];
-  const visitNames = names.visitNames ?? ['visit'];
   const toolCalls = decisions.reduce((s, p) => s + t.messages[p].toolCalls.length, 0);
-  const visits = decisions.filter((p) => t.messages[p].toolCalls.some((c) => visitNames.includes(c.name)));
+  const visits = decisions.filter((p) => t.messages[p].toolCalls.some((c) => toolKind(c.name, names) === 'visit'));
   const query = t.query ?? '';
   const answer = t.predictedAnswer?.trim();
   evidence.push(`${counted(decisions.length, 'decision step')}, ${counted(toolCalls, 'tool call')}, ${counted(visits.length, 'step')} with a visit`);

@@ -1,12 +1,8 @@
 import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { tokenCount } from './tokens';
+import { toolKind, type ToolNames } from './toolKinds';
 
-export interface ToolNames {
-  /** Calls counted as search calls (SearchAuditBench Appendix C); default ["search"]. */
-  searchNames?: string[];
-  /** Calls counted as visit calls; default ["visit"]. */
-  visitNames?: string[];
-}
+export { DEFAULT_SEARCH_NAMES, DEFAULT_VISIT_NAMES, resolvedToolNames, toolKind, type ToolKind, type ToolNames } from './toolKinds';
 
 export interface TrajectoryCounts {
   messages: number;
@@ -40,16 +36,13 @@ function argumentList(call: ToolCall, keys: string[]): unknown[] | undefined {
  * operation per element (an empty list counts zero); every other call counts one.
  */
 export function atomicOperations(call: ToolCall, names: ToolNames = {}): number {
-  const isSearch = (names.searchNames ?? ['search']).includes(call.name);
-  const isVisit = (names.visitNames ?? ['visit']).includes(call.name);
-  if (!isSearch && !isVisit) return 1;
-  const list = argumentList(call, isSearch ? ['query', 'queries'] : ['url', 'urls']);
+  const kind = toolKind(call.name, names);
+  if (kind === 'other') return 1;
+  const list = argumentList(call, kind === 'search' ? ['query', 'queries'] : ['url', 'urls']);
   return list ? list.length : 1;
 }
 
 export function countTrajectory(trajectory: Trajectory, names: ToolNames = {}): TrajectoryCounts {
-  const searchNames = names.searchNames ?? ['search'];
-  const visitNames = names.visitNames ?? ['visit'];
   let toolCalls = 0;
   let atomicOps = 0;
   let searchCalls = 0;
@@ -57,9 +50,10 @@ export function countTrajectory(trajectory: Trajectory, names: ToolNames = {}): 
   for (const position of trajectory.decisionSteps) {
     for (const call of trajectory.messages[position].toolCalls) {
       toolCalls++;
-      atomicOps += atomicOperations(call, { searchNames, visitNames });
-      if (searchNames.includes(call.name)) searchCalls++;
-      else if (visitNames.includes(call.name)) visitCalls++;
+      atomicOps += atomicOperations(call, names);
+      const kind = toolKind(call.name, names);
+      if (kind === 'search') searchCalls++;
+      else if (kind === 'visit') visitCalls++;
     }
   }
   return {

@@ -1,6 +1,6 @@
 import type { AnswerOccurrence, AnswerSource, AnswerTrace } from '../../shared/protocol';
 import type { Message, Trajectory } from '../model/trajectory';
-import type { ToolNames } from '../stats/statistics';
+import { toolKind, type ToolNames } from '../stats/statistics';
 import { toolNameOf } from './rows';
 
 function pattern(answer: string): RegExp | undefined {
@@ -14,8 +14,9 @@ function sourceOf(trajectory: Trajectory, m: Message, names: ToolNames, inReason
   if (m.role === 'user' || m.role === 'system') return 'user';
   if (m.role === 'tool') {
     const tool = toolNameOf(trajectory, m.position);
-    if (tool && (names.searchNames ?? ['search']).includes(tool)) return 'search snippet';
-    if (tool && (names.visitNames ?? ['visit']).includes(tool)) return 'visited page';
+    const kind = toolKind(tool, names);
+    if (kind === 'search') return 'search snippet';
+    if (kind === 'visit') return 'visited page';
     return 'tool return';
   }
   if (m.position === trajectory.finalAnswerStep && !inReasoning) return 'answer';

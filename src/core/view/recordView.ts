@@ -5,7 +5,7 @@ import type { LoadedFile } from '../load/loadFile';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../load/loadRecord';
 import type { Trajectory } from '../model/trajectory';
 import type { SidecarRecord } from '../sidecar/schema';
-import { countTrajectory, type ToolNames } from '../stats/statistics';
+import { countTrajectory, resolvedToolNames, type ToolNames } from '../stats/statistics';
 import { truncate } from '../stats/outline';
 import { buildRows } from './rows';
 
@@ -74,6 +74,7 @@ export function buildRecordView(file: string, loaded: LoadedFile, record: Trajec
     decisionSteps: t.decisionSteps,
     finalAnswerStep: t.finalAnswerStep ?? null,
     audits: sidecarRecord?.audits ?? [],
+    toolKinds: resolvedToolNames(names),
   };
   if (t.query !== undefined) view.header.query = t.query;
   if (t.predictedAnswer !== undefined) view.header.predictedAnswer = t.predictedAnswer;

@@ -1,137 +1,112 @@
-import { parseArgs } from 'node:util';
 import { InputError } from '../core/input/inputError';
-import { runAuditCommand } from './commands/audit';
-import { runExportRepairs } from './commands/exportRepairs';
-import { HARNESS_USAGE, runHarness } from './commands/harness';
-import { runAgreement } from './commands/agreement';
-import { runInspect } from './commands/inspect';
-import { runOutline } from './commands/outline';
-import { runScore } from './commands/score';
-import { runValidate } from './commands/validate';
+import { agreementCommand } from './commands/agreement';
+import { auditCommand } from './commands/audit';
+import { exportRepairsCommand } from './commands/exportRepairs';
+import { HARNESS_COMMANDS } from './commands/harness';
+import { inspectCommand } from './commands/inspect';
+import { outlineCommand } from './commands/outline';
+import { scoreCommand } from './commands/score';
+import { validateCommand } from './commands/validate';
 import { CliUsageError, type CliIo } from './io';
+import { CliOptionError, commandUsage, parseCommandArgs, synopsis, wrap, type CliCommand } from './options';
 
-const USAGE = `trajaudit — audit failed deep-search agent trajectories
+/** Every command, in the order the usage text lists them; each parses only its own options. */
+export const COMMANDS: readonly CliCommand[] = [
+  inspectCommand,
+  outlineCommand,
+  validateCommand,
+  scoreCommand,
+  agreementCommand,
+  auditCommand,
+  exportRepairsCommand,
+  ...HARNESS_COMMANDS,
+];
 
-Usage:
-  trajaudit inspect <file> [--json] [--record ID]     format, counts and statistics
-  trajaudit outline <file> [--json] [--record ID]     the decision-step outline O(τ)
-  trajaudit validate <file or folder…> [--json]       schema check: one line per problem
-  trajaudit score <folder> [--json] [--out report.md] [--method M] [--partial X]
-                  [--judge exact|llm] [--provider P --model X --base-url U] [--concurrency N]
-                                                      score a run folder (kind from trajaudit.run.json or detected)
-  trajaudit agreement <annotation files…> [--json] [--out report.md]
-                                                      multi-annotator agreement (human validation)
-  trajaudit audit <file> --method M [--record ID] [--provider P --model X --base-url U]
-                  [--concurrency N] [--rerun] [--json] [--context-limit N] [--warm-cache]
-                  [--ablation full|3x-holistic|no-forward|no-backward|vote|no-outline-windows]
-                  [--no-full-trajectory] [--max-output-tokens N] [--temperature T] [--reasoning-effort E]
-                                                      methods: searchauditor, all-at-once, step-by-step,
-                                                      binary-search, heuristic (offline, no model)
-  trajaudit export-repairs <file or folder> --format jsonl|md|resume [--out F] [--method M]
-                                                      repair directives; resume = the prefix before the
-                                                      critical step + the repair as a user message
-${HARNESS_USAGE}
+const EXIT_CODES = 'Exit codes: 0 success, 1 bad input or failed check (message on stderr), 2 wrong usage.';
 
-Options:
-  --search-names a,b   tool names counted as search calls (default: search)
-  --visit-names a,b    tool names counted as visit calls (default: visit)
-  --method M           score: the newest audit of method M (default: the newest audit)
-  --out FILE           score, agreement: also write a Markdown report
-  --partial X          score (nuggets): credit of a partial nugget, 0..1 (default 0.5)
-  --judge exact|llm    score: answer judge for deepsearchqa/delegation (default exact; llm needs --model)
-  --help               this text
+function commandEntry(command: CliCommand): string {
+  return [...synopsis(command), ...wrap(command.summary.split(' '), 104, '').map((line) => `      ${line}`)].map((line) => `  ${line}`).join('\n');
+}
 
-Exit codes: 0 success, 1 bad input or failed check (message on stderr), 2 wrong usage.`;
+/** The global usage, generated from the commands' option tables. */
+export function globalUsage(): string {
+  return [
+    'trajaudit — audit failed deep-search agent trajectories',
+    '',
+    'Usage:',
+    ...COMMANDS.map(commandEntry),
+    '',
+    '`trajaudit <command> --help` says what each option of the command does.',
+    'API keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY only, never from flags.',
+    '',
+    EXIT_CODES,
+  ].join('\n');
+}
 
-type Command = (positionals: string[], values: Record<string, unknown>, io: CliIo) => number | Promise<number>;
+/** `harness` and the like: the first word of commands named with two. */
+function groupOf(word: string): CliCommand[] {
+  return COMMANDS.filter((c) => c.name.startsWith(`${word} `));
+}
 
-const COMMANDS: Record<string, Command> = {
-  audit: runAuditCommand,
-  'export-repairs': runExportRepairs,
-  inspect: runInspect,
-  outline: runOutline,
-  validate: runValidate,
-  score: runScore,
-  agreement: runAgreement,
-  harness: runHarness,
-};
+function groupUsage(group: string, members: CliCommand[]): string {
+  return [`Usage: trajaudit ${group} <${members.map((c) => c.name.slice(group.length + 1)).join('|')}> …`, '', ...members.map(commandEntry), '', EXIT_CODES].join('\n');
+}
+
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+
+type Resolved = { command: CliCommand; args: string[] } | { exit: number };
+
+/** Finds the command argv names, or prints the usage that fits and says how to exit. */
+function resolveCommand(argv: string[], io: CliIo): Resolved {
+  const [first, second, ...rest] = argv;
+  const names = COMMANDS.map((c) => c.name).join(', ');
+  if (first === undefined) {
+    io.err(globalUsage());
+    return { exit: 2 };
+  }
+  if (isHelp(first)) {
+    io.out(globalUsage());
+    return { exit: 0 };
+  }
+  if (first.startsWith('-')) {
+    io.err(`trajaudit: the command comes first, got option ${first} (commands: ${names})`);
+    return { exit: 2 };
+  }
+  const command = COMMANDS.find((c) => c.name === first);
+  if (command) return { command, args: argv.slice(1) };
+  const members = groupOf(first);
+  if (members.length === 0) {
+    io.err(`trajaudit: unknown command "${first}" (commands: ${names})`);
+    return { exit: 2 };
+  }
+  if (second === undefined || isHelp(second)) {
+    (second === undefined ? io.err : io.out)(groupUsage(first, members));
+    return { exit: second === undefined ? 2 : 0 };
+  }
+  const member = members.find((c) => c.name === `${first} ${second}`);
+  if (!member) {
+    io.err(`trajaudit ${first}: unknown ${first} command "${second}" (commands: ${members.map((c) => c.name).join(', ')})`);
+    return { exit: 2 };
+  }
+  return { command: member, args: rest };
+}
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
+  const resolved = resolveCommand(argv, io);
+  if ('exit' in resolved) return resolved.exit;
+  const { command, args } = resolved;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: 'boolean' },
-        record: { type: 'string' },
-        'search-names': { type: 'string' },
-        'visit-names': { type: 'string' },
-        method: { type: 'string' },
-        provider: { type: 'string' },
-        model: { type: 'string' },
-        'base-url': { type: 'string' },
-        concurrency: { type: 'string' },
-        'context-limit': { type: 'string' },
-        'max-output-tokens': { type: 'string' },
-        temperature: { type: 'string' },
-        'reasoning-effort': { type: 'string' },
-        ablation: { type: 'string' },
-        'no-full-trajectory': { type: 'boolean' },
-        'warm-cache': { type: 'boolean' },
-        rerun: { type: 'boolean' },
-        'timeout-ms': { type: 'string' },
-        'max-retries': { type: 'string' },
-        out: { type: 'string' },
-        format: { type: 'string' },
-        partial: { type: 'string' },
-        judge: { type: 'string' },
-        // harness (delegation, stage-c, clarify, run-agent)
-        setting: { type: 'string' },
-        order: { type: 'string' },
-        k: { type: 'string' },
-        budget: { type: 'string' },
-        withhold: { type: 'string' },
-        seed: { type: 'string' },
-        'doc-ids': { type: 'string' },
-        'dry-run': { type: 'boolean' },
-        limit: { type: 'string' },
-        price: { type: 'string' },
-        verifier: { type: 'string', multiple: true },
-        verifiers: { type: 'string' },
-        views: { type: 'string' },
-        aggregate: { type: 'string' },
-        'precheck-only': { type: 'boolean' },
-        report: { type: 'string' },
-        command: { type: 'string' },
-        'query-field': { type: 'string' },
-        condition: { type: 'string' },
-        timeout: { type: 'string' },
-        answerer: { type: 'string' },
-        rewriter: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    io.err(`trajaudit: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const [command, ...rest] = parsed.positionals;
-  if (parsed.values.help || !command) {
-    (command || parsed.values.help ? io.out : io.err)(USAGE);
-    return parsed.values.help ? 0 : 2;
-  }
-  const run = COMMANDS[command];
-  if (!run) {
-    io.err(`trajaudit: unknown command "${command}"\n\n${USAGE}`);
-    return 2;
-  }
-  try {
-    return await run(rest, parsed.values, io);
+    const parsed = parseCommandArgs(command, args, COMMANDS);
+    if (parsed.help) {
+      io.out(commandUsage(command));
+      return 0;
+    }
+    return await command.run(parsed.positionals, parsed.values, io);
   } catch (error) {
     if (error instanceof CliUsageError) {
-      io.err(`trajaudit ${command}: ${error.message}\n\n${USAGE}`);
+      // Some commands' messages start with their own name already.
+      const message = error.message.startsWith(`${command.name}: `) ? error.message.slice(command.name.length + 2) : error.message;
+      io.err(`trajaudit ${command.name}: ${message}${error instanceof CliOptionError ? '' : ` (see trajaudit ${command.name} --help)`}`);
       return 2;
     }
     if (error instanceof InputError) {
@@ -139,7 +114,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 1;
     }
     const message = error instanceof Error ? error.message : String(error);
-    io.err(`trajaudit ${command}: internal error: ${message.split('\n')[0]} (set TRAJAUDIT_DEBUG=1 for details)`);
+    io.err(`trajaudit ${command.name}: internal error: ${message.split('\n')[0]} (set TRAJAUDIT_DEBUG=1 for details)`);
     if (process.env.TRAJAUDIT_DEBUG) io.err(String((error as Error).stack));
     return 1;
   }

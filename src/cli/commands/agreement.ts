@@ -9,6 +9,7 @@ import { scoreAgreement } from '../../core/scoring/agreement';
 import { readAnnotationFiles } from '../../core/scoring/agreementInputs';
 import { renderAgreementMarkdown, renderAgreementText, tidyJson } from '../../core/scoring/render';
 import { CliUsageError, type CliIo } from '../io';
+import { JSON_OPTION, type CliCommand } from '../options';
 
 export function runAgreement(positionals: string[], values: Record<string, unknown>, io: CliIo): number {
   if (positionals.length === 0) throw new CliUsageError('missing <annotation file…>');
@@ -24,3 +25,11 @@ export function runAgreement(positionals: string[], values: Record<string, unkno
   else io.out(renderAgreementText(score));
   return 0;
 }
+
+export const agreementCommand: CliCommand = {
+  name: 'agreement',
+  args: '<annotation files…>',
+  summary: 'Multi-annotator agreement (human validation): majority labels, confirmation and residual defect rates with exact 95% intervals.',
+  options: { ...JSON_OPTION, out: { type: 'string', value: 'FILE', help: 'also write a Markdown report' } },
+  run: runAgreement,
+};

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { SEARCHAUDITOR_VARIANTS } from '../../core/audit/searchAuditor';
 import { AUDIT_METHODS, type AuditMethod, type AuditResult } from '../../core/audit/types';
 import { auditKey, appendAudits, cachedAudit } from '../../core/audit/sidecarAudits';
 import { isModelMethod, runHeuristicAudit } from '../../core/audit/runAudit';
@@ -7,6 +8,7 @@ import { isTrajectoryRecord } from '../../core/load/loadRecord';
 import { ROOT_CAUSE_LABELS } from '../../core/model/rootCauses';
 import { readSidecar, sha256Of, sidecarPathFor } from '../../core/sidecar/sidecarFile';
 import { CliUsageError, oneFile, reportProblems, toolNamesFrom, type CliIo } from '../io';
+import { JSON_OPTION, PROVIDER_OPTIONS, RECORD_OPTION, TOOL_NAME_OPTIONS, concurrencyOption, type CliCommand } from '../options';
 import { runModelAudits } from './auditWithModel';
 import { selectRecords } from './selectRecords';
 
@@ -56,3 +58,23 @@ export async function runAuditCommand(positionals: string[], values: Record<stri
   reportProblems(loaded.problems, io);
   return results.some((r) => r.error) || loaded.problems.length ? 1 : 0;
 }
+
+export const auditCommand: CliCommand = {
+  name: 'audit',
+  args: '<file>',
+  summary: 'Runs an audit method on a trajectory file and appends the audits to its sidecar <file>.audit.json. Methods: searchauditor, all-at-once, step-by-step, binary-search (model-backed) and heuristic (offline, no model).',
+  options: {
+    method: { type: 'string', value: AUDIT_METHODS.join('|'), help: 'the audit method', required: true },
+    ...RECORD_OPTION,
+    ...PROVIDER_OPTIONS,
+    ...concurrencyOption('records audited', 4),
+    rerun: { type: 'boolean', help: 'ignore the cached result and audit again' },
+    ...JSON_OPTION,
+    'context-limit': { type: 'string', value: 'N', help: 'tokens; longer trajectories have tool returns cut head-and-tail to fit (default 128000)' },
+    'warm-cache': { type: 'boolean', help: 'searchauditor: one branch first, the other two read the trajectory from the prompt cache' },
+    ablation: { type: 'string', value: SEARCHAUDITOR_VARIANTS.join('|'), help: 'searchauditor ablation (default full)' },
+    'no-full-trajectory': { type: 'boolean', help: 'the adjudicator sees only the reports, outline and windows' },
+    ...TOOL_NAME_OPTIONS,
+  },
+  run: runAuditCommand,
+};

@@ -3,9 +3,10 @@ import { mapWithConcurrency, promptVersionOf, runModelAudit } from '../../core/a
 import { SEARCHAUDITOR_VARIANTS, type SearchAuditorOptions, type SearchAuditorVariant } from '../../core/audit/searchAuditor';
 import type { AuditMethod, AuditResult } from '../../core/audit/types';
 import { createModelClient } from '../../core/providers/factory';
-import type { ModelSettings, ProviderName } from '../../core/providers/types';
+import type { ModelSettings, ProviderName, ReasoningEffort } from '../../core/providers/types';
 import type { ToolNames } from '../../core/stats/statistics';
 import { CliUsageError, type CliIo } from '../io';
+import { REASONING_EFFORTS } from '../options';
 
 export interface ModelAuditContext {
   sha: string;
@@ -32,8 +33,16 @@ export function modelSettingsFrom(values: Record<string, unknown>, env: NodeJS.P
   const settings: ModelSettings = { provider, model };
   if (baseUrl) settings.baseUrl = baseUrl;
   if (apiKey) settings.apiKey = apiKey;
-  if (values.temperature !== undefined) settings.temperature = Number(values.temperature);
-  if (values['reasoning-effort'] !== undefined) settings.reasoningEffort = values['reasoning-effort'] as ModelSettings['reasoningEffort'];
+  if (values.temperature !== undefined) {
+    const temperature = Number(values.temperature);
+    if (String(values.temperature).trim() === '' || !(temperature >= 0 && temperature <= 2)) throw new CliUsageError(`--temperature expects a number from 0 to 2, got "${String(values.temperature)}"`);
+    settings.temperature = temperature;
+  }
+  if (values['reasoning-effort'] !== undefined) {
+    const effort = values['reasoning-effort'];
+    if (!REASONING_EFFORTS.includes(effort as ReasoningEffort)) throw new CliUsageError(`--reasoning-effort must be ${REASONING_EFFORTS.join(', ')}, got "${String(effort)}"`);
+    settings.reasoningEffort = effort as ReasoningEffort;
+  }
   if (values['max-output-tokens'] !== undefined) settings.maxOutputTokens = positiveInt(values['max-output-tokens'], '--max-output-tokens', 8000);
   if (values['timeout-ms'] !== undefined) settings.timeoutMs = positiveInt(values['timeout-ms'], '--timeout-ms', 120_000);
   if (values['max-retries'] !== undefined) {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { collectRepairs, repairsAsJsonl, repairsAsMarkdown, resumePayload, writeResumePayloads } from '../../core/export/repairs';
 import { writeFileAtomic } from '../../core/sidecar/sidecarFile';
 import { CliUsageError, oneFile, type CliIo } from '../io';
+import type { CliCommand } from '../options';
 
 const FORMATS = ['jsonl', 'md', 'resume'] as const;
 
@@ -40,3 +41,15 @@ export function runExportRepairs(positionals: string[], values: Record<string, u
   }
   return sources.length === 0 ? 1 : 0;
 }
+
+export const exportRepairsCommand: CliCommand = {
+  name: 'export-repairs',
+  args: '<file or folder>',
+  summary: 'Repair directives of the audited trajectories; resume = the source messages before the critical step plus the repair as a user message.',
+  options: {
+    format: { type: 'string', value: FORMATS.join('|'), help: 'output format (default jsonl)' },
+    out: { type: 'string', value: 'F', help: 'write to this file (resume with several trajectories: this folder) instead of stdout' },
+    method: { type: 'string', value: 'M', help: 'the newest audit of method M (default: the newest audit)' },
+  },
+  run: runExportRepairs,
+};

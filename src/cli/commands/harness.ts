@@ -4,22 +4,11 @@ import { delegationUnits, dryRunEntry, itemsSha256, loadItemsList, prepareUnit, 
 import type { DelegationOptions } from '../../core/harness/delegation/conversation';
 import { delegationPrompts } from '../../core/harness/prompts';
 import { CliUsageError, type CliIo } from '../io';
+import { HARNESS_RUN_OPTIONS, PRICE_OPTION, PROVIDER_OPTIONS, concurrencyOption, type CliCommand } from '../options';
 import { defaultOut, intFlag, modelClientFrom, pricingFlag, progressPrinter, reportSummary, seedFlag, withInterrupt } from './harnessCommon';
-import { runHarnessAgent } from './harnessAgent';
-import { runHarnessClarify } from './harnessClarify';
-import { runHarnessStageC } from './harnessStageC';
-
-export const HARNESS_USAGE = `  trajaudit harness delegation <items> --setting full|search [--order golden_first|golden_middle|golden_last]
-                  [--k N --budget N --withhold N --seed S] [--doc-ids auto|original|rename]
-                  [--provider P --model X --base-url U] [--out DIR] [--concurrency N] [--dry-run --json]
-                                                      Delegation settings I (full) and II (search); resumable
-  trajaudit harness stage-c <items> [--precheck-only] [--verifier P:MODEL … | --verifiers FILE]
-                  [--views C1,C2,C3,C4] [--out DIR] [--report FILE] [--json]
-                                                      Stage-C filters: deterministic pre-checks + verifier views
-  trajaudit harness clarify <instances> --command "…" [--k 1,2,3] [--model X] [--answerer P:MODEL]
-                  [--rewriter P:MODEL] [--out DIR]    clarify → rewrite → deep search; a nuggets run folder
-  trajaudit harness run-agent <dataset> --command "…" [--query-field F] [--condition C] [--timeout S] [--out DIR]
-                                                      an agent command over DeepSearchQA / Delegation / intent queries`;
+import { harnessRunAgentCommand } from './harnessAgent';
+import { harnessClarifyCommand } from './harnessClarify';
+import { harnessStageCCommand } from './harnessStageC';
 
 function ordersFrom(values: Record<string, unknown>): DocumentOrder[] {
   if (values.order === undefined) return [...DOCUMENT_ORDERS];
@@ -66,16 +55,26 @@ async function runHarnessDelegation(positionals: string[], values: Record<string
   return reportSummary(io, 'delegation', summary, values, pricing, { score: `trajaudit score ${out}` });
 }
 
-const SUBCOMMANDS: Record<string, (p: string[], v: Record<string, unknown>, io: CliIo) => Promise<number>> = {
-  delegation: runHarnessDelegation,
-  'stage-c': runHarnessStageC,
-  clarify: runHarnessClarify,
-  'run-agent': runHarnessAgent,
+const harnessDelegationCommand: CliCommand = {
+  name: 'harness delegation',
+  args: '<items>',
+  summary: 'Delegation settings I (full: every document in the initial context) and II (search: documents through a search tool); resumable.',
+  options: {
+    setting: { type: 'string', value: 'full|search', help: 'setting I (full) or II (search)', required: true },
+    order: { type: 'string', value: DOCUMENT_ORDERS.join('|'), help: 'setting I: where the golden block goes, comma-separated for several (default all three)' },
+    k: { type: 'string', value: 'N', help: 'setting II: documents per search (default 3)' },
+    budget: { type: 'string', value: 'N', help: 'setting II: search calls allowed (default 5)' },
+    withhold: { type: 'string', value: 'N', help: 'setting II: golden documents withheld from the initial context (default 1)' },
+    seed: { type: 'string', value: 'S', help: 'seed of the reproducible shuffles (default 0)' },
+    'doc-ids': { type: 'string', value: 'auto|original|rename', help: 'setting I: keep or rename the document ids (default auto: rename when the ids reveal the golden group)' },
+    'dry-run': { type: 'boolean', help: 'call no model; print the first request of each unit' },
+    ...PROVIDER_OPTIONS,
+    ...PRICE_OPTION,
+    ...concurrencyOption('units', 4),
+    ...HARNESS_RUN_OPTIONS,
+  },
+  run: runHarnessDelegation,
 };
 
-export async function runHarness(positionals: string[], values: Record<string, unknown>, io: CliIo): Promise<number> {
-  const [sub, ...rest] = positionals;
-  const run = sub ? SUBCOMMANDS[sub] : undefined;
-  if (!run) throw new CliUsageError(sub ? `unknown harness "${sub}"; expected ${Object.keys(SUBCOMMANDS).join(', ')}` : `harness needs one of ${Object.keys(SUBCOMMANDS).join(', ')}`);
-  return run(rest, values, io);
-}
+/** The `trajaudit harness …` subcommands, each with its own option table. */
+export const HARNESS_COMMANDS: readonly CliCommand[] = [harnessDelegationCommand, harnessStageCCommand, harnessClarifyCommand, harnessRunAgentCommand];

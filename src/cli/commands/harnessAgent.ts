@@ -3,7 +3,14 @@
 import { loadDataset, runAgentOverDataset, type QueryField } from '../../core/harness/agent/runAgent';
 import { TEMPLATE_VARIABLES } from '../../core/harness/agent/command';
 import { CliUsageError, type CliIo } from '../io';
+import { HARNESS_RUN_OPTIONS, concurrencyOption, type CliCommand, type OptionTable } from '../options';
 import { defaultOut, intFlag, progressPrinter, reportSummary, withInterrupt } from './harnessCommon';
+
+/** The agent under test, shared by run-agent and clarify (read by `commandFlag` and as `--timeout`). */
+export const AGENT_COMMAND_OPTIONS: OptionTable = {
+  command: { type: 'string', value: '"…"', help: `the agent: a shell command template with ${TEMPLATE_VARIABLES.map((v) => `{${v}}`).join(' ')}`, required: true },
+  timeout: { type: 'string', value: 'S', help: 'seconds one agent run may take (default 1800)' },
+};
 
 export function commandFlag(values: Record<string, unknown>, sub: string): string {
   if (typeof values.command !== 'string' || !values.command.trim()) {
@@ -31,3 +38,17 @@ export async function runHarnessAgent(positionals: string[], values: Record<stri
   }));
   return reportSummary(io, 'run-agent', summary, values, undefined, { score: `trajaudit score ${out}${dataset.kind === 'clarify' ? ' --provider … --model … (the nugget coverage judge is an LLM)' : ''}` });
 }
+
+export const harnessRunAgentCommand: CliCommand = {
+  name: 'harness run-agent',
+  args: '<dataset>',
+  summary: 'Runs an agent command over DeepSearchQA, Delegation or Clarify-Then-Search queries; writes a run folder for trajaudit score. Resumable.',
+  options: {
+    ...AGENT_COMMAND_OPTIONS,
+    'query-field': { type: 'string', value: 'fused_query|blurred_query', help: 'Clarify instances: the query the agent gets (default fused_query, the intent query)' },
+    condition: { type: 'string', value: 'C', help: 'the condition label of the answers (default agent; clarify: intent or orig)' },
+    ...concurrencyOption('agent runs', 2),
+    ...HARNESS_RUN_OPTIONS,
+  },
+  run: runHarnessAgent,
+};

@@ -8,7 +8,8 @@ import type { ClarifyInstance } from '../../core/items/schemas';
 import { runClarify } from '../../core/harness/clarify/run';
 import type { ModelClient } from '../../core/providers/types';
 import { CliUsageError, type CliIo } from '../io';
-import { commandFlag } from './harnessAgent';
+import { HARNESS_RUN_OPTIONS, PRICE_OPTION, PROVIDER_OPTIONS, concurrencyOption, type CliCommand } from '../options';
+import { AGENT_COMMAND_OPTIONS, commandFlag } from './harnessAgent';
 import { defaultOut, intFlag, modelClientFrom, pricingFlag, progressPrinter, reportSummary, withInterrupt } from './harnessCommon';
 import { verifierPool } from './harnessStageC';
 
@@ -43,3 +44,20 @@ export async function runHarnessClarify(positionals: string[], values: Record<st
   }));
   return reportSummary(io, 'clarify', summary, values, pricing, { rewrites_with_unelicited_constraints: summary.leaks, score: `trajaudit score ${out} --provider … --model … (nugget coverage is judged by an LLM)` });
 }
+
+export const harnessClarifyCommand: CliCommand = {
+  name: 'harness clarify',
+  args: '<instances>',
+  summary: 'Clarify → rewrite → deep search over Clarify-Then-Search instances; --model is the Clarifier under evaluation. Writes a nuggets run folder; resumable.',
+  options: {
+    ...AGENT_COMMAND_OPTIONS,
+    k: { type: 'string', value: '1,2,3', help: 'question budgets, comma-separated (default 1,2,3)' },
+    ...PROVIDER_OPTIONS,
+    answerer: { type: 'string', value: 'P:MODEL[@URL]', help: 'the User Answerer (default: the Clarifier\'s model)' },
+    rewriter: { type: 'string', value: 'P:MODEL[@URL]', help: 'the Rewriter (default: the Clarifier\'s model)' },
+    ...PRICE_OPTION,
+    ...concurrencyOption('instances', 2),
+    ...HARNESS_RUN_OPTIONS,
+  },
+  run: runHarnessClarify,
+};

@@ -13,6 +13,7 @@ import { VIEWS, type Aggregate, type Verifier, type ViewName } from '../../core/
 import { createModelClient } from '../../core/providers/factory';
 import type { ModelSettings, ProviderName } from '../../core/providers/types';
 import { CliUsageError, type CliIo } from '../io';
+import { HARNESS_RUN_OPTIONS, PRICE_OPTION, PROVIDER_OPTIONS, concurrencyOption, type CliCommand } from '../options';
 import { modelSettingsFrom } from './auditWithModel';
 import { defaultOut, intFlag, pricingFlag, progressPrinter, reportSummary, withInterrupt } from './harnessCommon';
 
@@ -126,3 +127,22 @@ export async function runHarnessStageC(positionals: string[], values: Record<str
   if (typeof values.report === 'string') writeFileSync(values.report, readFileSync(summary.reportPath, 'utf8'));
   return reportSummary(io, 'stage-c', summary, values, pricing, { accepted: `${summary.accepted} of ${summary.total}`, report: summary.reportPath });
 }
+
+export const harnessStageCCommand: CliCommand = {
+  name: 'harness stage-c',
+  args: '<items>',
+  summary: 'Stage-C filters over Delegation items: deterministic pre-checks, then the verifier views; resumable.',
+  options: {
+    'precheck-only': { type: 'boolean', help: 'only the deterministic pre-checks (no model); exit 1 when an item is rejected' },
+    verifier: { type: 'string', multiple: true, value: 'P:MODEL[@URL]', help: 'a verifier model (provider openai or anthropic)' },
+    verifiers: { type: 'string', value: 'FILE', help: 'the verifier pool as JSON {verifiers: [{provider, model, baseUrl?, apiKeyEnv?, label?}], aggregate?}' },
+    views: { type: 'string', value: VIEWS.join(','), help: 'the verifier views to run (default all)' },
+    aggregate: { type: 'string', value: 'all|majority', help: 'verifiers that must accept an item (default all)' },
+    report: { type: 'string', value: 'FILE', help: 'also write the Markdown report here' },
+    ...PROVIDER_OPTIONS,
+    ...PRICE_OPTION,
+    ...concurrencyOption('items', 4),
+    ...HARNESS_RUN_OPTIONS,
+  },
+  run: runHarnessStageC,
+};

@@ -2,6 +2,7 @@ import { loadFile } from '../../core/load/loadFile';
 import { isTrajectoryRecord } from '../../core/load/loadRecord';
 import { inspectOther, inspectTrajectory, type TrajectoryInspection } from '../../core/report/inspect';
 import { oneFile, reportProblems, toolNamesFrom, type CliIo } from '../io';
+import { JSON_OPTION, RECORD_OPTION, TOOL_NAME_OPTIONS, type CliCommand } from '../options';
 import { selectRecords } from './selectRecords';
 
 function human(r: TrajectoryInspection): string {
@@ -35,3 +36,11 @@ export function runInspect(positionals: string[], values: Record<string, unknown
   reportProblems(loaded.problems, io);
   return loaded.problems.length > 0 ? 1 : 0;
 }
+
+export const inspectCommand: CliCommand = {
+  name: 'inspect',
+  args: '<file>',
+  summary: 'Format, counts and statistics of a trajectory file (or a benchmark item file: its kind and counts).',
+  options: { ...JSON_OPTION, ...RECORD_OPTION, ...TOOL_NAME_OPTIONS },
+  run: runInspect,
+};

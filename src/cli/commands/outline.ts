@@ -3,6 +3,7 @@ import { loadFile } from '../../core/load/loadFile';
 import { isTrajectoryRecord } from '../../core/load/loadRecord';
 import { buildOutline, formatOutline } from '../../core/stats/outline';
 import { oneFile, reportProblems, type CliIo } from '../io';
+import { JSON_OPTION, RECORD_OPTION, type CliCommand } from '../options';
 import { selectRecords } from './selectRecords';
 
 export function runOutline(positionals: string[], values: Record<string, unknown>, io: CliIo): number {
@@ -20,3 +21,11 @@ export function runOutline(positionals: string[], values: Record<string, unknown
   reportProblems(loaded.problems, io);
   return loaded.problems.length > 0 ? 1 : 0;
 }
+
+export const outlineCommand: CliCommand = {
+  name: 'outline',
+  args: '<file>',
+  summary: 'The decision-step outline O(τ): every decision step\'s position with a truncated preview.',
+  options: { ...JSON_OPTION, ...RECORD_OPTION },
+  run: runOutline,
+};

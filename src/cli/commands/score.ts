@@ -14,6 +14,7 @@ import { structuredModelFromClient } from '../../core/scoring/judges/providerMod
 import { contractJson, detectionLine, judgingLine, renderMarkdown, renderText } from '../../core/scoring/render';
 import { scoreRunFolder, scoreRunFolderSync, type RunScoreResult, type ScoreOptions } from '../../core/scoring/runFolder';
 import { CliUsageError, type CliIo } from '../io';
+import { JSON_OPTION, PROVIDER_OPTIONS, concurrencyOption, type CliCommand } from '../options';
 import { modelSettingsFrom } from './auditWithModel';
 
 function optionsFrom(positionals: string[], values: Record<string, unknown>): { folder: string; options: ScoreOptions } {
@@ -74,3 +75,19 @@ export async function runScore(positionals: string[], values: Record<string, unk
   const model = structuredModelFromClient(createModelClient(settings), { maxOutputTokens: settings.maxOutputTokens });
   return report(await scoreRunFolder(folder, { ...options, model }), values, io);
 }
+
+export const scoreCommand: CliCommand = {
+  name: 'score',
+  args: '<folder>',
+  summary: 'Scores a run folder (kind from trajaudit.run.json or detected). Offline without --model/--provider: deterministic judges and cached verdicts only.',
+  options: {
+    ...JSON_OPTION,
+    out: { type: 'string', value: 'report.md', help: 'also write a Markdown report' },
+    method: { type: 'string', value: 'M', help: 'audit runs: the newest audit of method M (default: the newest audit)' },
+    partial: { type: 'string', value: 'X', help: 'nuggets: credit of a partial nugget, 0..1 (default 0.5)' },
+    judge: { type: 'string', value: 'exact|llm', help: 'answer judge for deepsearchqa/delegation (default exact; llm needs --model)' },
+    ...PROVIDER_OPTIONS,
+    ...concurrencyOption('model judgments', 4),
+  },
+  run: runScore,
+};

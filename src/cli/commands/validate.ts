@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { problemLine, type Problem } from '../../core/input/inputError';
 import { validateFile } from '../../core/report/validate';
 import { CliUsageError, reportProblems, type CliIo } from '../io';
+import { JSON_OPTION, type CliCommand } from '../options';
 
 const VALIDATABLE = /\.(json|jsonl|csv)$/i;
 
@@ -58,3 +59,11 @@ export function runValidate(positionals: string[], values: Record<string, unknow
   else io.err(`${files.length} file(s) checked: ${errors} error(s), ${all.length - errors} warning(s)`);
   return errors > 0 ? 1 : 0;
 }
+
+export const validateCommand: CliCommand = {
+  name: 'validate',
+  args: '<file or folder…>',
+  summary: 'Schema check of trajectories, benchmark items, sidecars and run folders: one line per problem, file:line:column: message.',
+  options: { ...JSON_OPTION },
+  run: runValidate,
+};

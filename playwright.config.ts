@@ -23,9 +23,14 @@ export default defineConfig({
     },
   },
   projects: [
+    // Frame-time and first-rows budgets (tests tagged @timing) run first, alone: on a 2-core
+    // machine a second browser drawing beside them measures the machine, not the editor.
+    { name: 'webview-timing', testMatch: ['webview/*.spec.ts'], grep: /@timing/, workers: 1 },
     {
       name: 'webview',
       testMatch: ['webview/*.spec.ts', 'items/*.spec.ts'],
+      grepInvert: /@timing/,
+      dependencies: ['webview-timing'],
     },
   ],
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, expectNothingHostile, expectSelectedInView, press, shotsDir, test } from './editorTest';
 
-test('5,000 messages: first rows come quickly after init; only rows near the viewport are in the DOM, the outline too', async ({ openEditor }, testInfo) => {
+test('5,000 messages: first rows come quickly after init; only rows near the viewport are in the DOM, the outline too @timing', async ({ openEditor }, testInfo) => {
   const { page, loadMs } = await openEditor('large');
   const t = await page.evaluate(() => (window as unknown as { __harnessTimings: { initSentAt: number; firstRowAt: number } }).__harnessTimings);
   const firstRows = Math.round(t.firstRowAt - t.initSentAt);
@@ -47,7 +47,7 @@ function scrollStats(page: Page, mode: 'wheel' | 'jump') {
   }, mode);
 }
 
-test('wheel-like scrolling through 5,000 rows is smooth; jumping across the file replaces every row each frame without stalls; the DOM stays bounded', async ({ openEditor }, testInfo) => {
+test('wheel-like scrolling through 5,000 rows is smooth; jumping across the file replaces every row each frame without stalls; the DOM stays bounded @timing', async ({ openEditor }, testInfo) => {
   const { page } = await openEditor('large');
   const wheel = await scrollStats(page, 'wheel');
   const jumps = await scrollStats(page, 'jump');
@@ -58,7 +58,7 @@ test('wheel-like scrolling through 5,000 rows is smooth; jumping across the file
   expect(jumps.rows).toBeLessThan(150);
 });
 
-test('search over 5,000 messages including 1 MB returns; expanding a 1 MB return renders fast; nothing hostile runs', async ({ openEditor }, testInfo) => {
+test('search over 5,000 messages including 1 MB returns; expanding a 1 MB return renders fast; nothing hostile runs @timing', async ({ openEditor }, testInfo) => {
   const { page } = await openEditor('large');
   await page.locator('.tl-scroller').focus();
   await press(page, '/');

@@ -113,7 +113,10 @@ describe('CLI option tables', function () {
   });
 
   it('an option value error from a command is one line pointing at the command help', async () => {
-    const result = await runCli(['audit', TRAJECTORY, '--method', 'heuristic', '--concurrency', 'many']);
+    // A copy: the audit writes its sidecar beside the trajectory, and samples/ is never written.
+    const copy = join(tempDir(), 'case.traj.json');
+    copyFileSync(TRAJECTORY, copy);
+    const result = await runCli(['audit', copy, '--method', 'heuristic', '--concurrency', 'many']);
     assert.equal(result.code, 0, 'the heuristic method reads no --concurrency');
     const model = await runCli(['audit', TRAJECTORY, '--method', 'searchauditor', '--model', 'm', '--base-url', 'http://127.0.0.1:9/v1', '--temperature', 'warm']);
     assert.equal(model.code, 2);

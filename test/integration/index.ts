@@ -27,6 +27,7 @@ export const OUTPUT_MARKER = '[trajaudit-integration]';
 function loadMocha(): MochaConstructor {
   // mocha 12 is an ES module package whose main re-exports lib/mocha.cjs;
   // require() gives the namespace (Node >= 20.19) or the class itself.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
   const mod = require('mocha') as { Mocha?: MochaConstructor; default?: MochaConstructor } & MochaConstructor;
   const ctor = mod.Mocha ?? mod.default ?? mod;
   if (typeof ctor !== 'function') throw new Error('could not load the Mocha class from the "mocha" package');

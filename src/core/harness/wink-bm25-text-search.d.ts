@@ -2,7 +2,8 @@
 declare module 'wink-bm25-text-search' {
   interface WinkBm25Engine {
     defineConfig(config: { fldWeights: Record<string, number>; bm25Params?: { k1?: number; b?: number; k?: number }; ovFldNames?: string[] }): boolean;
-    definePrepTasks(tasks: Array<(input: any) => any>, field?: string): number;
+    /** Typed for the one task the harness gives: the field text to its tokens. */
+    definePrepTasks(tasks: Array<(input: string) => string[]>, field?: string): number;
     addDoc(doc: Record<string, string>, id: string | number): number;
     consolidate(fp?: number): boolean;
     /** [[id, score], …] by descending score; only documents sharing a token with the query. */

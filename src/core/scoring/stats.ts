@@ -4,6 +4,7 @@ import betaQuantile from '@stdlib/stats-base-dists-beta-quantile';
 // simple-statistics is a "type": "module" package whose types TypeScript reads as ESM only; its
 // CommonJS build (the "require" export) is loaded here, typed by the ESM declarations.
 type SimpleStatistics = typeof import('simple-statistics', { with: { 'resolution-mode': 'import' } });
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the CommonJS build, see above
 const { mean: ssMean, quantileSorted, sampleStandardDeviation } = require('simple-statistics') as SimpleStatistics;
 
 /** 97.5th percentile of the standard normal, the z of every 95% interval here. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { bootstrapMeanInterval, clopperPearson, mean, meanOrNull, normalInterval, quantileLinear, ratio, wilson } from '../../../src/core/scoring/stats';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- simple-statistics' CommonJS build, as src/core/scoring/stats.ts loads it
 const { quantileSorted } = require('simple-statistics') as { quantileSorted: (x: number[], p: number) => number };
 
 const close = (actual: number | null | undefined, expected: number, eps = 1e-9) => {

@@ -167,7 +167,7 @@ export class VirtualList {
     const view = this.viewportHeight || scroller.clientHeight || 800;
     const top = scroller.scrollTop;
     let first = this.count ? this.indexAt(Math.max(0, top - overscan)) : 0;
-    let last = this.count ? this.indexAt(top + view + overscan) : -1;
+    const last = this.count ? this.indexAt(top + view + overscan) : -1;
     if (first < 0) first = 0;
     this.firstVisible = this.count ? this.indexAt(top) : 0;
     this.lastVisible = this.count ? this.indexAt(top + view - 1) : -1;

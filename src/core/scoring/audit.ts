@@ -18,6 +18,8 @@ export interface AuditPrediction {
   rootCause?: RootCause;
   repair?: string;
   repairGrades?: boolean[];
+  /** The audit's method (sidecar runs), shown in the report's case table. */
+  method?: string;
 }
 
 export interface AuditCase {
@@ -32,6 +34,8 @@ export interface AuditCase {
   grades?: boolean[];
   /** Gold answer verbatim in a tool return at or before k*; undefined when not determinable. */
   answerInHand?: boolean;
+  /** Sidecar runs: the trajectory file (absolute) and record the case comes from, when the file exists. */
+  trajectory?: { file: string; record: string };
 }
 
 export const NONE_COLUMN = 'none';
@@ -86,6 +90,52 @@ function positionOf(step: number | undefined, finalIndex: number | undefined): n
   if (step === undefined || finalIndex === undefined) return undefined;
   if (finalIndex <= 0) return finalIndex === 0 ? 0 : undefined;
   return step / finalIndex;
+}
+
+export type RepairStatus = 'pass' | 'fail' | 'ungraded' | 'not graded';
+
+/** One gold case as the report's case table, its step links and the CSV export show it. */
+export interface AuditCaseRow {
+  /** The scorer's case id: the gold id, or `<trajectory file relative to the folder>#<record id>`. */
+  id: string;
+  /** Trajectory file (absolute) and record id, when the case comes from a sidecar and the file exists. */
+  file?: string;
+  record?: string;
+  gold: { step: number; span: [number, number]; rootCause?: RootCause; position?: number };
+  /** Absent: no prediction (a miss in every metric). */
+  predicted?: { step?: number; rootCause?: RootCause; position?: number; method?: string };
+  strict: boolean;
+  loose: boolean;
+  rootCauseCorrect: boolean;
+  /** ĉ = c* and k_s ≤ k̂ ≤ k_e. */
+  sound: boolean;
+  /** Repairs are graded only for sound diagnoses (diagnosis-gated); `not graded` otherwise. */
+  repair: RepairStatus;
+  /** The grades behind `repair` (sound diagnoses only): from the prediction or the rubric grader. */
+  grades?: boolean[];
+}
+
+/** The row of one scored case, by the same rules as scoreAudit (call it after the grades are resolved). */
+export function auditCaseRow(c: AuditCase): AuditCaseRow {
+  const p = c.prediction;
+  const k = p?.criticalStep;
+  const sound = isSoundDiagnosis(c);
+  const row: AuditCaseRow = {
+    id: c.id,
+    gold: { step: c.gold.criticalStep, span: c.gold.span, rootCause: c.gold.rootCause, position: positionOf(c.gold.criticalStep, c.gold.finalIndex) },
+    strict: k !== undefined && k === c.gold.criticalStep,
+    loose: k !== undefined && k >= c.gold.span[0] && k <= c.gold.span[1],
+    rootCauseCorrect: c.gold.rootCause !== undefined && p?.rootCause === c.gold.rootCause,
+    sound,
+    repair: !sound ? 'not graded' : c.grades === undefined ? 'ungraded' : repairPasses(c.grades) ? 'pass' : 'fail',
+  };
+  if (c.trajectory) {
+    row.file = c.trajectory.file;
+    row.record = c.trajectory.record;
+  }
+  if (p) row.predicted = { step: k, rootCause: p.rootCause, position: positionOf(k, c.gold.finalIndex), method: p.method };
+  if (sound && c.grades) row.grades = c.grades;
+  return row;
 }
 
 export function scoreAudit(cases: readonly AuditCase[]): AuditScore {

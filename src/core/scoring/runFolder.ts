@@ -8,6 +8,7 @@ import { planDeepSearchQa } from './runs/dsqaRun';
 import { planDelegation } from './runs/delegationRun';
 import { planNuggets } from './runs/nuggetsRun';
 import { planScenarios } from './runs/scenariosRun';
+import type { AuditCaseRow } from './audit';
 import type { KindScore, RunDetection, RunPlan, ScoreOptions } from './runs/types';
 
 export type { KindScore, RunDetection, ScoreOptions } from './runs/types';
@@ -19,6 +20,8 @@ export interface RunScoreResult {
   judging: JudgingSummary;
   /** Things the user should know (left-out lines, defaults applied); not errors. */
   notes: string[];
+  /** Audit runs: one row per gold case, by the rules that made `score` (the report's case table and CSV). */
+  cases?: AuditCaseRow[];
 }
 
 function plan(detection: RunDetection, options: ScoreOptions): RunPlan {
@@ -32,13 +35,23 @@ function plan(detection: RunDetection, options: ScoreOptions): RunPlan {
 }
 
 function finish(detection: RunDetection, p: RunPlan, judging: JudgingSummary): RunScoreResult {
-  const { score, notes } = p.finish();
+  const { score, notes, auditCases } = p.finish();
   if (judging.failed) {
     const more = judging.failed > judging.failures.length ? '; …' : '';
     notes.push(`${judging.failed} judgment(s) failed (malformed judge output after its retries; not cached, judged again next time) and are left out of the score: ${judging.failures.join('; ')}${more}`);
   }
   if (judging.cacheWriteError) notes.push(`could not append to the judgment cache: ${judging.cacheWriteError}`);
-  return { detection, score, judging, notes };
+  return auditCases ? { detection, score, judging, notes, cases: auditCases } : { detection, score, judging, notes };
+}
+
+/**
+ * How many verdicts a deterministic pass could not get (they need a model judge), and how many it
+ * had to judge afresh with the `exact` answer judge (an LLM judge could do those instead).
+ */
+export function judgingNeeds(result: RunScoreResult): { needsModel: number; exactJudged: number } {
+  const j = result.judging;
+  const exactJudged = result.score.kind === 'deepsearchqa' || result.score.kind === 'delegation' ? j.judged - j.modelCalls : 0;
+  return { needsModel: j.unavailable, exactJudged };
 }
 
 export async function scoreRunFolder(folder: string, options: ScoreOptions = {}): Promise<RunScoreResult> {

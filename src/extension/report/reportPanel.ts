@@ -2,15 +2,15 @@
 // step links with trajaudit.revealStep, and writes exports through save dialogs (atomically).
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
+import { defaultExportName, exportText } from '../../core/scoring/report/reportExports';
+import type { BuiltReport, LinkTarget } from '../../core/scoring/report/reportModel';
+import type { RunScoreResult } from '../../core/scoring/runFolder';
 import { writeFileAtomic } from '../../core/sidecar/sidecarFile';
 import type { ExportFormat, ReportFromWebview, ReportModel, ReportToWebview } from '../../shared/reportProtocol';
 import { REVEAL_STEP_COMMAND } from '../commands/revealStep';
 import { TRAJECTORY_OPTION_VIEW_TYPE, type TrajectoryEditorProvider } from '../editor/trajectoryEditorProvider';
 import type { Log } from '../log';
-import { defaultExportName, exportText } from './exports';
 import { webviewPage } from '../webviewPage';
-import type { BuiltReport, LinkTarget } from './reportModel';
-import type { ScoredRun } from './scoring';
 
 export const REPORT_VIEW_TYPE = 'trajaudit.scoreReport';
 
@@ -36,7 +36,7 @@ export class ReportPanel implements vscode.Disposable {
   constructor(
     readonly panel: vscode.WebviewPanel,
     readonly folder: string,
-    private scoredRun: ScoredRun,
+    private scoredRun: RunScoreResult,
     private built: BuiltReport,
     private readonly log: Log,
     private readonly rescore: (folder: string) => Thenable<unknown>,
@@ -59,7 +59,7 @@ export class ReportPanel implements vscode.Disposable {
     return this.built.model;
   }
 
-  get scored(): ScoredRun {
+  get scored(): RunScoreResult {
     return this.scoredRun;
   }
 
@@ -68,7 +68,7 @@ export class ReportPanel implements vscode.Disposable {
   }
 
   /** Shows a new score in this panel. */
-  update(scored: ScoredRun, built: BuiltReport): void {
+  update(scored: RunScoreResult, built: BuiltReport): void {
     this.scoredRun = scored;
     this.built = built;
     this.rendered = undefined;
@@ -142,7 +142,7 @@ export class ReportPanel implements vscode.Disposable {
 
   /** Writes an export; asks where with a save dialog unless `target` is given. */
   async exportTo(format: ExportFormat, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-    const kind = this.scoredRun.result.score.kind;
+    const kind = this.scoredRun.score.kind;
     const filters: Record<ExportFormat, Record<string, string[]>> = { md: { Markdown: ['md'] }, json: { JSON: ['json'] }, csv: { CSV: ['csv'] } };
     const uri = target ?? (await vscode.window.showSaveDialog({
       title: `Export the score report as ${format === 'md' ? 'Markdown' : format.toUpperCase()}`,
@@ -153,7 +153,7 @@ export class ReportPanel implements vscode.Disposable {
     if (!uri) return undefined;
     if (uri.scheme !== 'file') throw new Error(`Exports are written to local files; ${uri.toString()} is not one.`);
     try {
-      writeFileAtomic(uri.fsPath, exportText(format, this.scoredRun.result, this.scoredRun.cases));
+      writeFileAtomic(uri.fsPath, exportText(format, this.scoredRun));
     } catch (error) {
       throw new Error(`Could not write ${uri.fsPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
@@ -205,7 +205,7 @@ export class ReportPanels implements vscode.Disposable {
     return this.panels.get(folder);
   }
 
-  show(folder: string, scored: ScoredRun, built: BuiltReport): ReportPanel {
+  show(folder: string, scored: RunScoreResult, built: BuiltReport): ReportPanel {
     const existing = this.panels.get(folder);
     if (existing) {
       existing.update(scored, built);

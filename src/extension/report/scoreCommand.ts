@@ -11,14 +11,13 @@ import { InputError } from '../../core/input/inputError';
 import { AbortedError } from '../../core/scoring/judges/judge';
 import type { StructuredModel } from '../../core/scoring/judges/llm';
 import { structuredModelFromClient } from '../../core/scoring/judges/providerModel';
-import type { ScoreOptions } from '../../core/scoring/runFolder';
+import { buildReportModel } from '../../core/scoring/report/reportModel';
+import { judgingNeeds, scoreRunFolder, scoreRunFolderSync, type RunScoreResult, type ScoreOptions } from '../../core/scoring/runFolder';
 import { readAuditSettings } from '../audit/auditSettings';
 import { resolveModel } from '../audit/modelClientFactory';
 import type { ApiKeys } from '../audit/secrets';
 import type { Log } from '../log';
-import { buildReportModel } from './reportModel';
 import { ReportPanels, type ReportPanel } from './reportPanel';
-import { judgingNeeds, scoreFolder, scoreFolderSync, type ScoredRun } from './scoring';
 
 export const SCORE_RUN_FOLDER_COMMAND = 'trajaudit.scoreRunFolder';
 
@@ -68,7 +67,7 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 interface Outcome {
-  scored: ScoredRun;
+  scored: RunScoreResult;
   judgeMode: { model: boolean; text: string };
 }
 
@@ -79,12 +78,12 @@ async function score(folder: string, args: ScoreCommandArgs, keys: ApiKeys, prog
   await new Promise((resolve) => setTimeout(resolve, 0));
   if (token.isCancellationRequested) return undefined;
   // The deterministic pass: cached verdicts and deterministic judges; it also tells what is missing.
-  const offline = scoreFolderSync(folder, base);
-  const needs = judgingNeeds(offline.result);
+  const offline = scoreRunFolderSync(folder, base);
+  const needs = judgingNeeds(offline);
   const missing = needs.needsModel + needs.exactJudged;
   const what = needs.needsModel ? `${plural(needs.needsModel, 'verdict')} need a model judge and ${needs.needsModel === 1 ? 'is' : 'are'} counted as not passing` : `${plural(needs.exactJudged, 'answer')} judged by the deterministic exact-match judge`;
   if (missing === 0) {
-    const cached = offline.result.judging.cached;
+    const cached = offline.judging.cached;
     return { scored: offline, judgeMode: { model: false, text: cached ? `No judge was needed: ${plural(cached, 'cached verdict')} reused from the judgment cache.` : 'No judge was needed: every verdict is deterministic or given in the run files.' } };
   }
   if (args.judge === 'deterministic') return { scored: offline, judgeMode: { model: false, text: `Deterministic judges only (as asked): ${what}.` } };
@@ -104,10 +103,10 @@ async function score(folder: string, args: ScoreCommandArgs, keys: ApiKeys, prog
     calls++;
     progress.report({ message: `judging with ${resolved.client.model}: ${plural(calls, 'model call')} of about ${missing}`, increment: calls <= missing ? step : 0 });
   });
-  const kind = offline.result.score.kind;
+  const kind = offline.score.kind;
   try {
-    const scored = await scoreFolder(folder, { ...base, model, ...(kind === 'deepsearchqa' || kind === 'delegation' ? { judge: 'llm' as const } : {}), signal: controller.signal, concurrency: settings.concurrency });
-    const j = scored.result.judging;
+    const scored = await scoreRunFolder(folder, { ...base, model, ...(kind === 'deepsearchqa' || kind === 'delegation' ? { judge: 'llm' as const } : {}), signal: controller.signal, concurrency: settings.concurrency });
+    const j = scored.judging;
     return { scored, judgeMode: { model: true, text: `Judged with ${resolved.client.model}: ${plural(j.modelCalls, 'model call')}${j.cached ? `, ${plural(j.cached, 'cached verdict')} reused` : ''}; new verdicts were added to the run's judgment cache.` } };
   } finally {
     subscription.dispose();
@@ -143,10 +142,10 @@ export async function scoreAndShow(folderUri: vscode.Uri, args: ScoreCommandArgs
     void vscode.window.showInformationMessage(`Scoring ${label} was cancelled.`);
     return undefined;
   }
-  const { result } = outcome.scored;
+  const result = outcome.scored;
   log.info(`score ${folder}: kind ${result.detection.kind} (${result.detection.reason}); ${outcome.judgeMode.text}`);
-  const built = buildReportModel(result, outcome.scored.cases, { folderLabel: label, judgeMode: outcome.judgeMode });
-  return panels.show(folder, outcome.scored, built);
+  const built = buildReportModel(result, { folderLabel: label, judgeMode: outcome.judgeMode });
+  return panels.show(folder, result, built);
 }
 
 export function registerScoreRunFolder(panels: ReportPanels, keys: ApiKeys, log: Log): vscode.Disposable {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { contractJson } from '../../../src/core/scoring/render';
 import { scoreRunFolderSync } from '../../../src/core/scoring/runFolder';
 import type { TrajauditApi } from '../../../src/extension/extension';
-import { jsonFor } from '../../../src/extension/report/exports';
+import { jsonFor } from '../../../src/core/scoring/report/reportExports';
 import type { ReportPanel, RenderedInfo } from '../../../src/extension/report/reportPanel';
 import { startMockModelServer, type MockRequest } from '../../mock/mockModelServer';
 import { activateExtension, closeAllEditors, samplesRoot, waitFor } from './helpers.js';
@@ -176,7 +176,7 @@ suite('Score report: Score Run Folder opens a report webview', () => {
       assert.equal(panel.model.judgeMode.model, true, panel.model.judgeMode.text);
       assert.match(panel.model.judgeMode.text, /^Judged with mock-gpt: 3 model calls/);
       assert.equal(server.requests.length, 3, 'one rubric-grader call per sound diagnosis with a repair and no grades');
-      const s = panel.scored.result.score;
+      const s = panel.scored.score;
       assert.ok(s.kind === 'audit');
       assert.equal(s.counts.repairs_passed, 3);
       assert.equal(s.counts.ungraded_repairs, 0);

@@ -1,15 +1,14 @@
-// The score report's pure parts (src/extension/report: scoring with per-case rows, the view model,
-// the exports). The panel and the command are tested in real VS Code (test/integration/suite/report.test.ts).
+// The score report's pure parts (scoring with per-case rows, src/core/scoring/report: the view
+// model, the exports). The panel and the command are tested in real VS Code (test/integration/suite/report.test.ts).
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ROOT_CAUSES } from '../../../src/core/model/rootCauses';
 import type { StructuredModel } from '../../../src/core/scoring/judges/llm';
 import { contractJson, renderMarkdown } from '../../../src/core/scoring/render';
-import { scoreRunFolder, scoreRunFolderSync } from '../../../src/core/scoring/runFolder';
-import { csvField, csvFor, csvText, exportText, jsonFor } from '../../../src/extension/report/exports';
-import { buildReportModel, histogram, pct } from '../../../src/extension/report/reportModel';
-import { scoreFolder, scoreFolderSync, judgingNeeds } from '../../../src/extension/report/scoring';
+import { judgingNeeds, scoreRunFolder, scoreRunFolderSync } from '../../../src/core/scoring/runFolder';
+import { csvField, csvFor, csvText, exportText, jsonFor } from '../../../src/core/scoring/report/reportExports';
+import { buildReportModel, histogram, pct } from '../../../src/core/scoring/report/reportModel';
 import type { BarChartSpec, HeatmapSpec, ReportModel } from '../../../src/shared/reportProtocol';
 import { runCli, tempDir } from '../helpers';
 
@@ -56,21 +55,37 @@ function table(model: ReportModel, id: string) {
   return found;
 }
 
+/** Answers every rubric-grader request with output that is not the required format. */
+class MalformedGrader implements StructuredModel {
+  calls = 0;
+  async complete<T>(): Promise<{ value: T }> {
+    this.calls++;
+    return { value: { verdict: 'looks fine' } as T };
+  }
+}
+
 describe('score report: scoring with per-case rows', () => {
   for (const folder of [...FOLDERS, TRAJECTORIES]) {
-    it(`${basename(folder)}: the same result as scoreRunFolderSync`, () => {
-      const mine = scoreFolderSync(folder);
-      const core = scoreRunFolderSync(folder);
-      assert.deepEqual(mine.result.score, core.score);
-      assert.deepEqual(mine.result.judging, core.judging);
-      assert.deepEqual(mine.result.notes, core.notes);
-      assert.deepEqual(mine.result.detection, core.detection);
-      assert.equal(mine.cases !== undefined, core.score.kind === 'audit');
+    it(`${basename(folder)}: per-case rows for audit runs only`, () => {
+      const result = scoreRunFolderSync(folder);
+      assert.equal(result.cases !== undefined, result.score.kind === 'audit');
     });
   }
 
+  it('a grader that fails on malformed output: the report says so, as trajaudit score does', async () => {
+    // The report once scored audit runs by a copy of scoreRunFolder that dropped this note.
+    const grader = new MalformedGrader();
+    const result = await scoreRunFolder(trajectoriesWithSidecars(), { model: grader });
+    assert.ok(grader.calls > 0);
+    assert.equal(result.judging.failed, 3);
+    assert.ok(result.notes.some((n) => n.startsWith('3 judgment(s) failed (malformed judge output')), result.notes.join('\n'));
+    assert.ok(result.cases && result.score.kind === 'audit');
+    assert.equal(result.cases.filter((c) => c.repair === 'ungraded').length, result.score.counts.ungraded_repairs);
+  });
+
   it('audit gold/predictions: one row per gold case, a missing prediction is a miss, repair grades from the file', () => {
-    const { result, cases } = scoreFolderSync(join(RUNS, 'audit-gold-pred'));
+    const result = scoreRunFolderSync(join(RUNS, 'audit-gold-pred'));
+    const cases = result.cases;
     assert.ok(cases && result.score.kind === 'audit');
     assert.equal(cases.length, result.score.n);
     assert.equal(cases.filter((c) => c.strict).length / cases.length, result.score.metrics.cs_strict);
@@ -81,11 +96,11 @@ describe('score report: scoring with per-case rows', () => {
     const first = cases.find((c) => c.id === 'sab-0126');
     assert.deepEqual([first?.strict, first?.sound, first?.repair], [true, true, 'pass']);
     assert.ok(cases.every((c) => c.file === undefined), 'gold/prediction files have no trajectories to link');
-    assert.ok(!result.notes.some((n) => n.includes('disagrees')));
   });
 
   it('sidecars: rows carry the trajectory file and record; ungraded repairs without a model', () => {
-    const { result, cases } = scoreFolderSync(TRAJECTORIES);
+    const result = scoreRunFolderSync(TRAJECTORIES);
+    const cases = result.cases;
     assert.ok(cases && result.score.kind === 'audit');
     assert.equal(cases.length, result.score.n);
     for (const c of cases) {
@@ -97,23 +112,20 @@ describe('score report: scoring with per-case rows', () => {
     assert.equal(judgingNeeds(result).needsModel, 3);
   });
 
-  it('sidecars with a model: the rubric grader verdicts land in the rows, as scoreRunFolder scores them', async () => {
-    const a = trajectoriesWithSidecars();
-    const b = trajectoriesWithSidecars();
+  it('sidecars with a model: the rubric grader verdicts land in the rows', async () => {
+    const folder = trajectoriesWithSidecars();
     const grader = new PassingGrader();
-    const mine = await scoreFolder(a, { model: grader });
-    const core = await scoreRunFolder(b, { model: new PassingGrader() });
-    assert.deepEqual(mine.result.score, core.score);
+    const graded = await scoreRunFolder(folder, { model: grader });
     assert.equal(grader.calls, 3);
-    assert.ok(mine.cases);
-    assert.equal(mine.cases.filter((c) => c.repair === 'pass').length, 3);
-    assert.equal(mine.result.score.kind === 'audit' && mine.result.score.counts.repairs_passed, 3);
-    assert.ok(mine.cases.filter((c) => c.repair === 'pass').every((c) => c.grades?.every(Boolean)));
+    assert.ok(graded.cases);
+    assert.equal(graded.cases.filter((c) => c.repair === 'pass').length, 3);
+    assert.equal(graded.score.kind === 'audit' && graded.score.counts.repairs_passed, 3);
+    assert.ok(graded.cases.filter((c) => c.repair === 'pass').every((c) => c.grades?.every(Boolean)));
     // The verdicts were cached: a deterministic pass now finds them.
-    const again = scoreFolderSync(a);
-    assert.equal(again.result.judging.cached, 3);
-    assert.deepEqual(again.cases?.map((c) => c.repair), mine.cases.map((c) => c.repair));
-    assert.equal(judgingNeeds(again.result).needsModel, 0);
+    const again = scoreRunFolderSync(folder);
+    assert.equal(again.judging.cached, 3);
+    assert.deepEqual(again.cases?.map((c) => c.repair), graded.cases.map((c) => c.repair));
+    assert.equal(judgingNeeds(again).needsModel, 0);
   });
 
   it('an aborted model pass rejects (cancel)', async () => {
@@ -121,14 +133,14 @@ describe('score report: scoring with per-case rows', () => {
     const controller = new AbortController();
     controller.abort();
     const slow: StructuredModel = { complete: () => new Promise(() => undefined) };
-    await assert.rejects(scoreFolder(dir, { model: slow, signal: controller.signal }), (e: Error) => e.name === 'AbortError');
+    await assert.rejects(scoreRunFolder(dir, { model: slow, signal: controller.signal }), (e: Error) => e.name === 'AbortError');
   });
 });
 
 describe('score report: view model', () => {
   it('audit: figures, per-class F1 bars, confusion heat map and case rows match the score', () => {
-    const { result, cases } = scoreFolderSync(join(RUNS, 'audit-gold-pred'));
-    const { model, links } = buildReportModel(result, cases, context);
+    const result = scoreRunFolderSync(join(RUNS, 'audit-gold-pred'));
+    const { model, links } = buildReportModel(result, context);
     assert.ok(result.score.kind === 'audit');
     const s = result.score;
     assert.equal(model.kind, 'audit');
@@ -150,8 +162,9 @@ describe('score report: view model', () => {
   });
 
   it('audit from sidecars: step links to gold and predicted steps, position histogram', () => {
-    const { result, cases } = scoreFolderSync(TRAJECTORIES);
-    const { model, links } = buildReportModel(result, cases, context);
+    const result = scoreRunFolderSync(TRAJECTORIES);
+    const { model, links } = buildReportModel(result, context);
+    const cases = result.cases;
     assert.ok(cases);
     const rows = table(model, 'audit-cases').rows;
     assert.equal(rows.length, cases.length);
@@ -171,10 +184,10 @@ describe('score report: view model', () => {
   });
 
   it('deepsearchqa: category shares with their Wilson intervals', () => {
-    const { result } = scoreFolderSync(join(RUNS, 'deepsearchqa-run'));
+    const result = scoreRunFolderSync(join(RUNS, 'deepsearchqa-run'));
     assert.ok(result.score.kind === 'deepsearchqa');
     const s = result.score;
-    const { model } = buildReportModel(result, undefined, context);
+    const { model } = buildReportModel(result, context);
     const c = chart<'bar'>(model, 'chart-dsqa-categories');
     assert.deepEqual(c.series[0].values, [s.metrics.fully_correct, s.metrics.fully_incorrect, s.metrics.partially_correct, s.metrics.correct_with_extraneous]);
     assert.deepEqual(c.series[0].intervals, [s.ci95.fully_correct, s.ci95.fully_incorrect, s.ci95.partially_correct, s.ci95.correct_with_extraneous]);
@@ -183,10 +196,10 @@ describe('score report: view model', () => {
   });
 
   it('nuggets: restore-score histogram per condition covers every instance', () => {
-    const { result } = scoreFolderSync(join(RUNS, 'nuggets-run'));
+    const result = scoreRunFolderSync(join(RUNS, 'nuggets-run'));
     assert.ok(result.score.kind === 'nuggets');
     const s = result.score;
-    const { model } = buildReportModel(result, undefined, context);
+    const { model } = buildReportModel(result, context);
     const d = chart<'bar'>(model, 'chart-nuggets-distribution');
     assert.deepEqual(d.series.map((x) => x.label), Object.keys(s.conditions));
     d.series.forEach((x) => assert.equal(x.values.reduce((a, b) => (a ?? 0) + (b ?? 0), 0), s.conditions[x.label].n));
@@ -195,10 +208,10 @@ describe('score report: view model', () => {
   });
 
   it('scenarios: A/B bars with the gate lines, dimension scores', () => {
-    const { result } = scoreFolderSync(join(RUNS, 'scenarios-run'));
+    const result = scoreRunFolderSync(join(RUNS, 'scenarios-run'));
     assert.ok(result.score.kind === 'scenarios');
     const s = result.score;
-    const { model } = buildReportModel(result, undefined, context);
+    const { model } = buildReportModel(result, context);
     const ab = chart<'bar'>(model, 'chart-scenarios');
     assert.deepEqual(ab.series[0].values, Object.values(s.scenarios).map((v) => v.a));
     assert.deepEqual(ab.series[1].values, Object.values(s.scenarios).map((v) => v.b));
@@ -209,8 +222,8 @@ describe('score report: view model', () => {
 
   it('every chart names an existing table (its accessible equivalent), every kind', () => {
     for (const folder of [...FOLDERS, TRAJECTORIES]) {
-      const { result, cases } = scoreFolderSync(folder);
-      const { model } = buildReportModel(result, cases, context);
+      const result = scoreRunFolderSync(folder);
+      const { model } = buildReportModel(result, context);
       const tables = new Set(model.sections.flatMap((s) => s.tables.map((t) => t.id)));
       assert.equal(tables.size, model.sections.flatMap((s) => s.tables).length, 'table ids are unique');
       for (const c of model.sections.flatMap((s) => s.charts)) assert.ok(tables.has(c.tableId), `${c.id} → ${c.tableId}`);
@@ -227,7 +240,7 @@ describe('score report: view model', () => {
 describe('score report: exports', () => {
   for (const folder of FOLDERS) {
     it(`${basename(folder)}: JSON is byte for byte what trajaudit score --json prints`, async () => {
-      const { result } = scoreFolderSync(folder);
+      const result = scoreRunFolderSync(folder);
       const cli = await runCli(['score', folder, '--json']);
       assert.equal(jsonFor(result), `${cli.out}\n`);
       assert.deepEqual(JSON.parse(exportText('json', result)), contractJson(scoreRunFolderSync(folder).score));
@@ -236,14 +249,14 @@ describe('score report: exports', () => {
 
   it('Markdown is the CLI report', () => {
     const folder = join(RUNS, 'scenarios-run');
-    const { result } = scoreFolderSync(folder);
+    const result = scoreRunFolderSync(folder);
     assert.equal(exportText('md', result), renderMarkdown(scoreRunFolderSync(folder)));
   });
 
   it('CSV: one row per case / item / instance / scenario, with a header', () => {
     const rows = (folder: string) => {
-      const { result, cases } = scoreFolderSync(folder);
-      return csvFor(result, cases).trimEnd().split('\r\n');
+      const result = scoreRunFolderSync(folder);
+      return csvFor(result).trimEnd().split('\r\n');
     };
     const audit = rows(join(RUNS, 'audit-gold-pred'));
     assert.equal(audit.length, 14);
@@ -252,7 +265,7 @@ describe('score report: exports', () => {
     assert.equal(rows(join(RUNS, 'deepsearchqa-run')).length, 13);
     const sidecars = rows(TRAJECTORIES);
     assert.ok(sidecars[1].startsWith('anthropic/baltic-chamber-opera.traj.json#0,anthropic/baltic-chamber-opera.traj.json,0,5,5,9,'), sidecars[1]);
-    const nuggets = scoreFolderSync(join(RUNS, 'nuggets-run')).result;
+    const nuggets = scoreRunFolderSync(join(RUNS, 'nuggets-run'));
     assert.ok(nuggets.score.kind === 'nuggets');
     assert.equal(rows(join(RUNS, 'nuggets-run')).length, nuggets.score.per_instance.length + 1);
   });
@@ -273,7 +286,7 @@ describe('score report: exports', () => {
   it('the sample run folders are not written to by the deterministic pass', () => {
     for (const folder of FOLDERS) {
       const before = readdirSync(folder).map((n) => [n, readFileSync(join(folder, n), 'utf8')]);
-      scoreFolderSync(folder);
+      scoreRunFolderSync(folder);
       assert.deepEqual(readdirSync(folder).map((n) => [n, readFileSync(join(folder, n), 'utf8')]), before);
     }
   });

@@ -1,11 +1,10 @@
 // The report's exports: Markdown (as `trajaudit score --out`), JSON (exactly the `score --json`
 // document) and CSV (per-case or per-item rows; trajectory files relative to the run folder).
-// Pure: no `vscode` import.
 import { relative } from 'node:path';
-import { contractJson, renderMarkdown } from '../../core/scoring/render';
-import type { RunScoreResult } from '../../core/scoring/runFolder';
-import type { ExportFormat } from '../../shared/reportProtocol';
-import type { AuditCaseRow } from './auditCases';
+import { contractJson, renderMarkdown } from '../render';
+import type { RunScoreResult } from '../runFolder';
+import type { ExportFormat } from '../../../shared/reportProtocol';
+import type { AuditCaseRow } from '../audit';
 
 type Value = string | number | boolean | null | undefined;
 
@@ -31,11 +30,11 @@ function auditCsv(folder: string, cases: readonly AuditCaseRow[]): string {
   );
 }
 
-export function csvFor(result: RunScoreResult, cases?: readonly AuditCaseRow[]): string {
+export function csvFor(result: RunScoreResult): string {
   const s = result.score;
   switch (s.kind) {
     case 'audit':
-      return auditCsv(result.detection.folder, cases ?? []);
+      return auditCsv(result.detection.folder, result.cases ?? []);
     case 'deepsearchqa':
       return csvText(['id', 'sample', 'found', 'expected', 'submitted', 'precision', 'recall', 'f1', 'category'],
         s.per_item.map((it) => [it.id, it.sample, it.score.found, it.score.expected, it.score.submitted, it.score.precision, it.score.recall, it.score.f1, it.score.category]));
@@ -62,11 +61,11 @@ export function jsonFor(result: RunScoreResult): string {
   return `${JSON.stringify(contractJson(result.score), null, 2)}\n`;
 }
 
-export function exportText(format: ExportFormat, result: RunScoreResult, cases?: readonly AuditCaseRow[]): string {
+export function exportText(format: ExportFormat, result: RunScoreResult): string {
   switch (format) {
     case 'md': return renderMarkdown(result);
     case 'json': return jsonFor(result);
-    case 'csv': return csvFor(result, cases);
+    case 'csv': return csvFor(result);
   }
 }
 

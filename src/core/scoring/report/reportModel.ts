@@ -1,17 +1,16 @@
 // The report's view model: tables (display text + the numbers behind them), chart specs with the
 // same numbers, and the step links of audit cases. Built on the host from a scored run, so the
 // webview only draws. Formatting follows src/core/scoring/render.ts (percentages with 2 decimals).
-// Pure: no `vscode` import (unit-tested in test/unit/report/).
-import { ROOT_CAUSES, ROOT_CAUSE_LABELS, type RootCause } from '../../core/model/rootCauses';
-import type { AuditScore } from '../../core/scoring/audit';
-import { CATEGORIES, type DsqaAggregate, type DsqaScore } from '../../core/scoring/deepsearchqa';
-import type { DelegationGroup, DelegationScore } from '../../core/scoring/delegation';
-import type { NuggetScore } from '../../core/scoring/nuggets';
-import { detectionLine, judgingLine } from '../../core/scoring/render';
-import type { RunScoreResult } from '../../core/scoring/runFolder';
-import { A_MEAN_GATE, B_GATE, type ScenarioScore } from '../../core/scoring/scenarios';
-import type { BarChartSpec, ChartSpec, ExportFormat, ReportCell, ReportModel, ReportSection, ReportTable } from '../../shared/reportProtocol';
-import type { AuditCaseRow } from './auditCases';
+// Pure: the extension's report panel shows it (unit-tested in test/unit/report/).
+import { ROOT_CAUSES, ROOT_CAUSE_LABELS, type RootCause } from '../../model/rootCauses';
+import type { AuditCaseRow, AuditScore } from '../audit';
+import { CATEGORIES, type DsqaAggregate, type DsqaScore } from '../deepsearchqa';
+import type { DelegationGroup, DelegationScore } from '../delegation';
+import type { NuggetScore } from '../nuggets';
+import { detectionLine, judgingLine } from '../render';
+import type { RunScoreResult } from '../runFolder';
+import { A_MEAN_GATE, B_GATE, type ScenarioScore } from '../scenarios';
+import type { BarChartSpec, ChartSpec, ExportFormat, ReportCell, ReportModel, ReportSection, ReportTable } from '../../../shared/reportProtocol';
 
 /** Where a link cell leads: a trajectory step, opened with trajaudit.revealStep(file, record, position). */
 export interface LinkTarget {
@@ -433,12 +432,12 @@ export function exportChoices(kind: ReportModel['kind']): { format: ExportFormat
   ];
 }
 
-export function buildReportModel(result: RunScoreResult, cases: readonly AuditCaseRow[] | undefined, context: ReportContext): BuiltReport {
+export function buildReportModel(result: RunScoreResult, context: ReportContext): BuiltReport {
   const links = new Map<string, LinkTarget>();
   const s = result.score;
   let sections: ReportSection[];
   switch (s.kind) {
-    case 'audit': sections = auditSections(s, cases, links); break;
+    case 'audit': sections = auditSections(s, result.cases, links); break;
     case 'deepsearchqa': sections = dsqaSections(s); break;
     case 'nuggets': sections = nuggetSections(s); break;
     case 'scenarios': sections = scenarioSections(s); break;

@@ -12,7 +12,7 @@ import type { RootCause } from '../../model/rootCauses';
 import type { Trajectory } from '../../model/trajectory';
 import { readSidecar } from '../../sidecar/sidecarFile';
 import { rootCauseSchema, type AuditEntry, type SidecarRecord } from '../../sidecar/schema';
-import { answerInHand, isSoundDiagnosis, scoreAudit, type AuditCase } from '../audit';
+import { answerInHand, auditCaseRow, isSoundDiagnosis, scoreAudit, type AuditCase } from '../audit';
 import { JudgmentCache } from '../judges/cache';
 import { hashInput, type CacheLine, type JudgeTask } from '../judges/judge';
 import { repairRubricJudge, type RepairJudgeInput } from '../judges/repairRubric';
@@ -147,9 +147,11 @@ function fromSidecars(detection: RunDetection, options: ScoreOptions, notes: str
           rootCause: opt(diagnosis?.rootCause) as RootCause | undefined,
           repair: audit.repair?.directives?.length ? audit.repair.directives.join('\n') : undefined,
           repairGrades: grades,
+          method: audit.method,
         } : undefined,
         grades,
       };
+      if (t) c.trajectory = { file: trajectoryPath, record: id };
       if (t?.goldAnswer) {
         const toolReturns = t.messages.filter((m) => m.role === 'tool');
         c.answerInHand = answerInHand(t.goldAnswer, toolReturns, k);
@@ -206,7 +208,8 @@ export function planAudit(detection: RunDetection, options: ScoreOptions): RunPl
       if (noRepair) notes.push(`${noRepair} sound diagnosis(es) have no repair directive: their repair fails`);
       if (noRubrics) notes.push(`${noRubrics} sound diagnosis(es) have a repair but the gold case has no rubrics: ungraded, counted as not passing`);
       if (ungraded) notes.push(`${ungraded} repair(s) need the rubric grader (an LLM judge) but no model is configured: ungraded, counted as not passing`);
-      return { score: scoreAudit(drafts.map((d) => d.c)), notes };
+      const cases = drafts.map((d) => d.c);
+      return { score: scoreAudit(cases), notes, auditCases: cases.map(auditCaseRow) };
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { RunKind, RunManifest } from '../../runs/manifest';
-import type { AuditScore } from '../audit';
+import type { AuditCaseRow, AuditScore } from '../audit';
 import type { DeepSearchQaJudgeInput, AnswerCorrectness } from '../judges/answerCorrectness';
 import type { JudgmentCache } from '../judges/cache';
 import type { DelegationAnswerInput } from '../judges/delegationAnswer';
@@ -52,5 +52,6 @@ export interface RunPlan {
   // Tasks of different judges share the runner; their types are checked where they are built.
   tasks: JudgeTask<any, any>[];
   cache?: JudgmentCache;
-  finish(): { score: KindScore; notes: string[] };
+  /** `auditCases`: audit runs only, one row per gold case (the report's case table). */
+  finish(): { score: KindScore; notes: string[]; auditCases?: AuditCaseRow[] };
 }

@@ -1,6 +1,6 @@
 // Which tool calls are searches and which are visits (SearchAuditBench Appendix C): one table
 // for the statistics, the auditors, the answer trace and the editor's markers. Pure, no
-// tokenizer: the webview bundles it.
+// tokenizer: the webview bundles it. The lists are documented in docs/formats.md §6.
 
 export interface ToolNames {
   /** Calls counted as search calls (SearchAuditBench Appendix C); default DEFAULT_SEARCH_NAMES. */

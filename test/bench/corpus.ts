@@ -1,23 +1,13 @@
 // Synthetic corpora shaped like SearchAuditBench (seed 002, §3.4 and Appendix C): 1,243 failed
 // trajectories, mean 73 messages, mean ~65K tokens with a ~39K median and ~152K P90 (log-normal),
 // tool returns ~3/4 of the text, batched search calls. Deterministic (seeded).
+import { mulberry32 } from '../../src/core/random';
 
 const WORDS = ('the of and to in a is that for on with as by at from this be are was or an which it has were its '
   + 'olympic river museum founded council district season league championship election author novel published '
   + 'company revenue quarterly report university professor research journal archive census population '
   + 'village railway station bridge cathedral festival award nominee director film album record label '
   + 'according official website retrieved page snippet article wikipedia source 1987 1994 2003 2011 2019').split(' ');
-
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function normal(random: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
@@ -71,7 +61,7 @@ export function makeTrajectory(random: () => number, index: number, messageCount
 
 /** The SearchAuditBench-shaped corpus, as JSON texts (one per trajectory). */
 export function searchAuditBenchCorpus(count = 1243, seed = 7): string[] {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const texts: string[] = [];
   for (let i = 0; i < count; i++) {
     const tokens = Math.min(600_000, Math.round(39_400 * Math.exp(1.0 * normal(random))));
@@ -84,7 +74,7 @@ export function searchAuditBenchCorpus(count = 1243, seed = 7): string[] {
 
 /** One trajectory of about `megabytes` MB and `messages` messages. */
 export function hugeTrajectory(megabytes = 120, messages = 5000, seed = 11): string {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const tokens = Math.round((megabytes * 1024 * 1024) / 5.75);
   return JSON.stringify(makeTrajectory(random, 0, messages, tokens, 'searchauditbench'));
 }

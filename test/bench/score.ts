@@ -14,7 +14,7 @@ import type { AnswerCorrectness, DeepSearchQaJudgeInput } from '../../src/core/s
 import { exactJudgment } from '../../src/core/scoring/judges/exact';
 import type { Judge } from '../../src/core/scoring/judges/judge';
 import { scoreRunFolder, scoreRunFolderSync } from '../../src/core/scoring/runFolder';
-import { mulberry32 } from '../../src/core/scoring/stats';
+import { mulberry32 } from '../../src/core/random';
 
 const AUDIT_CASES = 1243;
 const DSQA_ITEMS = 900;

@@ -49,40 +49,6 @@ export function contentTokens(text: string): string[] {
   return tokenize(text).filter((t) => !STOPWORDS.has(t) && (hasCjk(t) || t.length > 1 || /\d/.test(t)));
 }
 
-// ---- seeded randomness -------------------------------------------------------------
-
-/** FNV-1a 32-bit hash of a string. */
-export function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** A reproducible random stream (mulberry32) keyed by the parts, e.g. (seed, item id, purpose). */
-export function seededRandom(...parts: (string | number)[]): () => number {
-  let a = hash32(parts.map(String).join('\u0000'));
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Fisher–Yates shuffle of a copy, with a seeded stream. */
-export function shuffled<T>(items: readonly T[], random: () => number): T[] {
-  const out = items.slice();
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-
 // ---- JSON as Python's json.dumps writes it -------------------------------------------
 
 /**

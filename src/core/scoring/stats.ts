@@ -1,5 +1,6 @@
 // Statistics shared by the scorers (docs/metrics.md). Pure functions, no I/O.
 import betaQuantile from '@stdlib/stats-base-dists-beta-quantile';
+import { mulberry32 } from '../random';
 
 // simple-statistics is a "type": "module" package whose types TypeScript reads as ESM only; its
 // CommonJS build (the "require" export) is loaded here, typed by the ESM declarations.
@@ -69,18 +70,6 @@ export function clopperPearson(k: number, n: number, confidence = 0.95): Interva
 
 function clamp01(x: number): number {
   return Math.min(1, Math.max(0, x));
-}
-
-/** Mulberry32: a small, fast, seedable PRNG so bootstrap intervals are reproducible. Returns [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export const BOOTSTRAP_SEED = 20260101;

@@ -10,7 +10,8 @@
 // else its `synthetic_url` / `pseudo_publish_time`.
 import type { DelegationItem } from '../../items/schemas';
 import { fillSingleBrace } from '../prompts';
-import { seededRandom, shuffled, truncateChars } from '../text';
+import { seededRandom, shuffled } from '../../random';
+import { truncateChars } from '../text';
 
 export const MAX_CONTENT_CHARS = 4000;
 export const DOCUMENT_ORDERS = ['golden_first', 'golden_middle', 'golden_last'] as const;

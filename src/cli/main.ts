@@ -1,4 +1,5 @@
 import { InputError } from '../core/input/inputError';
+import { redactSecrets, registerSecretsFromEnv } from '../core/secrets/redact';
 import { agreementCommand } from './commands/agreement';
 import { auditCommand } from './commands/audit';
 import { exportRepairsCommand } from './commands/exportRepairs';
@@ -91,7 +92,10 @@ function resolveCommand(argv: string[], io: CliIo): Resolved {
   return { command: member, args: rest };
 }
 
-export async function main(argv: string[], io: CliIo): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo): Promise<number> {
+  // Every configured API key, in every form, is redacted from all the CLI prints.
+  registerSecretsFromEnv();
+  const io: CliIo = { out: (s) => rawIo.out(redactSecrets(s)), err: (s) => rawIo.err(redactSecrets(s)) };
   const resolved = resolveCommand(argv, io);
   if ('exit' in resolved) return resolved.exit;
   const { command, args } = resolved;

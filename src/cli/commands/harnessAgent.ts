@@ -10,6 +10,7 @@ import { defaultOut, intFlag, progressPrinter, reportSummary, withInterrupt } fr
 export const AGENT_COMMAND_OPTIONS: OptionTable = {
   command: { type: 'string', value: '"…"', help: `the agent: a shell command template with ${TEMPLATE_VARIABLES.map((v) => `{${v}}`).join(' ')}`, required: true },
   timeout: { type: 'string', value: 'S', help: 'seconds one agent run may take (default 1800)' },
+  'pass-api-keys': { type: 'boolean', help: "give the agent trajaudit's API keys (OPENAI_API_KEY, ANTHROPIC_API_KEY, …); by default they are removed from its environment" },
 };
 
 export function commandFlag(values: Record<string, unknown>, sub: string): string {
@@ -33,6 +34,7 @@ export async function runHarnessAgent(positionals: string[], values: Record<stri
     datasetPath, dataset, template, out,
     concurrency: intFlag(values, 'concurrency', 2, 1),
     timeoutMs: intFlag(values, 'timeout', 1800, 1) * 1000,
+    passApiKeys: values['pass-api-keys'] === true,
     signal,
     onProgress: progressPrinter(io, 'run-agent'),
   }));

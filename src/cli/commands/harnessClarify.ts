@@ -39,6 +39,7 @@ export async function runHarnessClarify(positionals: string[], values: Record<st
     roles: { clarifier: client, answerer: roleClient(values, 'answerer', client), rewriter: roleClient(values, 'rewriter', client) },
     concurrency: intFlag(values, 'concurrency', 2, 1),
     timeoutMs: intFlag(values, 'timeout', 1800, 1) * 1000,
+    passApiKeys: values['pass-api-keys'] === true,
     ...(settings.maxOutputTokens ? { maxOutputTokens: settings.maxOutputTokens } : {}),
     signal, onProgress: progressPrinter(io, 'clarify'), pricing,
   }));

@@ -2,7 +2,7 @@
 
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { scrubSecrets } from './errors';
+import { redactReply, scrubSecrets } from './errors';
 import { withJsonInstruction } from './json';
 import { BadResponseError, classifySdkError, runWithRetries, type RetryPolicy } from './retry';
 import { DEFAULT_ANTHROPIC_MAX_TOKENS, type ChatMessage, type ChatRequest, type ChatResult, type ModelClient, type StructuredOutputMode } from './types';
@@ -117,7 +117,7 @@ export class AnthropicMessagesClient implements ModelClient {
     if (requestId) result.requestId = requestId;
     const calls = message.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : []));
     if (calls.length) result.toolCalls = calls;
-    return result;
+    return redactReply(result, [this.#options.apiKey]);
   }
 }
 

@@ -2,6 +2,7 @@
 // API key (every message goes through scrubSecrets; SDK errors are not kept as
 // `cause`, since they hold response headers and bodies).
 
+import { redactSecrets } from '../secrets/redact';
 import type { ChatUsage, ProviderName } from './types';
 
 export type ModelErrorKind =
@@ -99,19 +100,35 @@ export function oneLine(text: string, max = 300): string {
 }
 
 const KEY_PATTERNS: RegExp[] = [
-  /\bsk-[A-Za-z0-9_*.-]{6,}/g, // OpenAI / Anthropic style keys, also partly masked echoes
+  /\bsk-[A-Za-z0-9_*.-]{6,}/gi, // OpenAI / Anthropic style keys, also partly masked echoes
   /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=*-]{6,}/gi,
   /\b(x-api-key|api-key|authorization)(["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b)[^\s"',;]{6,}/gi,
 ];
 
-/** Removes the given secrets (verbatim) and anything that looks like an API key. */
+/**
+ * Removes every form of the given and the registered secrets (redactSecrets: any case, base64,
+ * URL-encoded, …) and anything that looks like an API key.
+ */
 export function scrubSecrets(text: string, secrets: ReadonlyArray<string | undefined> = []): string {
   let out = text;
   for (const secret of secrets) {
     if (secret && secret.length >= 6) out = out.split(secret).join('[redacted]');
   }
+  out = redactSecrets(out, secrets);
   out = out.replace(KEY_PATTERNS[0], '[redacted]');
   out = out.replace(KEY_PATTERNS[1], (_m, scheme: string) => `${scheme} [redacted]`);
   out = out.replace(KEY_PATTERNS[2], (_m, name: string, sep: string) => `${name}${sep}[redacted]`);
+  return out;
+}
+
+/**
+ * A model reply with every form of the client's and the registered keys redacted (a model can
+ * echo a key it was shown; the reply then goes into sidecars, --json and run folders).
+ */
+export function redactReply<T extends { text: string; refusal?: string; toolCalls?: { id: string; name: string; arguments: string }[] }>(result: T, secrets: ReadonlyArray<string | undefined>): T {
+  const redact = (text: string) => redactSecrets(text, secrets);
+  const out: T = { ...result, text: redact(result.text) };
+  if (result.refusal !== undefined) out.refusal = redact(result.refusal);
+  if (result.toolCalls) out.toolCalls = result.toolCalls.map((c) => ({ ...c, name: redact(c.name), arguments: redact(c.arguments) }));
   return out;
 }

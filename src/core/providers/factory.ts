@@ -3,6 +3,7 @@
 import { AnthropicMessagesClient } from './anthropic';
 import { ModelError, oneLine, scrubSecrets } from './errors';
 import { OpenAIChatClient } from './openai';
+import { registerSecret } from '../secrets/redact';
 import type { RetryPolicy } from './retry';
 import {
   DEFAULT_MAX_RETRIES,
@@ -56,6 +57,8 @@ export function createModelClient(settings: ModelSettings): ModelClient {
   const isHosted = new URL(baseUrl).hostname === hosted.host;
 
   let apiKey = settings.apiKey?.trim();
+  // Redacted from everything the process prints or writes from now on.
+  registerSecret(apiKey);
   if (!apiKey) {
     if (isHosted) fail(`no API key: set ${hosted.keyVar} (or the apiKey setting)`);
     apiKey = PLACEHOLDER_API_KEY;

@@ -3,7 +3,7 @@
 
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { scrubSecrets } from './errors';
+import { redactReply, scrubSecrets } from './errors';
 import { withJsonInstruction, isStrictCompatible } from './json';
 import { BadResponseError, classifySdkError, runWithRetries, type RetryPolicy } from './retry';
 import type { ChatMessage, ChatRequest, ChatResult, ModelClient, StructuredOutputMode } from './types';
@@ -111,7 +111,7 @@ export class OpenAIChatClient implements ModelClient {
     const calls = (choice.message?.tool_calls ?? []).flatMap((c) =>
       c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }] : []);
     if (calls.length) result.toolCalls = calls;
-    return result;
+    return redactReply(result, [this.#options.apiKey]);
   }
 }
 

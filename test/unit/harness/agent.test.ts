@@ -17,7 +17,7 @@ describe('harness agent command', function () {
   it('template variables are shell-quoted; unknown and quoted variables are refused', () => {
     assert.deepEqual(templateProblems(AGENT), []);
     assert.match(templateProblems('agent {question}').join(), /unknown template variable \{question\}/);
-    assert.match(templateProblems(`agent --q '{query}'`).join(), /do not quote/);
+    assert.match(templateProblems(`agent --q '{query}'`).join(), /inside single quotes.*agent --q \{query\}/);
     assert.equal(shellQuote(`it's "x" $(rm -rf /)`, 'linux'), `'it'\\''s "x" $(rm -rf /)'`);
     assert.equal(shellQuote('say "hi"', 'win32'), '"say ""hi"""');
     assert.equal(renderCommand('a {query} {id}', { query: 'q;x', id: '7', query_file: '', condition: '', out_answer: '', out_trajectory: '', workdir: '' }, 'linux'), `a 'q;x' '7'`);

@@ -18,7 +18,7 @@ import type { HarnessRunSummary } from '../delegation/run';
 import { appendJsonLine, checkSameConfig, ensureFolder, manifestPath, readForResume, readManifest, writeJsonLines, writeManifest, type ProgressSink } from '../runFolder';
 import { safeNameComponent } from '../../files/safeName';
 import { emptyHarnessUsage } from '../wire';
-import { runAgentCommand, templateProblems } from './command';
+import { answerCutMessage, runAgentCommand, templateProblems } from './command';
 
 export type DatasetKind = 'deepsearchqa' | 'delegation' | 'clarify';
 
@@ -83,6 +83,8 @@ export interface AgentRunOptions {
   cwd?: string;
   signal?: AbortSignal;
   onProgress?: ProgressSink;
+  /** Give the agent the product's API keys (off by default; see runAgentCommand). */
+  passApiKeys?: boolean;
 }
 
 const FILES: Record<DatasetKind, string> = { deepsearchqa: 'responses.jsonl', delegation: 'outputs.jsonl', clarify: 'answers.jsonl' };
@@ -114,6 +116,7 @@ export async function runAgentOverDataset(o: AgentRunOptions): Promise<HarnessRu
   const failed: HarnessRunSummary['failed'] = [];
   let finished = 0;
   let aborted = false;
+  const notes: string[] = [];
   o.onProgress?.({ done: 0, total: todo.length, skipped, message: `${todo.length} to run, ${skipped} already done (${kind} dataset)` });
   await mapWithConcurrency(todo, Math.max(1, o.concurrency), async (task) => {
     if (o.signal?.aborted) {
@@ -125,11 +128,12 @@ export async function runAgentOverDataset(o: AgentRunOptions): Promise<HarnessRu
       const trajectoryRel = `trajectories/${name}.traj.json`;
       const result = await runAgentCommand({
         template: o.template, query: task.query, id: task.id, condition: task.condition,
-        workdir: join(folder, '.work', name), trajectoryTarget: join(folder, trajectoryRel), cwd: o.cwd, timeoutMs: o.timeoutMs, signal: o.signal,
+        workdir: join(folder, '.work', name), trajectoryTarget: join(folder, trajectoryRel), cwd: o.cwd, timeoutMs: o.timeoutMs, signal: o.signal, passApiKeys: o.passApiKeys,
       });
       const extra = {
         ...(result.trajectory ? { trajectory: trajectoryRel } : {}),
         ...(result.trajectoryProblem ? { trajectory_problem: result.trajectoryProblem } : {}),
+        ...(result.answerCut ? { answer_cut: { source: result.answerCut.source, kept_bytes: result.answerCut.keptBytes, total_bytes: result.answerCut.totalBytes } } : {}),
         duration_ms: result.durationMs,
       };
       if (kind === 'deepsearchqa') appendJsonLine(path, { id: task.id, response: result.answer, ...extra });
@@ -139,7 +143,8 @@ export async function runAgentOverDataset(o: AgentRunOptions): Promise<HarnessRu
         appendJsonLine(path, { id: task.id, setting: task.condition, answer: result.answer, cited_doc_ids: citations.cited, cited_groups: citations.groups, ...extra, usage: emptyHarnessUsage() });
       }
       finished++;
-      o.onProgress?.({ done: finished + failed.length, total: todo.length, skipped, message: `${task.id}${kind === 'clarify' ? ` ${task.condition}` : ''}: answered in ${(result.durationMs / 1000).toFixed(1)} s${result.trajectory ? '' : ' (no trajectory written)'}${result.trajectoryProblem ? ` (trajectory unreadable: ${result.trajectoryProblem})` : ''}` });
+      o.onProgress?.({ done: finished + failed.length, total: todo.length, skipped, message: `${task.id}${kind === 'clarify' ? ` ${task.condition}` : ''}: answered in ${(result.durationMs / 1000).toFixed(1)} s${result.trajectory ? '' : ' (no trajectory written)'}${result.trajectoryProblem ? ` (trajectory unreadable: ${result.trajectoryProblem})` : ''}${result.answerCut ? `; ${answerCutMessage(result.answerCut)} (write long answers to {out_answer}, or shorten them)` : ''}` });
+      if (result.answerCut) notes.push(`${task.id}${kind === 'clarify' ? ` ${task.condition}` : ''}: ${answerCutMessage(result.answerCut)}; the line records answer_cut`);
     } catch (error) {
       if (isAbortError(error) || o.signal?.aborted) {
         aborted = true;
@@ -150,5 +155,5 @@ export async function runAgentOverDataset(o: AgentRunOptions): Promise<HarnessRu
       o.onProgress?.({ done: finished + failed.length, total: todo.length, skipped, message: `${task.id}: failed — ${message}` });
     }
   });
-  return { folder, total: o.dataset.tasks.length, skipped, completed: finished, failed, aborted, usage: emptyHarnessUsage(), runUsage: emptyHarnessUsage(), notes: previous.repaired ? [`${FILES[kind]}: a partial last line (an interrupted write) was removed`] : [] };
+  return { folder, total: o.dataset.tasks.length, skipped, completed: finished, failed, aborted, usage: emptyHarnessUsage(), runUsage: emptyHarnessUsage(), notes: [...(previous.repaired ? [`${FILES[kind]}: a partial last line (an interrupted write) was removed`] : []), ...notes] };
 }

@@ -15,7 +15,7 @@ import { extractJson } from '../../providers/json';
 import { completeStructured } from '../../providers/structured';
 import type { ChatMessage, ModelClient } from '../../providers/types';
 import { mapWithConcurrency } from '../../audit/runAudit';
-import { runAgentCommand, templateProblems } from '../agent/command';
+import { answerCutMessage, runAgentCommand, templateProblems } from '../agent/command';
 import type { HarnessRunSummary } from '../delegation/run';
 import { renderRolePrompt, rolePrompt } from '../prompts';
 import { appendJsonLine, checkSameConfig, ensureFolder, readForResume, readManifest, writeJsonLines, writeManifest, type ProgressSink } from '../runFolder';
@@ -115,6 +115,8 @@ export interface ClarifyRunOptions extends ClarifyOptions {
   cwd?: string;
   onProgress?: ProgressSink;
   pricing?: Pricing;
+  /** Give the agent the product's API keys (off by default; see runAgentCommand). */
+  passApiKeys?: boolean;
 }
 
 interface ClarificationLine extends ClarificationResult {
@@ -183,14 +185,16 @@ export async function runClarify(o: ClarifyRunOptions): Promise<HarnessRunSummar
       const trajectoryRel = `trajectories/${name}.traj.json`;
       const agent = await runAgentCommand({
         template: o.template, query, id: String(instance.id), condition,
-        workdir: join(folder, '.work', name), trajectoryTarget: join(folder, trajectoryRel), cwd: o.cwd, timeoutMs: o.timeoutMs, signal: o.signal,
+        workdir: join(folder, '.work', name), trajectoryTarget: join(folder, trajectoryRel), cwd: o.cwd, timeoutMs: o.timeoutMs, signal: o.signal, passApiKeys: o.passApiKeys,
       });
       appendJsonLine(answersPath, {
         id: String(instance.id), condition, answer: agent.answer, query,
         ...(agent.trajectory ? { trajectory: trajectoryRel } : {}),
         ...(agent.trajectoryProblem ? { trajectory_problem: agent.trajectoryProblem } : {}),
+        ...(agent.answerCut ? { answer_cut: { source: agent.answerCut.source, kept_bytes: agent.answerCut.keptBytes, total_bytes: agent.answerCut.totalBytes } } : {}),
         duration_ms: agent.durationMs,
       });
+      if (agent.answerCut) notes.push(`${instance.id} ${condition}: ${answerCutMessage(agent.answerCut)}; the line records answer_cut`);
       finished++;
       o.onProgress?.({ done: finished + failed.length, total: todo.length, skipped, message: `${instance.id} ${condition}: answered${leakNote}${usage.calls ? ` — ${usageLine(usage, o.pricing)}` : ''}` });
     } catch (error) {

@@ -50,6 +50,7 @@ export interface RunDetection {
 
 export interface RunPlan {
   // Tasks of different judges share the runner; their types are checked where they are built.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each task's own types, see above
   tasks: JudgeTask<any, any>[];
   cache?: JudgmentCache;
   /** `auditCases`: audit runs only, one row per gold case (the report's case table). */

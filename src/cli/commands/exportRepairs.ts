@@ -1,7 +1,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { collectRepairs, repairsAsJsonl, repairsAsMarkdown, resumePayload, writeResumePayloads } from '../../core/export/repairs';
-import { writeFileAtomic } from '../../core/sidecar/sidecarFile';
+import { writeFileAtomic } from '../../core/files/atomicWrite';
 import { CliUsageError, oneFile, type CliIo } from '../io';
 import type { CliCommand } from '../options';
 

@@ -8,7 +8,8 @@ import { markdownText } from '../report/markdown';
 import { ROOT_CAUSE_LABELS, normalizeRootCause } from '../model/rootCauses';
 import type { Trajectory } from '../model/trajectory';
 import type { AuditEntry } from '../sidecar/schema';
-import { readSidecar, sidecarPathFor, writeFileAtomic } from '../sidecar/sidecarFile';
+import { writeFileAtomic } from '../files/atomicWrite';
+import { readSidecar, sidecarPathFor } from '../sidecar/sidecarFile';
 import { newestAudit } from '../audit/newest';
 
 export interface RepairEntry {

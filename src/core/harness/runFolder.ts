@@ -10,7 +10,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, tr
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../input/inputError';
 import { MANIFEST_FILE } from '../runs/manifest';
-import { writeFileAtomic } from '../sidecar/sidecarFile';
+import { writeFileAtomic } from '../files/atomicWrite';
 
 export interface ResumeRead<T> {
   lines: T[];

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { collectRepairs, repairsAsJsonl, repairsAsMarkdown, resumePayload } from '../../core/export/repairs';
-import { writeFileAtomic } from '../../core/sidecar/sidecarFile';
+import { writeFileAtomic } from '../../core/files/atomicWrite';
 import { targetUri } from '../activeFile';
 
 /** Editor command: export the repair directives of a file or folder as JSONL, Markdown or resume payloads. */

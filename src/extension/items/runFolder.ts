@@ -6,7 +6,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { InputError } from '../../core/input/inputError';
 import { decodeText } from '../../core/input/readText';
 import { MANIFEST_FILE } from '../../core/runs/manifest';
-import { writeFileAtomic } from '../../core/sidecar/sidecarFile';
+import { writeFileAtomic } from '../../core/files/atomicWrite';
 import { mergeResults, parseResults, type MergeInput, type ParsedLine, type ResultLine } from './scenarioResults';
 
 export const DEFAULT_RUN_FOLDER_NAME = 'scenarios-run';

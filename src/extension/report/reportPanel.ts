@@ -2,10 +2,10 @@
 // step links with trajaudit.revealStep, and writes exports through save dialogs (atomically).
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
+import { writeFileAtomic } from '../../core/files/atomicWrite';
 import { defaultExportName, exportText } from '../../core/scoring/report/reportExports';
 import type { BuiltReport, LinkTarget } from '../../core/scoring/report/reportModel';
 import type { RunScoreResult } from '../../core/scoring/runFolder';
-import { writeFileAtomic } from '../../core/sidecar/sidecarFile';
 import type { ExportFormat, ReportFromWebview, ReportModel, ReportToWebview } from '../../shared/reportProtocol';
 import { REVEAL_STEP_COMMAND } from '../commands/revealStep';
 import { TRAJECTORY_OPTION_VIEW_TYPE, type TrajectoryEditorProvider } from '../editor/trajectoryEditorProvider';

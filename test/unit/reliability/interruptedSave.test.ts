@@ -8,7 +8,7 @@ const root = join(__dirname, '..', '..', '..');
 
 /** A child that rewrites the sidecar atomically in a loop, alternating two large versions. */
 const WRITER = `
-const { writeFileAtomic } = require(${JSON.stringify(join(root, 'src', 'core', 'sidecar', 'sidecarFile.ts'))});
+const { writeFileAtomic } = require(${JSON.stringify(join(root, 'src', 'core', 'files', 'atomicWrite.ts'))});
 const [target, a, b] = process.argv.slice(2);
 const versions = [require('fs').readFileSync(a, 'utf8'), require('fs').readFileSync(b, 'utf8')];
 process.send('ready');

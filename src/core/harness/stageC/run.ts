@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { DelegationItem } from '../../items/schemas';
 import { isAbortError } from '../../providers/errors';
 import { mapWithConcurrency } from '../../audit/runAudit';
-import { writeFileAtomic } from '../../sidecar/sidecarFile';
+import { writeFileAtomic } from '../../files/atomicWrite';
 import type { HarnessRunSummary } from '../delegation/run';
 import { appendJsonLine, checkSameConfig, ensureFolder, readForResume, type ProgressSink } from '../runFolder';
 import { sumUsage, usageLine, type HarnessUsage, type Pricing } from '../wire';

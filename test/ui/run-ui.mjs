@@ -430,7 +430,7 @@ async function runChecks(ctx) {
     const annotations = Object.values(saved.records ?? {}).map((r) => r.annotation).filter(Boolean);
     assert.equal(annotations.length, 1, `one annotated record: ${JSON.stringify(saved.records)}`);
     assert.equal(annotations[0].criticalStep, step);
-    assert.equal(saved.schema, 'trajaudit.audit/v1');
+    assert.equal(saved.schema, 'trajaudit.audit/v2');
     assert.equal(saved.trajectory?.sha256, shaBefore, 'the sidecar records the trajectory hash');
     assert.equal(createHash('sha256').update(readFileSync(trajectory)).digest('hex'), shaBefore, 'the trajectory file was not modified');
     return `critical step ${step} saved to ${relative(session.workspace, sidecar)}`;

@@ -33,8 +33,8 @@ describe('audit sidecar', () => {
 
   it('refuses a newer schema version and a bad sidecar with a clear message', () => {
     const dir = tempDir();
-    const newer = writeTemp(dir, 'a.json.audit.json', JSON.stringify({ schema: 'trajaudit.audit/v2', trajectory: { file: 'a.json' }, records: {} }));
-    assert.throws(() => readSidecar(newer), (e: InputError) => /schema "trajaudit\.audit\/v2" is not supported/.test(e.message) && e.where.path === '$.schema');
+    const newer = writeTemp(dir, 'a.json.audit.json', JSON.stringify({ schema: 'trajaudit.audit/v3', trajectory: { file: 'a.json' }, records: {} }));
+    assert.throws(() => readSidecar(newer), (e: InputError) => /schema "trajaudit\.audit\/v3" is not supported/.test(e.message) && e.where.path === '$.schema');
     const bad = writeTemp(dir, 'b.json.audit.json', JSON.stringify({ schema: 'trajaudit.audit/v1', trajectory: { file: 'b.json' }, records: { '0': { annotation: { criticalStep: 5, toleranceSpan: [1, 3], rootCause: 'bad luck' } } } }, null, 2));
     assert.throws(() => readSidecar(bad), (e: InputError) => /unknown root cause "bad luck"/.test(e.message) && e.where.line === 14);
     const broken = writeTemp(dir, 'c.json.audit.json', '{"schema": "trajaudit.audit/v1", ');

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { SEARCHAUDITOR_VARIANTS } from '../../core/audit/searchAuditor';
 import { AUDIT_METHODS, type AuditMethod, type AuditResult } from '../../core/audit/types';
-import { auditKey, appendAudits, cachedAudit } from '../../core/audit/sidecarAudits';
-import { isModelMethod, runHeuristicAudit } from '../../core/audit/runAudit';
+import { auditKey, appendAudits, cachedAudit, recordContentSha256 } from '../../core/audit/sidecarAudits';
+import { heuristicOptions, isModelMethod, promptVersionOf, runHeuristicAudit } from '../../core/audit/runAudit';
 import { loadFile } from '../../core/load/loadFile';
 import { isTrajectoryRecord } from '../../core/load/loadRecord';
 import { ROOT_CAUSE_LABELS } from '../../core/model/rootCauses';
@@ -23,23 +23,30 @@ export async function runAuditCommand(positionals: string[], values: Record<stri
   const names = toolNamesFrom(values);
   const sidecar = readSidecar(sidecarPathFor(file));
   let results: { recordId: string; audit?: AuditResult; error?: string; cached?: boolean }[];
+  // An unchanged record audited the same way again reuses its stored result (no new entry).
+  const cached = (record: (typeof records)[number], keyParts: { method: string; model: string; promptVersion: string; options?: unknown }) =>
+    values.rerun ? undefined : cachedAudit(sidecar, record.id, auditKey({ contentSha256: recordContentSha256(record.trajectory), ...keyParts }));
   if (!isModelMethod(method)) {
+    const options = heuristicOptions(names);
     results = records.map((r) => {
       try {
+        const reused = cached(r, { method, model: 'heuristic', promptVersion: promptVersionOf(method), ...(options ? { options } : {}) });
+        if (reused) return { recordId: r.id, audit: reused, cached: true };
         return { recordId: r.id, audit: runHeuristicAudit(r.trajectory, names, sha) };
       } catch (error) {
         return { recordId: r.id, error: (error as Error).message };
       }
     });
   } else {
+    const byId = new Map(records.map((r) => [r.id, r]));
     results = await runModelAudits(records, method, values, io, {
       sha,
       names,
-      cached: (recordId, keyParts) => (values.rerun ? undefined : cachedAudit(sidecar, recordId, auditKey({ trajectorySha256: sha, ...keyParts }))),
+      cached: (recordId, keyParts) => cached(byId.get(recordId)!, keyParts),
     });
   }
   const fresh = results.filter((r) => r.audit && !r.cached).map((r) => ({ recordId: r.recordId, audit: r.audit! }));
-  if (fresh.length) appendAudits(file, loaded.detection.kind, fresh);
+  const written = fresh.length ? (await appendAudits(file, loaded.detection.kind, fresh, { rerun: Boolean(values.rerun) })).written : 0;
   if (values.json) {
     io.out(JSON.stringify(results.map((r) => ({ record: r.recordId, ...(r.audit ? { audit: r.audit, cached: Boolean(r.cached) } : { error: r.error }) })), null, 2));
   } else {
@@ -53,7 +60,7 @@ export async function runAuditCommand(positionals: string[], values: Record<stri
       io.out(`  ${d.rationale}`);
       for (const directive of r.audit.repair.directives) io.out(`  - ${directive}`);
     }
-    io.err(`${fresh.length} audit(s) written to ${sidecarPathFor(file)}`);
+    io.err(`${written} audit(s) written to ${sidecarPathFor(file)}${results.some((r) => r.cached) ? ` (${results.filter((r) => r.cached).length} unchanged, reused)` : ''}`);
   }
   reportProblems(loaded.problems, io);
   return results.some((r) => r.error) || loaded.problems.length ? 1 : 0;

@@ -4,11 +4,21 @@ import { BASELINES_PROMPT_VERSION, runAllAtOnce, runBinarySearch, runStepByStep 
 import { HEURISTIC_VERSION, heuristicAudit } from './heuristic';
 import { runSearchAuditor, SEARCHAUDITOR_PROMPT_VERSION, type SearchAuditorOptions } from './searchAuditor';
 import { newAuditId } from './ids';
+import { recordContentSha256 } from './sidecarAudits';
 import { emptyUsage, type AuditMethod, type AuditResult } from './types';
 
 
+/** The heuristic's configuration (part of its cache key): the tool names, when not the defaults. */
+export function heuristicOptions(names: ToolNames = {}): Record<string, unknown> | undefined {
+  const options: Record<string, unknown> = {};
+  if (names.searchNames) options.searchNames = names.searchNames;
+  if (names.visitNames) options.visitNames = names.visitNames;
+  return Object.keys(options).length ? options : undefined;
+}
+
 /** The offline heuristic as a full audit result (clearly labelled: provider "offline"). */
 export function runHeuristicAudit(t: Trajectory, names: ToolNames = {}, trajectorySha256?: string): AuditResult {
+  const options = heuristicOptions(names);
   const started = Date.now();
   const finding = heuristicAudit(t, names);
   const usage = emptyUsage();
@@ -24,7 +34,9 @@ export function runHeuristicAudit(t: Trajectory, names: ToolNames = {}, trajecto
     repair: { directives: finding.directives },
     usage,
     evidence: finding.evidence,
+    ...(options ? { options } : {}),
     ...(trajectorySha256 ? { trajectorySha256 } : {}),
+    contentSha256: recordContentSha256(t),
   };
 }
 
@@ -34,13 +46,15 @@ export function isModelMethod(method: AuditMethod): boolean {
 
 /** Runs a model-backed method (SearchAuditor with its ablation switches, or a baseline). */
 export async function runModelAudit(t: Trajectory, method: AuditMethod, options: SearchAuditorOptions, trajectorySha256?: string): Promise<AuditResult> {
+  let result: AuditResult;
   switch (method) {
-    case 'searchauditor': return runSearchAuditor(t, options, trajectorySha256);
-    case 'all-at-once': return runAllAtOnce(t, options, trajectorySha256);
-    case 'step-by-step': return runStepByStep(t, options, trajectorySha256);
-    case 'binary-search': return runBinarySearch(t, options, trajectorySha256);
+    case 'searchauditor': result = await runSearchAuditor(t, options, trajectorySha256); break;
+    case 'all-at-once': result = await runAllAtOnce(t, options, trajectorySha256); break;
+    case 'step-by-step': result = await runStepByStep(t, options, trajectorySha256); break;
+    case 'binary-search': result = await runBinarySearch(t, options, trajectorySha256); break;
     default: throw new Error(`${method} is not a model method`);
   }
+  return { ...result, contentSha256: recordContentSha256(t) };
 }
 
 /** The prompt version a method uses (part of the result-cache key). */

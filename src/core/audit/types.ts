@@ -54,8 +54,10 @@ export interface AuditResult {
   contextCuts?: { position: number; cutTokens: number }[];
   evidence?: string[];
   options?: Record<string, unknown>;
-  /** The trajectory the audit was computed on, for the result cache. */
+  /** The trajectory file the audit was computed on. */
   trajectorySha256?: string;
+  /** The record it was computed on (recordContentSha256): with the configuration, the result-cache key. */
+  contentSha256?: string;
 }
 
 export function emptyUsage(): AuditUsage {

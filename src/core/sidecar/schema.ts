@@ -1,7 +1,15 @@
 import { z } from 'zod';
+import { idKeyedRecord } from '../input/idKeyed';
 import { normalizeRootCause, ROOT_CAUSES } from '../model/rootCauses';
+import { inflateTexts } from './sharedTexts';
 
-export const SIDECAR_SCHEMA = 'trajaudit.audit/v1';
+/**
+ * v2 (written): audits may refer to a text stored once in `texts` (`{"$text": "<sha256>"}`), and
+ * an annotation keeps `trajectorySha256`, the trajectory it was made against. v1 (still read):
+ * the same without either; its annotations are taken as made against `trajectory.sha256`.
+ */
+export const SIDECAR_SCHEMA = 'trajaudit.audit/v2';
+export const READABLE_SIDECAR_SCHEMAS = ['trajaudit.audit/v1', SIDECAR_SCHEMA] as const;
 
 const step = z.number().int({ message: 'expected a whole message position' }).nonnegative({ message: 'expected a position ≥ 0' });
 /** Accepts ids and display names; stores the id. */
@@ -23,6 +31,8 @@ export const annotationSchema = z.looseObject({
   repairRubrics: z.array(z.string()).nullish(),
   annotator: z.string().nullish(),
   updatedAt: z.string().nullish(),
+  /** sha256 of the trajectory file this annotation was made (or last confirmed) against; audits never change it. */
+  trajectorySha256: z.string().nullish(),
 }).superRefine((a, ctx) => {
   const span = a.toleranceSpan;
   if (span && span[0] > span[1]) ctx.addIssue({ code: 'custom', path: ['toleranceSpan'], message: 'tolerance span start is after its end' });
@@ -57,10 +67,23 @@ export const sidecarRecordSchema = z.looseObject({
   audits: z.array(auditSchema).nullish(),
 });
 
-export const sidecarSchema = z.looseObject({
-  schema: z.literal(SIDECAR_SCHEMA, { message: `expected "schema": "${SIDECAR_SCHEMA}"` }),
+const sidecarObjectSchema = z.looseObject({
+  schema: z.enum(READABLE_SIDECAR_SCHEMAS, { message: `expected "schema": "${SIDECAR_SCHEMA}"` }),
+  /** `sha256`: the trajectory file when the sidecar was last written (by an audit or a save). */
   trajectory: z.looseObject({ file: z.string(), sha256: z.string().nullish(), format: z.string().nullish() }),
-  records: z.record(z.string(), sidecarRecordSchema),
+  records: idKeyedRecord(sidecarRecordSchema),
+});
+
+/**
+ * A sidecar of either readable version, as v2 in memory: shared texts put back in place (the
+ * `texts` table is rebuilt on write), and every annotation carrying the hash it was made against.
+ */
+export const sidecarSchema = z.preprocess(inflateTexts, sidecarObjectSchema).transform((sidecar) => {
+  const { texts: _texts, ...rest } = sidecar as typeof sidecar & { texts?: unknown };
+  for (const record of Object.values(rest.records)) {
+    if (record.annotation && !record.annotation.trajectorySha256 && rest.trajectory.sha256) record.annotation.trajectorySha256 = rest.trajectory.sha256;
+  }
+  return { ...rest, schema: SIDECAR_SCHEMA };
 });
 
 export type Sidecar = z.infer<typeof sidecarSchema>;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { auditKey, appendAudits, cachedAudit } from '../../core/audit/sidecarAudits';
-import { mapWithConcurrency, promptVersionOf, runHeuristicAudit, runModelAudit } from '../../core/audit/runAudit';
+import { auditKey, appendAudits, cachedAudit, recordContentSha256 } from '../../core/audit/sidecarAudits';
+import { heuristicOptions, mapWithConcurrency, promptVersionOf, runHeuristicAudit, runModelAudit } from '../../core/audit/runAudit';
 import type { SearchAuditorOptions } from '../../core/audit/searchAuditor';
 import type { AuditMethod, AuditResult } from '../../core/audit/types';
 import { loadFile } from '../../core/load/loadFile';
@@ -96,7 +96,7 @@ export class AuditJobManager implements vscode.Disposable {
     const controller = new AbortController();
     job.cancel.token.onCancellationRequested(() => controller.abort());
     const names = toolNames();
-    const tasks: { file: string; sha: string; format: string; recordId: string; run: () => Promise<AuditResult> }[] = [];
+    const tasks: { file: string; sha: string; contentSha256: string; format: string; recordId: string; run: () => Promise<AuditResult> }[] = [];
     for (const uri of request.files) {
       try {
         const loaded = loadFile(uri.fsPath, { displayName: vscode.workspace.asRelativePath(uri) });
@@ -104,7 +104,7 @@ export class AuditJobManager implements vscode.Disposable {
         for (const record of loaded.records.filter(isTrajectoryRecord)) {
           const options = request.model ? { ...request.model, signal: controller.signal } : undefined;
           tasks.push({
-            file: uri.fsPath, sha, format: loaded.detection.kind, recordId: record.id,
+            file: uri.fsPath, sha, contentSha256: recordContentSha256(record.trajectory), format: loaded.detection.kind, recordId: record.id,
             run: () => (options ? runModelAudit(record.trajectory, request.method, options, sha) : Promise.resolve(runHeuristicAudit(record.trajectory, names, sha))),
           });
         }
@@ -115,17 +115,17 @@ export class AuditJobManager implements vscode.Disposable {
     }
     job.total = tasks.length + job.failed;
     this.changed.fire(job);
-    const keyOptions = request.method === 'searchauditor' && request.model ? { variant: request.model.variant ?? 'full', adjudicatorSeesTrajectory: request.model.adjudicatorSeesTrajectory !== false } : undefined;
+    const keyOptions = request.method === 'searchauditor' && request.model ? { variant: request.model.variant ?? 'full', adjudicatorSeesTrajectory: request.model.adjudicatorSeesTrajectory !== false } : request.model ? undefined : heuristicOptions(names);
     await mapWithConcurrency(tasks, request.model ? request.settings.concurrency : 8, async (task) => {
       if (job.cancel.token.isCancellationRequested) return;
-      const key = auditKey({ trajectorySha256: task.sha, method: request.method, model: job.model, promptVersion: promptVersionOf(request.method), ...(keyOptions ? { options: keyOptions } : {}) });
+      const key = auditKey({ contentSha256: task.contentSha256, method: request.method, model: job.model, promptVersion: promptVersionOf(request.method), ...(keyOptions ? { options: keyOptions } : {}) });
       const cached = request.rerun ? undefined : cachedAudit(readSidecar(sidecarPathFor(task.file)), task.recordId, key);
       try {
         if (cached) {
           job.cachedHits++;
         } else {
           const audit = await task.run();
-          appendAudits(task.file, task.format, [{ recordId: task.recordId, audit }]);
+          await appendAudits(task.file, task.format, [{ recordId: task.recordId, audit }], { rerun: Boolean(request.rerun) });
           this.account(job, audit, request.settings);
         }
         job.completed++;

@@ -6,7 +6,7 @@ import { decodeText } from '../../core/input/readText';
 import { loadText, type LoadedFile } from '../../core/load/loadFile';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../../core/load/loadRecord';
 import { annotationSchema, type Sidecar } from '../../core/sidecar/schema';
-import { emptySidecar, parseSidecar, serializeSidecar, sha256Of, sidecarPathFor, writeFileAtomic } from '../../core/sidecar/sidecarFile';
+import { emptySidecar, parseSidecar, refuseLinkedSidecar, serializeSidecar, sha256Of, sidecarPathFor, updateSidecar, writeSidecar } from '../../core/sidecar/sidecarFile';
 import type { AnnotationData, AuditData } from '../../shared/protocol';
 import { backupOf, changedRecords, sameAnnotation, type AnnotationBackup, type AnnotationMap } from './annotationState';
 
@@ -119,8 +119,19 @@ export class TrajectoryDocument implements vscode.CustomDocument {
     return before;
   }
 
+  /**
+   * The annotation was made against other trajectory content than the file now holds (its
+   * `trajectorySha256` differs): shown until a person saves it again or confirms it
+   * (`trajaudit validate --accept-content`). Hashes the file only for an annotated record.
+   */
+  annotationOutdated(recordId: string): boolean {
+    const madeAgainst = this.current.get(recordId)?.trajectorySha256;
+    return typeof madeAgainst === 'string' && madeAgainst !== this.trajectorySha256;
+  }
+
   private async readDiskText(): Promise<string | undefined> {
     try {
+      if (this.sidecarUri.scheme === 'file') refuseLinkedSidecar(this.sidecarUri.fsPath, vscode.workspace.asRelativePath(this.sidecarUri));
       const bytes = await readUriBytes(this.sidecarUri);
       return decodeText(bytes, vscode.workspace.asRelativePath(this.sidecarUri));
     } catch (error) {
@@ -167,30 +178,41 @@ export class TrajectoryDocument implements vscode.CustomDocument {
   }
 
   /**
-   * Writes the edited annotations into the sidecar on disk (re-read first, so audits and
-   * records written by others meanwhile are kept), atomically.
+   * Writes the edited annotations into the sidecar on disk: re-read, merged and written under
+   * the sidecar's lock (so audits and records written by others meanwhile, in any process, are
+   * kept), atomically. A saved annotation is stamped with the trajectory it was made against.
    */
   async save(target: vscode.Uri = this.sidecarUri): Promise<void> {
-    if (this.sidecarProblem && target.toString() === this.sidecarUri.toString()) {
+    const own = target.toString() === this.sidecarUri.toString();
+    if (this.sidecarProblem && own) {
       throw new Error(`${this.sidecarProblem} — fix or move the sidecar before saving; it was not overwritten`);
     }
-    const diskText = target.toString() === this.sidecarUri.toString() ? await this.readDiskText() : undefined;
-    const disk = diskText === undefined ? undefined : parseSidecar(diskText, vscode.workspace.asRelativePath(target));
-    const next: Sidecar = disk ?? emptySidecar(this.uri.path, this.trajectorySha256, this.loaded.detection.kind);
-    next.trajectory = { ...next.trajectory, sha256: this.trajectorySha256, format: this.loaded.detection.kind };
-    for (const id of changedRecords(this.current, this.base)) {
+    const sha = this.trajectorySha256;
+    const changed = changedRecords(this.current, this.base);
+    const stamped = new Map(this.current);
+    for (const id of changed) {
       const annotation = this.current.get(id);
-      const record = { ...(next.records[id] ?? {}) };
-      if (annotation) record.annotation = annotation as typeof record.annotation;
-      else delete record.annotation;
-      next.records[id] = record;
+      if (annotation) stamped.set(id, { ...annotation, trajectorySha256: sha });
     }
-    const text = serializeSidecar(next);
-    writeFileAtomic(target.fsPath, text);
-    if (target.toString() === this.sidecarUri.toString()) {
-      this.diskText = text;
-      this.diskSidecar = next;
-      this.base = new Map(this.current);
+    const merge = (disk: Sidecar | undefined): Sidecar => {
+      const next: Sidecar = disk ?? emptySidecar(this.uri.path, sha, this.loaded.detection.kind);
+      next.trajectory = { ...next.trajectory, sha256: sha, format: this.loaded.detection.kind };
+      for (const id of changed) {
+        const annotation = stamped.get(id);
+        const record = { ...(next.records[id] ?? {}) };
+        if (annotation) record.annotation = annotation as typeof record.annotation;
+        else delete record.annotation;
+        next.records[id] = record;
+      }
+      return next;
+    };
+    const displayName = vscode.workspace.asRelativePath(target);
+    const written = own ? (await updateSidecar(target.fsPath, merge, { displayName }))! : writeSidecar(target.fsPath, merge(undefined), { displayName });
+    if (own) {
+      this.diskText = serializeSidecar(written);
+      this.diskSidecar = written;
+      this.current = stamped;
+      this.base = new Map(stamped);
     }
   }
 

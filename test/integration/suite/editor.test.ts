@@ -75,9 +75,9 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
     assert.ok(await vscode.workspace.save(uri), 'save succeeds');
     await waitFor(() => tabFor(uri)?.isDirty === false, { message: 'the tab is clean after save' });
     const sidecar = JSON.parse(readFileSync(`${file}.audit.json`, 'utf8'));
-    assert.equal(sidecar.schema, 'trajaudit.audit/v1');
+    assert.equal(sidecar.schema, 'trajaudit.audit/v2');
     assert.equal(sidecar.trajectory.sha256, before);
-    assert.deepEqual(sidecar.records['0'].annotation, { criticalStep: 3, toleranceSpan: [1, 3], rootCause: 'unverified_source_reliance', annotator: 'it' });
+    assert.deepEqual(sidecar.records['0'].annotation, { criticalStep: 3, toleranceSpan: [1, 3], rootCause: 'unverified_source_reliance', annotator: 'it', trajectorySha256: before });
     assert.equal(sha(file), before, 'the trajectory file is never written');
   });
 

@@ -173,7 +173,7 @@ suite('Benchmark item view: Delegation items, blind review, scenario sets', () =
     assert.ok(await vscode.workspace.save(uri), 'save succeeds');
     await waitFor(() => tabFor(uri)?.isDirty === false, { message: 'the tab is clean after save' });
     const sidecar = JSON.parse(readFileSync(sidecarPath, 'utf8'));
-    assert.equal(sidecar.schema, 'trajaudit.audit/v1');
+    assert.equal(sidecar.schema, 'trajaudit.audit/v2');
     assert.equal(sidecar.trajectory.format, 'delegation-item');
     const reviews = sidecar.records['deleg-en-0231'].reviews as Record<string, unknown>[];
     assert.deepEqual(reviews.map((r) => r.annotator), ['other-annotator', REVIEWER]);

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { AUDIT_METHODS, type AuditMethod } from '../../core/audit/types';
 import { targetUri } from '../activeFile';
 import type { AuditJobManager, AuditJob } from '../audit/auditJobs';
-import { detectFile } from '../audit/detectTrajectoryFile';
+import { holdsTrajectory } from '../../core/load/holdsTrajectory';
 import { readAuditSettings } from '../audit/auditSettings';
 import { offerAlternatives, resolveModel } from '../audit/modelClientFactory';
 import type { ApiKeys } from '../audit/secrets';
@@ -67,7 +67,7 @@ export function registerAuditFolder(jobs: AuditJobManager, keys: ApiKeys): vscod
     const folder = uri ?? (await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, title: 'Folder of trajectories to audit' }))?.[0];
     if (!folder) return undefined;
     const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*.{json,jsonl}'), '**/{*.audit.json,*.resume.json,trajaudit.run.json,node_modules/**}');
-    const files = found.filter((f) => detectFile(f.fsPath)).sort((a, b) => a.path.localeCompare(b.path));
+    const files = found.filter((f) => holdsTrajectory(f.fsPath)).sort((a, b) => a.path.localeCompare(b.path));
     if (files.length === 0) {
       void vscode.window.showInformationMessage(`No trajectory files under ${vscode.workspace.asRelativePath(folder)}.`);
       return undefined;

@@ -8,7 +8,7 @@ import { isTrajectoryRecord, type TrajectoryRecord } from '../../core/load/loadR
 import { annotationSchema, type Sidecar } from '../../core/sidecar/schema';
 import { emptySidecar, parseSidecar, refuseLinkedSidecar, serializeSidecar, sha256Of, sidecarPathFor, updateSidecar, writeSidecar } from '../../core/sidecar/sidecarFile';
 import type { AnnotationData, AuditData } from '../../shared/protocol';
-import { backupOf, changedRecords, sameAnnotation, type AnnotationBackup, type AnnotationMap } from './annotationState';
+import { backupOf, changedRecords, sameAnnotation, type AnnotationBackup, type AnnotationMap } from '../../core/editing/annotationEdits';
 
 export type DocumentChange =
   | { kind: 'annotation'; recordId: string }

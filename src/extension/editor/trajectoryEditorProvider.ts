@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { InputError } from '../../core/input/inputError';
 import type { AnnotationData } from '../../shared/protocol';
 import type { Log } from '../log';
-import type { AnnotationBackup } from './annotationState';
+import type { AnnotationBackup } from '../../core/editing/annotationEdits';
 import { PanelSession, type AnnotationEditor } from './panelSession';
 import { TrajectoryDocument } from './trajectoryDocument';
 import { webviewPage } from '../webviewPage';

@@ -10,10 +10,10 @@ import type { LoadedRecord } from '../../core/load/loadRecord';
 import type { Sidecar } from '../../core/sidecar/schema';
 import { emptySidecar, parseSidecar, sha256Of, sidecarPathFor, writeSidecar } from '../../core/sidecar/sidecarFile';
 import type { ItemViewKind, ReviewData } from '../../shared/itemProtocol';
-import { EditState, sameValue, type ItemBackup } from './editState';
-import { allReviewsInSidecar, applyReviewChanges, canonicalReview, parseReviewKey, reviewKey, type ReviewChange } from './reviews';
-import { defaultRunFolder, readRunFolder, resultsById, saveRunFolder, type RunFolderState } from './runFolder';
-import type { ResultLine } from './scenarioResults';
+import { EditState, sameValue, type ItemBackup } from '../../core/editing/itemEdits';
+import { allReviewsInSidecar, applyReviewChanges, canonicalReview, parseReviewKey, reviewKey, type ReviewChange } from '../../core/items/blindReviews';
+import { defaultRunFolder, readRunFolder, resultsById, saveRunFolder, type RunFolderState } from '../../core/items/scenarioRunFolder';
+import type { ResultLine } from '../../core/items/scenarioResults';
 
 export type ItemChange =
   | { kind: 'review'; itemId: string }

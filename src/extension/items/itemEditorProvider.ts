@@ -4,12 +4,12 @@ import { isTrajectoryFormat } from '../../core/formats/detect';
 import type { ReviewData, ReviewPatch } from '../../shared/itemProtocol';
 import { loadOrReport, targetUri } from '../activeFile';
 import type { Log } from '../log';
-import type { ItemBackup } from './editState';
+import type { ItemBackup } from '../../core/editing/itemEdits';
 import { ItemDocument } from './itemDocument';
 import { webviewPage } from '../webviewPage';
 import { ItemSession, type ItemHost } from './itemSession';
-import { applyReviewPatch } from './reviews';
-import { withCriterion, withSilentCitations, type ResultLine } from './scenarioResults';
+import { applyReviewPatch } from '../../core/items/blindReviews';
+import { withCriterion, withSilentCitations, type ResultLine } from '../../core/items/scenarioResults';
 
 /** "Open With…" option for benchmark-item files (Delegation, DeepSearchQA, Clarify-Then-Search, scenario sets). */
 export const ITEMS_VIEW_TYPE = 'trajaudit.items';

@@ -4,8 +4,8 @@ import type {
   DelegationState, InitPayload, ItemFileInfo, ItemFromWebview, ItemListEntry, ItemToWebview, ReviewPatch, ScenarioState,
 } from '../../shared/itemProtocol';
 import { KIND_LABEL, type ItemDocument } from './itemDocument';
-import { blindItemView, clarifyView, dsqaRow, fullItemView, itemLabel, scenarioSetView } from './itemViews';
-import { reviewProgress } from './reviews';
+import { blindItemView, clarifyView, dsqaRow, fullItemView, itemLabel, scenarioSetView } from '../../core/items/itemViews';
+import { reviewProgress } from '../../core/items/blindReviews';
 
 /** What a session needs from the provider: the reviewer, blind mode, and undoable edits. */
 export interface ItemHost {

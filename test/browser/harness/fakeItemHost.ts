@@ -8,10 +8,10 @@ import type { Page } from '@playwright/test';
 import type { DelegationItem, ScenarioSet } from '../../../src/core/items/schemas';
 import { loadFile, type LoadedFile } from '../../../src/core/load/loadFile';
 import { scoreScenarios } from '../../../src/core/scoring/scenarios';
-import { blindItemView, clarifyView, dsqaRow, fullItemView, itemLabel, scenarioSetView } from '../../../src/extension/items/itemViews';
-import { applyReviewPatch, reviewProgress } from '../../../src/extension/items/reviews';
-import { readRunFolder, resultsById } from '../../../src/extension/items/runFolder';
-import { withCriterion, withSilentCitations, type ResultLine } from '../../../src/extension/items/scenarioResults';
+import { blindItemView, clarifyView, dsqaRow, fullItemView, itemLabel, scenarioSetView } from '../../../src/core/items/itemViews';
+import { applyReviewPatch, reviewProgress } from '../../../src/core/items/blindReviews';
+import { readRunFolder, resultsById } from '../../../src/core/items/scenarioRunFolder';
+import { withCriterion, withSilentCitations, type ResultLine } from '../../../src/core/items/scenarioResults';
 import type {
   DelegationState, InitPayload, ItemFileInfo, ItemFromWebview, ItemListEntry, ItemToWebview, ItemViewKind, ReviewData,
 } from '../../../src/shared/itemProtocol';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { loadFile, loadText } from '../../../src/core/load/loadFile';
 import type { DelegationItem } from '../../../src/core/items/schemas';
-import { blindItemView, fullItemView, PIPELINE_FIELDS } from '../../../src/extension/items/itemViews';
+import { blindItemView, fullItemView, PIPELINE_FIELDS } from '../../../src/core/items/itemViews';
 
 const samples = join(__dirname, '..', '..', '..', 'samples', 'items', 'delegation');
 const NAMES = ['deleg-en-0231-oil-fund-equity-gap.json', 'deleg-zh-0158-olympic-events.json', 'leaky-item.json'];

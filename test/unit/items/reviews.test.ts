@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { emptySidecar, readSidecar, writeSidecar } from '../../../src/core/sidecar/sidecarFile';
 import { readAnnotationFile } from '../../../src/core/scoring/agreementInputs';
 import { scoreAgreement } from '../../../src/core/scoring/agreement';
-import { applyReviewChanges, applyReviewPatch, hasJudgment, reviewProgress, reviewsInSidecar } from '../../../src/extension/items/reviews';
-import { EditState } from '../../../src/extension/items/editState';
+import { applyReviewChanges, applyReviewPatch, hasJudgment, reviewProgress, reviewsInSidecar } from '../../../src/core/items/blindReviews';
+import { EditState } from '../../../src/core/editing/itemEdits';
 import { tempDir, writeTemp } from '../helpers';
 
 const NOW = '2026-01-01T00:00:00.000Z';

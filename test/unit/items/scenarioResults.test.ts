@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../../src/core/input/inputError';
-import { mergeResults, parseResults, withCriterion, withSilentCitations, type ResultLine } from '../../../src/extension/items/scenarioResults';
-import { defaultRunFolder, readRunFolder, resultsById, saveRunFolder } from '../../../src/extension/items/runFolder';
+import { mergeResults, parseResults, withCriterion, withSilentCitations, type ResultLine } from '../../../src/core/items/scenarioResults';
+import { defaultRunFolder, readRunFolder, resultsById, saveRunFolder } from '../../../src/core/items/scenarioRunFolder';
 import { runCli, tempDir } from '../helpers';
 
 const SET = join(__dirname, '..', '..', '..', 'samples', 'items', 'scenarios', 'scenario-set.json');

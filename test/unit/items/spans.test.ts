@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { loadFile } from '../../../src/core/load/loadFile';
-import { findOccurrences, locateEvidence, parseSpan } from '../../../src/extension/items/spans';
-import { fullItemView } from '../../../src/extension/items/itemViews';
+import { findOccurrences, locateEvidence, parseSpan } from '../../../src/core/items/evidenceSpans';
+import { fullItemView } from '../../../src/core/items/itemViews';
 
 const samples = join(__dirname, '..', '..', '..', 'samples', 'items', 'delegation');
 

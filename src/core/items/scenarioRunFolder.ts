@@ -1,12 +1,12 @@
 // The `scenarios` run folder a scenario set's human marks are saved into (docs/run-folders.md §3):
 // `trajaudit.run.json` {kind: "scenarios", scenarios: <set, relative>, results: "results.jsonl"}
-// and the results file. Node only (no VS Code), so the unit tests can drive it.
+// and the results file. The item editor saves through it; the unit tests drive it directly.
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { InputError } from '../../core/input/inputError';
-import { decodeText } from '../../core/input/readText';
-import { MANIFEST_FILE } from '../../core/runs/manifest';
-import { writeFileAtomic } from '../../core/files/atomicWrite';
+import { writeFileAtomic } from '../files/atomicWrite';
+import { InputError } from '../input/inputError';
+import { decodeText } from '../input/readText';
+import { MANIFEST_FILE } from '../runs/manifest';
 import { mergeResults, parseResults, type MergeInput, type ParsedLine, type ResultLine } from './scenarioResults';
 
 export const DEFAULT_RUN_FOLDER_NAME = 'scenarios-run';

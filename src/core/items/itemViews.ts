@@ -1,12 +1,12 @@
 // Pure builders of what the item view shows, from the loaded records (src/core/items/schemas.ts).
 // The blind view of a Delegation item is built from an ALLOWLIST of the fields a blind reviewer
 // may see (seed 000, human validation): nothing else can reach the webview in blind mode.
-import type { ClarifyInstance, DeepSearchQaRow, DelegationItem, ScenarioSet } from '../../core/items/schemas';
+import type { ClarifyInstance, DeepSearchQaRow, DelegationItem, ScenarioSet } from './schemas';
 import type {
   ClarifyView, CriterionView, DelegationBlindView, DelegationFullView, DistractorAudit, DsqaRow, Field,
   FullDistractorDoc, FullDoc, ScenarioSetView, ScenarioView, VisibleDoc,
 } from '../../shared/itemProtocol';
-import { locateEvidence } from './spans';
+import { locateEvidence } from './evidenceSpans';
 
 /** Document fields an evaluated model sees (seed 000, evaluation protocol). */
 export const MODEL_VISIBLE_DOC_FIELDS = ['doc_id', 'title', 'url', 'site_name', 'publish_time', 'content'] as const;

@@ -2,10 +2,10 @@
 //   {scenario, criteria: {<criterion id>: bool}, silent_citations?: int, …}
 // Pure. Parsing keeps each line's text and unknown fields; saving is a three-way merge at the
 // level of single criteria, so results written by others (mechanical checks, a judge) survive.
-import { InputError } from '../../core/input/inputError';
-import { locateSyntaxError } from '../../core/input/jsonText';
-import { lineColumnAt } from '../../core/input/readText';
-import { sameValue } from './editState';
+import { InputError } from '../input/inputError';
+import { locateSyntaxError } from '../input/jsonText';
+import { lineColumnAt } from '../input/readText';
+import { sameValue } from '../editing/itemEdits';
 
 export interface ResultLine {
   scenario: string;

@@ -5,7 +5,7 @@
 //     irrelevant_labels?: {doc_id: bool}, distractor_validity?: {doc_id: bool}, notes?, blind: true, updatedAt}]
 // One review per annotator per item. A review always holds at least one judgment (the agreement
 // reader rejects a review without one), so clearing the last judgment removes the review.
-import type { Sidecar } from '../../core/sidecar/schema';
+import type { Sidecar } from '../sidecar/schema';
 import type { ReviewData, ReviewPatch, ReviewProgress } from '../../shared/itemProtocol';
 
 export function hasJudgment(review: ReviewData | undefined): boolean {

@@ -8,6 +8,7 @@
 // with the same command ends with exactly one line per unit.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { confinedWritePath } from '../files/confine';
 import { InputError } from '../input/inputError';
 import { MANIFEST_FILE } from '../runs/manifest';
 import { writeFileAtomic } from '../files/atomicWrite';
@@ -82,8 +83,16 @@ export function writeJsonLines(path: string, values: readonly unknown[]): void {
   writeFileAtomic(path, values.map((v) => `${JSON.stringify(v)}\n`).join(''));
 }
 
+/** Every file and folder a harness writes in its run folder. */
+export const HARNESS_OUTPUTS = [MANIFEST_FILE, 'responses.jsonl', 'outputs.jsonl', 'answers.jsonl', 'clarifications.jsonl', 'gold_nuggets.jsonl', 'stagec.jsonl', 'stagec.run.json', 'report.md', 'trajectories', '.work'];
+
+/**
+ * Creates the run folder, and refuses it when one of the paths a harness writes there is a link
+ * leading outside it (appends and folders follow links; every write stays inside the run folder).
+ */
 export function ensureFolder(folder: string): void {
   mkdirSync(folder, { recursive: true });
+  for (const name of HARNESS_OUTPUTS) confinedWritePath(join(folder, name), { folder, what: 'the run\'s outputs' });
 }
 
 /** A path as the manifest stores it: relative to the run folder, with forward slashes. */

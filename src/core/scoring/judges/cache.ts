@@ -10,6 +10,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { readFileBytes } from '../../input/readText';
 import type { z } from 'zod';
+import { confinedWritePath, type WriteTarget } from '../../files/confine';
 import { readJsonLinesIfAny } from '../jsonl';
 import type { CacheLine } from './judge';
 
@@ -28,6 +29,8 @@ export class JudgmentCache {
     schema: z.ZodType<CacheLine>,
     what: string,
     private readonly keyOf: (line: CacheLine) => string | undefined,
+    /** The run folder the cache belongs to: appends are refused when the file is outside it. */
+    private readonly writeTarget?: WriteTarget,
   ) {
     for (const { value, line } of readJsonLinesIfAny(file, displayName, schema, what)) {
       const key = keyOf(value);
@@ -59,8 +62,14 @@ export class JudgmentCache {
     return line;
   }
 
+  /** Throws an InputError when fresh verdicts could not be appended without writing outside the run folder. */
+  checkWritable(): void {
+    if (this.writeTarget) confinedWritePath(this.file, this.writeTarget);
+  }
+
   /** Appends one verdict atomically (one write of one whole line) and makes it visible to lookups. */
   append(key: string, line: CacheLine): void {
+    this.checkWritable();
     const text = `${this.needsNewline ? '\n' : ''}${JSON.stringify(line)}\n`;
     const fd = openSync(this.file, 'a', 0o644);
     try {

@@ -145,6 +145,8 @@ export async function runTasks(tasks: readonly JudgeTask<unknown, unknown>[], ca
       task.unavailable();
     } else pending.push(task);
   }
+  // Refused before any model call when fresh verdicts would be written outside the run folder.
+  if (pending.some((t) => t.judge?.usesModel)) cache?.checkWritable();
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < pending.length) {

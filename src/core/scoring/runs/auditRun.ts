@@ -18,6 +18,7 @@ import { hashInput, type CacheLine, type JudgeTask } from '../judges/judge';
 import { repairRubricJudge, type RepairJudgeInput } from '../judges/repairRubric';
 import { readJsonLines, rejectDuplicates } from '../jsonl';
 import type { RunDetection, RunPlan, ScoreOptions } from './types';
+import { judgmentsWriteTarget } from './detect';
 
 const step = z.number().int({ message: 'expected a whole message position' }).nonnegative({ message: 'expected a position ≥ 0' });
 const idLike = z.union([z.string().min(1), z.number()]).transform(String);
@@ -168,7 +169,7 @@ export function planAudit(detection: RunDetection, options: ScoreOptions): RunPl
   const notes: string[] = [];
   const drafts = detection.files.gold && detection.files.predictions ? fromGoldFiles(detection, notes) : fromSidecars(detection, options, notes);
   const cachePath = detection.files.judgments as string;
-  const cache = new JudgmentCache(cachePath, cachePath, cacheLineSchema, 'a judgment line', (line) => (Array.isArray(line.repair_grades) && line.id !== undefined ? `repair#${String(line.id)}` : undefined));
+  const cache = new JudgmentCache(cachePath, cachePath, cacheLineSchema, 'a judgment line', (line) => (Array.isArray(line.repair_grades) && line.id !== undefined ? `repair#${String(line.id)}` : undefined), judgmentsWriteTarget(detection));
   const judge = options.model ? repairRubricJudge(options.model, { promptsRoot: options.promptsRoot }) : undefined;
   const tasks: JudgeTask<RepairJudgeInput, boolean[]>[] = [];
   let noRubrics = 0, noRepair = 0, ungraded = 0;

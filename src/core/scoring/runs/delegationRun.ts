@@ -12,6 +12,7 @@ import { hashInput, type CacheLine, type Judge, type JudgeTask } from '../judges
 import { readJsonLines, rejectDuplicates } from '../jsonl';
 import { scoreDelegation, type DelegationOutput } from '../delegation';
 import type { RunDetection, RunPlan, ScoreOptions } from './types';
+import { judgmentsWriteTarget } from './detect';
 
 const idLike = z.union([z.string().min(1), z.number()]).transform(String);
 const outputLineSchema = z.looseObject({
@@ -72,7 +73,7 @@ export function planDelegation(detection: RunDetection, options: ScoreOptions): 
   rejectDuplicates(lines, keyOf, outputsPath, (k) => `output ${k.split('#').filter(Boolean).join(' / ')}`);
   const cachePath = detection.files.judgments as string;
   const cache = new JudgmentCache(cachePath, cachePath, cacheLineSchema, 'a judgment line',
-    (l) => (typeof l.correct === 'boolean' && l.id !== undefined && typeof l.setting === 'string' ? keyOf({ id: String(l.id), setting: l.setting, order: l.order as string | undefined, sample: l.sample as number | undefined }) : undefined));
+    (l) => (typeof l.correct === 'boolean' && l.id !== undefined && typeof l.setting === 'string' ? keyOf({ id: String(l.id), setting: l.setting, order: l.order as string | undefined, sample: l.sample as number | undefined }) : undefined), judgmentsWriteTarget(detection));
   const judge = delegationJudgeFor(options);
   const outputs: DelegationOutput[] = [];
   const tasks: JudgeTask<DelegationAnswerInput, boolean>[] = [];

@@ -2,6 +2,7 @@
 // result always says why.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { type WriteTarget } from '../../files/confine';
 import { InputError } from '../../input/inputError';
 import { parseJson } from '../../input/jsonText';
 import { readTextFile } from '../../input/readText';
@@ -151,6 +152,11 @@ const DESCRIBE: Partial<Record<FileKey, string>> = {
   items: 'the Delegation items (items.jsonl, items.json, an items/ folder, or item JSON files)',
   outputs: 'outputs.jsonl',
 };
+
+/** Where the judgment cache may be written: inside the run folder (a manifest naming a file elsewhere is refused on write). */
+export function judgmentsWriteTarget(detection: RunDetection): WriteTarget {
+  return { folder: detection.folder, ...(typeof detection.manifest?.judgments === 'string' ? { manifestKey: 'judgments' } : {}), what: 'the judgment cache (fresh judge verdicts)' };
+}
 
 export function detectRun(folder: string): RunDetection {
   if (!existsSync(folder)) throw new InputError(folder, 'no such folder; expected a run folder');

@@ -11,6 +11,7 @@ import { hashInput, type CacheLine, type Judge, type JudgeTask } from '../judges
 import { readJsonLines, rejectDuplicates } from '../jsonl';
 import { scoreDeepSearchQa, type DsqaItem } from '../deepsearchqa';
 import type { RunDetection, RunPlan, ScoreOptions } from './types';
+import { judgmentsWriteTarget } from './detect';
 
 const idLike = z.union([z.string().min(1), z.number()]).transform(String);
 const responseLineSchema = z.looseObject({
@@ -57,7 +58,7 @@ export function planDeepSearchQa(detection: RunDetection, options: ScoreOptions)
   }
   const cachePath = detection.files.judgments as string;
   const cache = new JudgmentCache(cachePath, cachePath, dsqaJudgmentLineSchema, 'a judgment line {id, AnswerCorrectness: {Explanation, CorrectnessDetails, ExcessiveAnswers}}',
-    (line) => `${String(line.id)}#${typeof line.sample === 'number' ? line.sample : 0}`);
+    (line) => `${String(line.id)}#${typeof line.sample === 'number' ? line.sample : 0}`, judgmentsWriteTarget(detection));
   const judge = answerJudgeFor(options);
   const items = new Map<string, DsqaItem>();
   const tasks: JudgeTask<DeepSearchQaJudgeInput, AnswerCorrectness>[] = [];

@@ -9,6 +9,7 @@ import { COVERAGE_LABELS, nuggetCoverageJudge, type CoverageLabel, type NuggetJu
 import { readJsonLines, rejectDuplicates } from '../jsonl';
 import { restoreScore100, scoreNuggets, DEFAULT_PARTIAL_CREDIT, type Clarification, type NuggetResult } from '../nuggets';
 import type { RunDetection, RunPlan, ScoreOptions } from './types';
+import { judgmentsWriteTarget } from './detect';
 
 const idLike = z.union([z.string().min(1), z.number()]).transform(String);
 const goldLineSchema = z.looseObject({
@@ -46,7 +47,7 @@ export function planNuggets(detection: RunDetection, options: ScoreOptions): Run
 
   const judgmentsPath = detection.files.judgments as string;
   const cache = new JudgmentCache(judgmentsPath, judgmentsPath, judgmentLineSchema, 'a judgment line {id, condition, coverage: ["full"|"partial"|"none", …]}',
-    (line) => `${String(line.id)}#${String(line.condition)}`);
+    (line) => `${String(line.id)}#${String(line.condition)}`, judgmentsWriteTarget(detection));
   const answersPath = detection.files.answers;
   if (cache.size === 0 && !answersPath) throw new InputError(detection.folder, 'nuggets run has neither judgments.jsonl (coverage per nugget) nor answers.jsonl (answers to judge)');
 

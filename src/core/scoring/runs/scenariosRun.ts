@@ -15,6 +15,7 @@ import { scenarioCriterionJudge, type CriterionJudgeInput } from '../judges/scen
 import { readJsonLines, rejectDuplicates } from '../jsonl';
 import { scoreScenarios, type ScenarioResult, type ScenarioWeights } from '../scenarios';
 import type { RunDetection, RunPlan, ScoreOptions } from './types';
+import { judgmentsWriteTarget } from './detect';
 
 const resultLineSchema = z.looseObject({
   scenario: z.string().min(1),
@@ -48,7 +49,7 @@ export function planScenarios(detection: RunDetection, options: ScoreOptions): R
   const results = new Map<string, ScenarioResult>();
   const cachePath = detection.files.judgments as string;
   const cache = new JudgmentCache(cachePath, cachePath, cacheLineSchema, 'a judgment line',
-    (line) => (typeof line.scenario === 'string' && typeof line.criterion === 'string' && typeof line.hit === 'boolean' ? `${line.scenario}#${line.criterion}` : undefined));
+    (line) => (typeof line.scenario === 'string' && typeof line.criterion === 'string' && typeof line.hit === 'boolean' ? `${line.scenario}#${line.criterion}` : undefined), judgmentsWriteTarget(detection));
   const judge = options.model ? scenarioCriterionJudge(options.model, { promptsRoot: options.promptsRoot }) : undefined;
   const tasks: JudgeTask<CriterionJudgeInput, boolean>[] = [];
   for (const { value, line } of lines) {

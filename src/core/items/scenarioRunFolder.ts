@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../files/atomicWrite';
+import { confinedWritePath } from '../files/confine';
 import { InputError } from '../input/inputError';
 import { decodeText } from '../input/readText';
 import { MANIFEST_FILE } from '../runs/manifest';
@@ -67,7 +68,7 @@ export function readRunFolder(folder: string, setPath: string, display: (p: stri
       state.manifest = m;
       if (typeof m.results === 'string' && m.results.trim()) {
         if (isAbsolute(m.results)) throw new InputError(display(manifestPath), `"results" must be a path relative to the run folder, got ${m.results}`);
-        state.resultsPath = join(folder, m.results);
+        state.resultsPath = confinedWritePath(m.results, { folder, manifestKey: 'results', what: 'the scenario results' });
       }
       if (typeof m.scenarios === 'string') {
         const named = resolve(folder, m.scenarios);

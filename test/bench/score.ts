@@ -13,7 +13,7 @@ import { ROOT_CAUSES } from '../../src/core/model/rootCauses';
 import type { AnswerCorrectness, DeepSearchQaJudgeInput } from '../../src/core/scoring/judges/answerCorrectness';
 import { exactJudgment } from '../../src/core/scoring/judges/exact';
 import type { Judge } from '../../src/core/scoring/judges/judge';
-import { scoreRunFolder, scoreRunFolderSync } from '../../src/core/scoring/runFolder';
+import { scoreRunFolder, scoreRunFolderSync } from '../../src/core/scoring/scoreRunFolder';
 import { mulberry32 } from '../../src/core/random';
 
 const AUDIT_CASES = 1243;

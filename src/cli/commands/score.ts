@@ -12,7 +12,7 @@ import { InputError } from '../../core/input/inputError';
 import { createModelClient } from '../../core/providers/factory';
 import { structuredModelFromClient } from '../../core/scoring/judges/providerModel';
 import { contractJson, detectionLine, judgingLine, renderMarkdown, renderText } from '../../core/scoring/render';
-import { scoreRunFolder, scoreRunFolderSync, type RunScoreResult, type ScoreOptions } from '../../core/scoring/runFolder';
+import { scoreRunFolder, scoreRunFolderSync, type RunScoreResult, type ScoreOptions } from '../../core/scoring/scoreRunFolder';
 import { CliUsageError, type CliIo } from '../io';
 import { JSON_OPTION, PROVIDER_OPTIONS, concurrencyOption, type CliCommand } from '../options';
 import { modelSettingsFrom } from './auditWithModel';

@@ -8,7 +8,7 @@ import { isTrajectoryRecord, type LoadedRecord } from '../load/loadRecord';
 import { loadText, type LoadedFile } from '../load/loadFile';
 import type { Trajectory } from '../model/trajectory';
 import { parseSidecar, sha256Of } from '../sidecar/sidecarFile';
-import { scoreRunFolderSync } from '../scoring/runFolder';
+import { scoreRunFolderSync } from '../scoring/scoreRunFolder';
 import { KNOWN_RUN_FILES } from '../scoring/runs/detect';
 import type { Sidecar } from '../sidecar/schema';
 

@@ -7,7 +7,7 @@ import type { AuditScore } from './audit';
 import type { DsqaAggregate, DsqaScore } from './deepsearchqa';
 import type { DelegationGroup, DelegationScore } from './delegation';
 import type { NuggetScore } from './nuggets';
-import type { RunScoreResult } from './runFolder';
+import type { RunScoreResult } from './scoreRunFolder';
 import type { KindScore } from './runs/types';
 import type { ScenarioScore } from './scenarios';
 import { tidy } from './stats';

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { writeFileAtomic } from '../../core/files/atomicWrite';
 import { defaultExportName, exportText } from '../../core/scoring/report/reportExports';
 import type { BuiltReport, LinkTarget } from '../../core/scoring/report/reportModel';
-import type { RunScoreResult } from '../../core/scoring/runFolder';
+import type { RunScoreResult } from '../../core/scoring/scoreRunFolder';
 import type { ExportFormat, ReportFromWebview, ReportModel, ReportToWebview } from '../../shared/reportProtocol';
 import { REVEAL_STEP_COMMAND } from '../commands/revealStep';
 import { TRAJECTORY_OPTION_VIEW_TYPE, type TrajectoryEditorProvider } from '../editor/trajectoryEditorProvider';

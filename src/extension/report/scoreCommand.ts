@@ -12,7 +12,7 @@ import { AbortedError } from '../../core/scoring/judges/judge';
 import type { StructuredModel } from '../../core/scoring/judges/llm';
 import { structuredModelFromClient } from '../../core/scoring/judges/providerModel';
 import { buildReportModel } from '../../core/scoring/report/reportModel';
-import { judgingNeeds, scoreRunFolder, scoreRunFolderSync, type RunScoreResult, type ScoreOptions } from '../../core/scoring/runFolder';
+import { judgingNeeds, scoreRunFolder, scoreRunFolderSync, type RunScoreResult, type ScoreOptions } from '../../core/scoring/scoreRunFolder';
 import { readAuditSettings } from '../audit/auditSettings';
 import { resolveModel } from '../audit/modelClientFactory';
 import type { ApiKeys } from '../audit/secrets';

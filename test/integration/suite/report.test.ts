@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { contractJson } from '../../../src/core/scoring/render';
-import { scoreRunFolderSync } from '../../../src/core/scoring/runFolder';
+import { scoreRunFolderSync } from '../../../src/core/scoring/scoreRunFolder';
 import type { TrajauditApi } from '../../../src/extension/extension';
 import { jsonFor } from '../../../src/core/scoring/report/reportExports';
 import type { ReportPanel, RenderedInfo } from '../../../src/extension/report/reportPanel';

@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { ROOT_CAUSES } from '../../../src/core/model/rootCauses';
 import type { StructuredModel } from '../../../src/core/scoring/judges/llm';
 import { contractJson, renderMarkdown } from '../../../src/core/scoring/render';
-import { judgingNeeds, scoreRunFolder, scoreRunFolderSync } from '../../../src/core/scoring/runFolder';
+import { judgingNeeds, scoreRunFolder, scoreRunFolderSync } from '../../../src/core/scoring/scoreRunFolder';
 import { csvField, csvFor, csvText, exportText, jsonFor } from '../../../src/core/scoring/report/reportExports';
 import { buildReportModel, histogram, pct } from '../../../src/core/scoring/report/reportModel';
 import type { BarChartSpec, HeatmapSpec, ReportModel } from '../../../src/shared/reportProtocol';

@@ -5,7 +5,7 @@ import { scoreDeepSearchQa, scoreJudgment, type DsqaItem } from '../../../src/co
 import type { AnswerCorrectness, DeepSearchQaJudgeInput } from '../../../src/core/scoring/judges/answerCorrectness';
 import { exactJudgment } from '../../../src/core/scoring/judges/exact';
 import type { Judge } from '../../../src/core/scoring/judges/judge';
-import { scoreRunFolder, scoreRunFolderSync } from '../../../src/core/scoring/runFolder';
+import { scoreRunFolder, scoreRunFolderSync } from '../../../src/core/scoring/scoreRunFolder';
 import { tempDir } from '../helpers';
 
 const close = (actual: number | null | undefined, expected: number) => assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < 1e-12, `expected ${expected}, got ${actual}`);

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DelegationItem } from '../../../src/core/items/schemas';
 import { scoreDelegation, type DelegationOutput } from '../../../src/core/scoring/delegation';
-import { scoreRunFolderSync } from '../../../src/core/scoring/runFolder';
+import { scoreRunFolderSync } from '../../../src/core/scoring/scoreRunFolder';
 import { tempDir } from '../helpers';
 
 const doc = (doc_id: string, extra: Record<string, unknown> = {}) => ({ doc_id, title: doc_id, content: `text of ${doc_id}`, ...extra });

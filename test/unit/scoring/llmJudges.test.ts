@@ -9,7 +9,7 @@ import { loadPrompt, promptsRoot } from '../../../src/core/scoring/judges/prompt
 import { structuredModelFromClient } from '../../../src/core/scoring/judges/providerModel';
 import { repairRubricJudge } from '../../../src/core/scoring/judges/repairRubric';
 import { scenarioCriterionJudge } from '../../../src/core/scoring/judges/scenarioCriterion';
-import { scoreRunFolder } from '../../../src/core/scoring/runFolder';
+import { scoreRunFolder } from '../../../src/core/scoring/scoreRunFolder';
 import { tempDir } from '../helpers';
 
 type Reply = unknown | ((request: StructuredRequest<unknown>) => unknown);

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyQuestion, dimensionOf, isUnknownAnswer } from '../../../src/core/scoring/cqRegion';
 import { restoreScore100, scoreNuggets, type NuggetResult } from '../../../src/core/scoring/nuggets';
-import { scoreRunFolderSync } from '../../../src/core/scoring/runFolder';
+import { scoreRunFolderSync } from '../../../src/core/scoring/scoreRunFolder';
 import { tempDir } from '../helpers';
 
 const close = (actual: number | null | undefined, expected: number, eps = 1e-9) => assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < eps, `expected ${expected}, got ${actual}`);

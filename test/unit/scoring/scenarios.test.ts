@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScenarioSet } from '../../../src/core/items/schemas';
 import { loadScenarioSet } from '../../../src/core/scoring/runs/scenariosRun';
-import { scoreRunFolderSync } from '../../../src/core/scoring/runFolder';
+import { scoreRunFolderSync } from '../../../src/core/scoring/scoreRunFolder';
 import { scoreScenarios, type ScenarioResult } from '../../../src/core/scoring/scenarios';
 import { runCli, tempDir } from '../helpers';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scoreRunFolderSync } from '../../../src/core/scoring/runFolder';
+import { scoreRunFolderSync } from '../../../src/core/scoring/scoreRunFolder';
 import { runCli, tempDir } from '../helpers';
 
 const SAMPLES = join(__dirname, '../../../samples/runs');

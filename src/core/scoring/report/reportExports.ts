@@ -2,7 +2,7 @@
 // document) and CSV (per-case or per-item rows; trajectory files relative to the run folder).
 import { relative } from 'node:path';
 import { contractJson, renderMarkdown } from '../render';
-import type { RunScoreResult } from '../runFolder';
+import type { RunScoreResult } from '../scoreRunFolder';
 import type { ExportFormat } from '../../../shared/reportProtocol';
 import type { AuditCaseRow } from '../audit';
 

@@ -8,7 +8,7 @@ import { CATEGORIES, type DsqaAggregate, type DsqaScore } from '../deepsearchqa'
 import type { DelegationGroup, DelegationScore } from '../delegation';
 import type { NuggetScore } from '../nuggets';
 import { detectionLine, judgingLine } from '../render';
-import type { RunScoreResult } from '../runFolder';
+import type { RunScoreResult } from '../scoreRunFolder';
 import { A_MEAN_GATE, B_GATE, type ScenarioScore } from '../scenarios';
 import type { BarChartSpec, ChartSpec, ExportFormat, ReportCell, ReportModel, ReportSection, ReportTable } from '../../../shared/reportProtocol';
 

@@ -55,6 +55,7 @@ function harnessSettings() {
     seed: c.get<number>('seed', 0),
     agentCommand: c.get<string>('agentCommand', ''),
     agentTimeoutSeconds: Math.max(1, c.get<number>('agentTimeoutSeconds', 1800)),
+    agentPassApiKeys: c.get<boolean>('agentPassApiKeys', false) === true,
   };
 }
 
@@ -179,7 +180,7 @@ export function registerHarnessCommands(keys: ApiKeys, log: Log): vscode.Disposa
       const settings = readAuditSettings();
       return withHarnessProgress('Clarify → rewrite → search', log, (signal, onProgress) => runClarify({
         instances, out: args.out ?? defaultOut(t.fsPath, 'clarify'), roles: { clarifier: client, answerer: client, rewriter: client }, budgets: [1, 2, 3],
-        template, concurrency: Math.min(settings.concurrency, 2), timeoutMs: harnessSettings().agentTimeoutSeconds * 1000, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+        template, concurrency: Math.min(settings.concurrency, 2), timeoutMs: harnessSettings().agentTimeoutSeconds * 1000, passApiKeys: harnessSettings().agentPassApiKeys, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
         maxOutputTokens: settings.maxOutputTokens, signal, onProgress, pricing: settings.pricing,
       }));
     }),
@@ -197,7 +198,7 @@ export function registerHarnessCommands(keys: ApiKeys, log: Log): vscode.Disposa
       }
       return withHarnessProgress('Agent runner', log, (signal, onProgress) => runAgentOverDataset({
         datasetPath: t.fsPath, dataset, template, out: args.out ?? defaultOut(t.fsPath, `agent-${dataset.kind}`),
-        concurrency: Math.min(readAuditSettings().concurrency, 2), timeoutMs: harnessSettings().agentTimeoutSeconds * 1000,
+        concurrency: Math.min(readAuditSettings().concurrency, 2), timeoutMs: harnessSettings().agentTimeoutSeconds * 1000, passApiKeys: harnessSettings().agentPassApiKeys,
         cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, signal, onProgress,
       }));
     }),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { inspectTrajectory } from '../../src/core/report/inspect';
+import { inspectTrajectory } from '../../src/core/inspect/inspect';
 import { evidenceWindow, shareBudget } from '../../src/core/stats/evidenceWindow';
 import { buildOutline, formatOutline } from '../../src/core/stats/outline';
 import { countTrajectory, criticalPosition } from '../../src/core/stats/statistics';

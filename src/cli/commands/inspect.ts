@@ -1,6 +1,6 @@
 import { loadFile } from '../../core/load/loadFile';
 import { isTrajectoryRecord } from '../../core/load/loadRecord';
-import { inspectOther, inspectTrajectory, type TrajectoryInspection } from '../../core/report/inspect';
+import { inspectOther, inspectTrajectory, type TrajectoryInspection } from '../../core/inspect/inspect';
 import { oneFile, reportProblems, toolNamesFrom, type CliIo } from '../io';
 import { JSON_OPTION, RECORD_OPTION, TOOL_NAME_OPTIONS, type CliCommand } from '../options';
 import { selectRecords } from './selectRecords';

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { problemLine, type Problem } from '../../core/input/inputError';
-import { validateFile } from '../../core/report/validate';
+import { validateFile } from '../../core/inspect/validate';
 import { CliUsageError, reportProblems, type CliIo } from '../io';
 import { JSON_OPTION, type CliCommand } from '../options';
 

@@ -4,7 +4,7 @@ import { childPath, safeNameComponent } from '../files/safeName';
 import { loadText } from '../load/loadFile';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../load/loadRecord';
 import { readTextFile } from '../input/readText';
-import { markdownText } from '../report/markdown';
+import { markdownText } from '../markdown/markdownText';
 import { ROOT_CAUSE_LABELS, normalizeRootCause } from '../model/rootCauses';
 import type { Trajectory } from '../model/trajectory';
 import type { AuditEntry } from '../sidecar/schema';

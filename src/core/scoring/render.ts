@@ -1,6 +1,6 @@
 // Output of scores: the `score --json` document (exactly the docs/cli.md §4 keys per kind), a
 // readable text table, and a Markdown report.
-import { markdownText } from '../report/markdown';
+import { markdownText } from '../markdown/markdownText';
 import { ROOT_CAUSES } from '../model/rootCauses';
 import type { AgreementScore } from './agreement';
 import type { AuditScore } from './audit';

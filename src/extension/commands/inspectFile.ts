@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isTrajectoryRecord } from '../../core/load/loadRecord';
-import { inspectOther, inspectTrajectory } from '../../core/report/inspect';
+import { inspectOther, inspectTrajectory } from '../../core/inspect/inspect';
 import { loadOrReport, targetUri, toolNames } from '../activeFile';
 import type { Log } from '../log';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { validateFile } from '../../core/report/validate';
+import { validateFile } from '../../core/inspect/validate';
 import { targetUri } from '../activeFile';
 import type { Log } from '../log';
 

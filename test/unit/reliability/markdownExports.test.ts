@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markdownText } from '../../../src/core/report/markdown';
+import { markdownText } from '../../../src/core/markdown/markdownText';
 import { runCli, tempDir } from '../helpers';
 
 const samples = join(__dirname, '..', '..', '..', 'samples');

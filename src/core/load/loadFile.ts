@@ -1,7 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { basename } from 'node:path';
 import { InputError, problemFromError, type Problem } from '../input/inputError';
-import { checkNesting, nonBlankLines, parseJson, parseJsonLine } from '../input/jsonText';
+import { checkNesting, locateJsonPath, nonBlankLines, parseJson, parseJsonLine } from '../input/jsonText';
 import { readTextFile } from '../input/readText';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
 import { deepSearchQaRowSchema } from '../items/schemas';
@@ -83,18 +83,24 @@ function loadJsonValue(value: unknown, text: string, displayName: string): Loade
     if (firstDetection) {
       const records: LoadedRecord[] = [];
       const problems: Problem[] = [];
+      const indexes: number[] = [];
       value.forEach((element, index) => {
         try {
           const d = detectJsonValue(element);
           if (!d) throw new InputError(displayName, `unrecognized record; ${EXPECTED_DOCUMENT}`, { path: `$[${index}]` });
           const id = d.kind === 'deepsearchqa' ? recordIdOf(element as Record<string, unknown>) ?? String(index) : recordIdOf(element as Record<string, unknown>) ?? String(index + 1);
           records.push(loadRecord(element, d, { file: displayName, text, basePath: [index] }, id));
+          indexes.push(index);
         } catch (error) {
           problems.push(problemFromError(displayName, error));
         }
       });
       if (records.length === 0) throw toError(problems[0]);
-      return { file: displayName, container: 'json-array', detection: firstDetection, records, problems };
+      const unique = withoutDuplicateIds(records, displayName, problems, (i) => {
+        const where = locateJsonPath(text, [indexes[i]]);
+        return { path: `$[${indexes[i]}]`, ...(where ? { line: where.line, column: where.column } : {}) };
+      });
+      return { file: displayName, container: 'json-array', detection: firstDetection, records: unique, problems };
     }
   }
   throw unrecognized(value, displayName);
@@ -131,7 +137,7 @@ function loadJsonLines(text: string, displayName: string): LoadedFile {
     }
   }
   if (!detection) throw toError(problems[0] ?? { file: displayName, message: 'no records', severity: 'error' });
-  return { file: displayName, container: 'jsonl', detection, records, problems };
+  return { file: displayName, container: 'jsonl', detection, records: withoutDuplicateIds(records, displayName, problems, (i) => ({ line: records[i].line, column: 1 })), problems };
 }
 
 function loadCsv(text: string, displayName: string): LoadedFile {
@@ -146,7 +152,7 @@ function loadCsv(text: string, displayName: string): LoadedFile {
   for (const column of ['problem', 'answer', 'answer_type']) {
     if (!header.includes(column)) throw new InputError(displayName, `CSV header lacks the column "${column}"; expected problem, problem_category, answer, answer_type (DeepSearchQA)`, { line: 1, column: 1 });
   }
-  const records: LoadedRecord[] = [];
+  let records: LoadedRecord[] = [];
   const problems: Problem[] = [];
   rows.forEach(({ record, info }, index) => {
     try {
@@ -159,7 +165,34 @@ function loadCsv(text: string, displayName: string): LoadedFile {
     }
   });
   if (records.length === 0) throw toError(problems[0] ?? { file: displayName, message: 'CSV has a header but no rows', line: 1, severity: 'error' });
+  records = withoutDuplicateIds(records, displayName, problems, (i) => ({ line: records[i].line, column: 1 }));
   return { file: displayName, container: 'csv', detection: { kind: 'deepsearchqa', reason: 'a CSV with DeepSearchQA columns' }, records, problems };
+}
+
+/**
+ * Record ids key the sidecar, audits, exports and scores, so two records of one file with the
+ * same id would share (and mix) them. Every record after the first with an id is an error that
+ * names both places, and is left out; the first keeps the id.
+ */
+function withoutDuplicateIds(records: LoadedRecord[], displayName: string, problems: Problem[], whereOf: (index: number) => { line?: number; column?: number; path?: string }): LoadedRecord[] {
+  const first = new Map<string, number>();
+  const kept: LoadedRecord[] = [];
+  records.forEach((record, index) => {
+    const earlier = first.get(record.id);
+    if (earlier === undefined) {
+      first.set(record.id, index);
+      kept.push(record);
+      return;
+    }
+    const here = whereOf(index);
+    const there = whereOf(earlier);
+    const place = (w: typeof there) => (w.line !== undefined ? `${displayName}:${w.line}` : `${displayName} ${w.path ?? ''}`.trim());
+    problems.push({
+      file: displayName, severity: 'error', ...here,
+      message: `duplicate record id ${JSON.stringify(record.id)}: ${place(here)} has the id of ${place(there)}; ids must be unique in a file (they key annotations and audits) — this record is not loaded`,
+    });
+  });
+  return kept.length === records.length ? records : kept;
 }
 
 export function shortName(path: string): string {

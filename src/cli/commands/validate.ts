@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { problemLine, type Problem } from '../../core/input/inputError';
 import { validateFile } from '../../core/inspect/validate';
+import { acceptAnnotationContent, sidecarPathOf } from '../../core/sidecar/acceptContent';
 import { CliUsageError, reportProblems, type CliIo } from '../io';
 import { JSON_OPTION, type CliCommand } from '../options';
 
@@ -60,10 +61,37 @@ export function runValidate(positionals: string[], values: Record<string, unknow
   return errors > 0 ? 1 : 0;
 }
 
+/**
+ * `--accept-content`: a person confirms that the annotations of the given sidecars (or of the
+ * given trajectories' sidecars) hold for the trajectories as they are now. Refused for a sidecar
+ * with errors (an annotation step that is no decision step of the new content, say).
+ */
+async function runAcceptContent(positionals: string[], io: CliIo): Promise<number> {
+  if (positionals.length === 0) throw new CliUsageError('missing <file…>');
+  let code = 0;
+  for (const path of positionals) {
+    const sidecarPath = sidecarPathOf(path);
+    const problems = validateFile(sidecarPath);
+    const errors = problems.filter((p) => p.severity === 'error');
+    if (errors.length) {
+      reportProblems(errors, io);
+      io.err(`${sidecarPath}: not accepted — fix the error(s) above first`);
+      code = 1;
+      continue;
+    }
+    const { accepted, trajectory, sha256 } = await acceptAnnotationContent(sidecarPath);
+    io.out(`${sidecarPath}: ${accepted} annotation(s) confirmed for ${trajectory} as it is now (sha256 ${sha256.slice(0, 12)}…)`);
+  }
+  return code;
+}
+
 export const validateCommand: CliCommand = {
   name: 'validate',
   args: '<file or folder…>',
   summary: 'Schema check of trajectories, benchmark items, sidecars and run folders: one line per problem, file:line:column: message.',
-  options: { ...JSON_OPTION },
-  run: runValidate,
+  options: {
+    ...JSON_OPTION,
+    'accept-content': { type: 'boolean', help: "confirm the sidecars' annotations for the trajectories as they are now (after checking the steps); clears the 'made on other content' warning" },
+  },
+  run: (positionals, values, io) => (values['accept-content'] ? runAcceptContent(positionals, io) : runValidate(positionals, values, io)),
 };

@@ -67,7 +67,8 @@ function checkSidecarAgainstTrajectory(ctx: Ctx, sidecar: Sidecar, sidecarPath: 
     return;
   }
   const bytes = readFileBytes(target);
-  if (sidecar.trajectory.sha256 && sidecar.trajectory.sha256 !== sha256Of(bytes)) {
+  const currentSha = sha256Of(bytes);
+  if (sidecar.trajectory.sha256 && sidecar.trajectory.sha256 !== currentSha) {
     report(ctx, 'warning', `${basename(target)} changed since this sidecar was written (sha256 differs); positions may have moved`, ['trajectory', 'sha256']);
   }
   let loaded: LoadedFile;
@@ -84,6 +85,10 @@ function checkSidecarAgainstTrajectory(ctx: Ctx, sidecar: Sidecar, sidecarPath: 
       continue;
     }
     const a = record.annotation;
+    // Audits re-stamp trajectory.sha256, never an annotation's own hash: stays until a person confirms.
+    if (a?.trajectorySha256 && a.trajectorySha256 !== currentSha) {
+      report(ctx, 'warning', `the annotation of record "${id}" was made on other content of ${basename(target)} (sha256 differs); check its steps, then confirm it with trajaudit validate --accept-content ${basename(sidecarPath)}`, ['records', id, 'annotation']);
+    }
     const steps: [string, number | null | undefined][] = [['criticalStep', a?.criticalStep], ['toleranceSpan', a?.toleranceSpan?.[0]], ['toleranceSpan', a?.toleranceSpan?.[1]]];
     for (const [key, step] of steps) {
       if (typeof step === 'number' && !t.decisionSteps.includes(step)) {

@@ -74,6 +74,8 @@ export interface RecordListEntry {
   audited: boolean;
   /** Human annotation and newest audit disagree on step (outside the span) or root cause. */
   disagreeing: boolean;
+  /** The annotation was made on other content of the trajectory file (sha256 differs); shown until saved again or confirmed. */
+  annotationOutdated?: boolean;
 }
 
 export interface RecordView {

@@ -39,6 +39,7 @@ export class AnnotationPanel {
   private readonly rubricCount: HTMLElement;
   private readonly updated: HTMLElement;
   private readonly readOnlyNote: HTMLElement;
+  private readonly outdatedNote: HTMLElement;
   private readonly texts: TextBinding[] = [];
   private spanDraft: [string, string] | null = null;
   /** Announces short feedback (e.g. "Message 13 is not a decision step"). */
@@ -52,6 +53,9 @@ export class AnnotationPanel {
     head.append(this.updated);
     this.readOnlyNote = el('div', { className: 'note note-warn', attrs: { role: 'note' } });
     this.readOnlyNote.hidden = true;
+    this.outdatedNote = el('div', { className: 'note note-warn', attrs: { role: 'note' } });
+    this.outdatedNote.hidden = true;
+    this.outdatedNote.textContent = 'This annotation was made on other content of the trajectory file (its sha256 differs): steps may have moved. Check it; saving it again, or trajaudit validate --accept-content, confirms it.';
 
     // Critical step
     this.critical = textfield({ type: 'number', placeholder: 'step', className: 'num-field' });
@@ -118,6 +122,7 @@ export class AnnotationPanel {
     this.root.append(
       head,
       this.readOnlyNote,
+      this.outdatedNote,
       criticalRow,
       spanRow,
       causeField,
@@ -137,6 +142,7 @@ export class AnnotationPanel {
       this.render(true);
     });
     store.on('annotation', () => this.render(false));
+    store.on('records', () => this.renderOutdated());
     store.on('selection', () => this.renderSelectionButtons());
     store.on('readOnly', () => this.render(false));
   }
@@ -314,6 +320,10 @@ export class AnnotationPanel {
     this.edit(p, b.label);
   }
 
+  private renderOutdated(): void {
+    this.outdatedNote.hidden = !this.store.records.find((r) => r.id === this.store.recordId)?.annotationOutdated;
+  }
+
   private isEditing(f: HTMLElement): boolean {
     return f.matches(':focus-within') || document.activeElement === f;
   }
@@ -323,6 +333,7 @@ export class AnnotationPanel {
     const ro = !!this.store.readOnlyReason;
     this.readOnlyNote.hidden = !ro;
     this.readOnlyNote.textContent = ro ? `Read-only: ${this.store.readOnlyReason}` : '';
+    this.renderOutdated();
     for (const f of [this.critical, this.spanStart, this.spanEnd, ...this.texts.map((t) => t.field)]) f.disabled = ro;
     for (const b of [this.criticalUse, this.spanUseStart, this.spanUseEnd]) b.disabled = ro;
 

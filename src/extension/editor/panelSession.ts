@@ -75,7 +75,7 @@ export class PanelSession implements vscode.Disposable {
 
   private recordList() {
     const sidecarRecords = Object.fromEntries(this.document.trajectoryRecords.map((r) => [r.id, { annotation: this.document.annotation(r.id), audits: this.document.audits(r.id) }]));
-    return buildRecordList(this.document.loaded, sidecarRecords);
+    return buildRecordList(this.document.loaded, sidecarRecords).map((entry) => (this.document.annotationOutdated(entry.id) ? { ...entry, annotationOutdated: true } : entry));
   }
 
   private view() {

@@ -125,7 +125,9 @@ export class TrajectoryDocument implements vscode.CustomDocument {
    * (`trajaudit validate --accept-content`). Hashes the file only for an annotated record.
    */
   annotationOutdated(recordId: string): boolean {
-    const madeAgainst = this.current.get(recordId)?.trajectorySha256;
+    const annotation = this.current.get(recordId);
+    // An edit made in the webview may not carry the field: it is still the saved annotation's until saved.
+    const madeAgainst = annotation ? annotation.trajectorySha256 ?? this.base.get(recordId)?.trajectorySha256 : undefined;
     return typeof madeAgainst === 'string' && madeAgainst !== this.trajectorySha256;
   }
 
@@ -213,6 +215,8 @@ export class TrajectoryDocument implements vscode.CustomDocument {
       this.diskSidecar = written;
       this.current = stamped;
       this.base = new Map(stamped);
+      // The record list carries the outdated-annotation flags; saving cleared the saved ones.
+      this.changed.fire({ kind: 'audits' });
     }
   }
 

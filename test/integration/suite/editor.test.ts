@@ -81,6 +81,27 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
     assert.equal(sha(file), before, 'the trajectory file is never written');
   });
 
+  test('an annotation made on other trajectory content is flagged in the record list until it is saved again (issue 20 #8)', async () => {
+    writeFileSync(`${file}.audit.json`, JSON.stringify({ schema: 'trajaudit.audit/v2', trajectory: { file: 'case.traj.json', sha256: sha(file) }, records: { '0': { annotation: { criticalStep: 1, rootCause: 'search_coverage_gap', trajectorySha256: 'made-on-other-content' } } } }));
+    await documentOf().revert();
+    assert.equal(documentOf().annotationOutdated('0'), true);
+    const session = api.editorProvider.sessionsFor(uri)[0];
+    const lists: { annotationOutdated?: boolean }[][] = [];
+    const listening = session.onDidPost((m) => {
+      if ('records' in m && Array.isArray(m.records)) lists.push(m.records);
+    });
+    try {
+      edit({ criticalStep: 3, rootCause: 'search_coverage_gap' }, 'Set critical step 3');
+      await waitFor(() => lists.length > 0, { message: 'the edit is echoed with the record list' });
+      assert.equal(lists.at(-1)?.[0]?.annotationOutdated, true, 'still flagged while unsaved');
+      assert.ok(await vscode.workspace.save(uri), 'save succeeds');
+      await waitFor(() => lists.at(-1)?.[0]?.annotationOutdated === undefined, { message: 'the flag clears once saved' });
+    } finally {
+      listening.dispose();
+    }
+    assert.equal(JSON.parse(readFileSync(`${file}.audit.json`, 'utf8')).records['0'].annotation.trajectorySha256, sha(file));
+  });
+
   test('undo restores the previous annotation, redo re-applies it', async () => {
     edit({ criticalStep: 1, rootCause: 'search_coverage_gap' }, 'Set critical step 1');
     edit({ criticalStep: 3, rootCause: 'search_coverage_gap' }, 'Set critical step 3');

@@ -1,4 +1,5 @@
 import type { AnnotationData } from '../../shared/protocol';
+import { idKeyedObject } from '../input/idKeyed';
 
 /** Annotations per record id; `undefined` means "no annotation". */
 export type AnnotationMap = Map<string, AnnotationData | undefined>;
@@ -20,7 +21,7 @@ export interface AnnotationBackup {
 }
 
 export function backupOf(current: AnnotationMap, base: AnnotationMap): AnnotationBackup {
-  const annotations: Record<string, AnnotationData | null> = {};
+  const annotations = idKeyedObject<AnnotationData | null>(); // a record id may be __proto__
   for (const id of changedRecords(current, base)) annotations[id] = current.get(id) ?? null;
   return { schema: 'trajaudit.backup/v1', annotations };
 }

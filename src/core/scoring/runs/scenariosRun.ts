@@ -3,6 +3,7 @@
 // the line carries the agent's `deliverable` and a model is configured; otherwise they count as
 // not hit. Human criteria always come from the results file.
 import { z } from 'zod';
+import { idKeyedRecord } from '../../input/idKeyed';
 import { InputError } from '../../input/inputError';
 import { parseJson } from '../../input/jsonText';
 import { readTextFile } from '../../input/readText';
@@ -19,7 +20,7 @@ import { judgmentsWriteTarget } from './detect';
 
 const resultLineSchema = z.looseObject({
   scenario: z.string().min(1),
-  criteria: z.record(z.string(), z.boolean({ message: 'expected true (hit) or false per criterion' })),
+  criteria: idKeyedRecord(z.boolean({ message: 'expected true (hit) or false per criterion' })), // criterion ids come from data
   silent_citations: z.number().int().nonnegative().nullish(),
   deliverable: z.string().nullish(),
 });

@@ -16,9 +16,9 @@ if (!skipChecks) {
 
 /** Webview bundles (and their .css) per view; src/extension/webviewPage.ts picks one. */
 const WEBVIEW_ENTRIES = [
-  ['webview/src/main.ts', 'dist/webview.js'], // the trajectory editor
-  ['webview/src/itemsMain.ts', 'dist/webview-items.js'],
-  ['webview/src/reportMain.ts', 'dist/webview-report.js'],
+  ['webview/src/editor/main.ts', 'dist/webview.js'], // the trajectory editor
+  ['webview/src/items/main.ts', 'dist/webview-items.js'],
+  ['webview/src/report/main.ts', 'dist/webview-report.js'],
 ];
 
 const common = { bundle: true, mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };

@@ -12,7 +12,7 @@
 // the webview's .tl-row rows on screen has been presented (see WEBVIEW_TRACE; when the bench's own
 // wait for the page's report returned is printed beside it, as "Playwright saw"). The bench does
 // not touch the webview's frames while one opens: a Playwright locator there would inject its
-// utility script into each new frame, on the main thread the webview needs (10–20 ms each). "End" is the webview's End key (webview/src/keyboard.ts), timed
+// utility script into each new frame, on the main thread the webview needs (10–20 ms each). "End" is the webview's End key (webview/src/editor/keyboard.ts), timed
 // until the last row is selected and in view; "reveal last" is trajaudit.revealStep to the last
 // position (host → webview round trip). Targets: 120 MB first rows < 2.0 s, 65K < 300 ms.
 //
@@ -207,7 +207,7 @@ async function readTrace(page, frame) {
     if (!T) return null;
     // When the bundle is linked rather than inlined (src/extension/webviewPage.ts), its arrival.
     const res = performance.getEntriesByType('resource').filter((e) => /webview\.js/.test(e.name)).map((e) => e.responseEnd)[0];
-    // The app's own marks (webview/src/app.ts): bundle start, app start/mounted, init drawn.
+    // The app's own marks (webview/src/editor/app.ts): bundle start, app start/mounted, init drawn.
     const appMarks = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('trajaudit/')).map((m) => [m.name.slice(10), m.startTime]);
     const paints = performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]);
     const fcp = paints.find(([name]) => name === 'first-contentful-paint')?.[1];

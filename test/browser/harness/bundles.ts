@@ -9,8 +9,8 @@ const root = join(__dirname, '..', '..', '..');
 export async function buildBundles(buildDir: string): Promise<void> {
   const common: BuildOptions = { bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap: true, logLevel: 'warning', mainFields: ['module', 'main'] };
   await Promise.all([
-    build({ ...common, entryPoints: [join(root, 'webview/src/main.ts')], outfile: join(buildDir, 'editor.js') }),
-    build({ ...common, entryPoints: [join(root, 'webview/src/itemsMain.ts')], outfile: join(buildDir, 'items.js') }),
+    build({ ...common, entryPoints: [join(root, 'webview/src/editor/main.ts')], outfile: join(buildDir, 'editor.js') }),
+    build({ ...common, entryPoints: [join(root, 'webview/src/items/main.ts')], outfile: join(buildDir, 'items.js') }),
     build({ ...common, entryPoints: [join(__dirname, 'pageHost.ts')], outfile: join(buildDir, 'page-host.js') }),
   ]);
 }

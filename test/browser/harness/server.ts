@@ -2,8 +2,8 @@
 // (src/extension/pageHtml.ts: the strict CSP with a fresh nonce, the view's meta tag, #root), with
 // the fake host's page script before the view's bundle, the built bundles under /build/ and the
 // theme variables under /themes/.
-//   /editor/?theme=dark   the trajectory editor (bundle of webview/src/main.ts)
-//   /items/?theme=light   the benchmark-item views (bundle of webview/src/itemsMain.ts)
+//   /editor/?theme=dark   the trajectory editor (bundle of webview/src/editor/main.ts)
+//   /items/?theme=light   the benchmark-item views (bundle of webview/src/items/main.ts)
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';

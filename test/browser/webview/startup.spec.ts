@@ -75,7 +75,7 @@ test('a restored page (saved UI state) asks for its view and restores the select
 
 test('read-only: no edits are sent and the reason is shown; host errors show in a banner', async ({ openEditor }) => {
   const { page, host } = await openEditor('small', { theme: 'light', readOnlyReason: 'The file changed on disk' });
-  await expect(page.locator('.annotation .note')).toContainText('The file changed on disk');
+  await expect(page.locator('.annotation .note', { hasText: 'Read-only' })).toContainText('The file changed on disk');
   await page.locator('.tl-scroller').focus();
   await press(page, 'J');
   await expect.poll(() => selected(page)).toBe(2);

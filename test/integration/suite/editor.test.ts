@@ -152,7 +152,9 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
     first.handleMessage({ type: 'editAnnotation', recordId: '0', annotation: { criticalStep: 3, rootCause: 'candidate_mismanagement', rationale: 'from the first editor' }, label: 'Set rationale' });
     assert.ok(await vscode.workspace.save(uri));
     const saved = JSON.parse(readFileSync(`${file}.audit.json`, 'utf8')).records['0'].annotation;
-    assert.deepEqual(saved, { criticalStep: 3, rootCause: 'candidate_mismanagement', rationale: 'from the first editor' }, 'both edits are kept');
+    const { trajectorySha256, ...edits } = saved;
+    assert.deepEqual(edits, { criticalStep: 3, rootCause: 'candidate_mismanagement', rationale: 'from the first editor' }, 'both edits are kept');
+    assert.match(trajectorySha256, /^[0-9a-f]{64}$/, 'saving stamps the content the annotation was made on');
   });
 
   test('the first view travels inside the page; the host sends init again only when that went stale', async () => {

@@ -4,8 +4,8 @@ import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import { countTrajectory } from '../../../src/core/stats/statistics';
 import { toolKind, type ToolNames } from '../../../src/core/stats/toolKinds';
 import { buildRecordView } from '../../../src/core/view/recordView';
-import { M, Markers } from '../../../webview/src/markers';
-import { Store } from '../../../webview/src/state';
+import { M, Markers } from '../../../webview/src/editor/markers';
+import { Store } from '../../../webview/src/editor/state';
 
 const call = (id: string, name: string, args: unknown) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { Emitter, Gate } from '../../../webview/src/emitter';
+import { Emitter, Gate } from '../../../webview/src/editor/emitter';
 
 type Events = { view: string; selection: number };
 

@@ -4,7 +4,7 @@ import { loadText } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import { parseSidecar } from '../../../src/core/sidecar/sidecarFile';
 import { buildRecordList, buildRecordView } from '../../../src/core/view/recordView';
-import { Store } from '../../../webview/src/state';
+import { Store } from '../../../webview/src/editor/state';
 
 const trajectory = {
   query: 'Which river flows through the old town?',

@@ -3,7 +3,7 @@ import { causeVerdict, stepVerdict } from '../../../src/core/audit/verdicts';
 import { ROOT_CAUSE_DEFINITIONS, ROOT_CAUSE_LABELS, ROOT_CAUSES as CORE_IDS } from '../../../src/core/model/rootCauses';
 import { auditSchema } from '../../../src/core/sidecar/schema';
 import { disagrees } from '../../../src/core/view/recordView';
-import { ROOT_CAUSES, rootCauseInfo, rootCauseLabel } from '../../../webview/src/taxonomy';
+import { ROOT_CAUSES, rootCauseInfo, rootCauseLabel } from '../../../webview/src/editor/taxonomy';
 
 describe('root causes: one list, one normalization, one verdict for host and webview', () => {
   it('the webview shows the core ids, labels and definitions, in the core order (the 1–6 shortcuts)', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ROOT_CAUSES as ROOT_CAUSE_IDS } from '../../../src/core/model/rootCauses';
-import { rootCauseLabel, rootCauseLabelHyphenated } from '../../../webview/src/taxonomy';
+import { rootCauseLabel, rootCauseLabelHyphenated } from '../../../webview/src/editor/taxonomy';
 
 describe('webview taxonomy labels', () => {
   it('hyphenated labels read the same without their soft hyphens, and break long words at syllables', () => {

@@ -1,6 +1,6 @@
 // Clarify-Then-Search (seed 004): each instance's underspecified (blurred) query beside the intent
 // (fused) query, and the weighted golden nuggets.
-import { el } from '../dom';
+import { el } from '../common/dom';
 import type { ClarifyView as Instance } from '../../../src/shared/itemProtocol';
 import type { ItemApp } from './itemApp';
 import { chip, debounce, fieldList, highlightedText, input } from './common';

@@ -1,6 +1,6 @@
 // DOM pieces shared by the item views. Every piece of item text is untrusted and reaches the page
 // only as text nodes (el/append/appendVisibleText); highlights split the text into runs first.
-import { append, appendVisibleText, el } from '../dom';
+import { append, appendVisibleText, el } from '../common/dom';
 import type { Field } from '../../../src/shared/itemProtocol';
 import { segmentsOf, type HighlightRange } from './segments';
 

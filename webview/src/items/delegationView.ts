@@ -1,7 +1,7 @@
 // Delegation items (seed 000): query, golden answer, documents by group, evidence spans marked in
 // the golden documents, distractor audit fields and reasoning steps; and the blind-review mode,
 // in which the host sends only the model-visible fields and this view shows the review form.
-import { append, appendVisibleText, el } from '../dom';
+import { append, appendVisibleText, el } from '../common/dom';
 import type {
   DelegationBlindView, DelegationFullView, DelegationState, DistractorAudit, EvidenceSpanView, FullDistractorDoc, FullDoc,
   ItemFileInfo, ItemListEntry, ItemToWebview, ReviewData, ReviewPatch, VisibleDoc,

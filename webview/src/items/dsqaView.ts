@@ -1,6 +1,6 @@
 // DeepSearchQA (seed 001): a readable table of problems with filters by category and answer
 // type, and a search over problem, answer and id.
-import { el } from '../dom';
+import { el } from '../common/dom';
 import type { DsqaRow } from '../../../src/shared/itemProtocol';
 import type { ItemApp } from './itemApp';
 import { chip, debounce, highlightedText, input, select } from './common';

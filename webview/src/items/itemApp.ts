@@ -1,7 +1,7 @@
 // The benchmark-item view (Delegation items, DeepSearchQA, Clarify-Then-Search, scenario sets).
 // Started by itemsMain.ts (dist/webview-items.js), the bundle of item pages.
 import './items.css';
-import { el } from '../dom';
+import { el } from '../common/dom';
 import type { ItemFileInfo, ItemToWebview } from '../../../src/shared/itemProtocol';
 import { connectItemHost, type ItemHostLink } from './itemHost';
 import type { VsCodeApi } from '../common/hostLink';

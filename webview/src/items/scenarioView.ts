@@ -1,7 +1,7 @@
 // Scenario sets (seed 003): scenarios with their input, trap and expected deliverable, and their
 // criteria (track, dimension, check, points or veto), which can be marked hit or missed, with a
 // silent-citation count per scenario. Saving writes results.jsonl in the chosen run folder.
-import { append, el } from '../dom';
+import { append, el } from '../common/dom';
 import type { CriterionView, ItemFileInfo, ItemToWebview, ScenarioSetView, ScenarioState, ScenarioView as Scenario } from '../../../src/shared/itemProtocol';
 import type { ItemApp } from './itemApp';
 import { chip, fieldList, plainText, sectionLabel, toolbarButton, yesNo } from './common';

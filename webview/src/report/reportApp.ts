@@ -3,7 +3,7 @@
 // and posts link activations and export requests back. All text goes through textContent.
 import './report.css';
 import type { ChartSpec, ReportCell, ReportFromWebview, ReportModel, ReportSection, ReportTable, ReportToWebview } from '../../../src/shared/reportProtocol';
-import { clear, el } from '../dom';
+import { clear, el } from '../common/dom';
 import type { ChartHandle } from './charts.mjs' with { 'resolution-mode': 'import' };
 import { readTheme, watchTheme } from './theme';
 import { HostLink, assertNever } from '../common/hostLink';

@@ -1,6 +1,6 @@
 // Small, locale-independent formatting helpers.
 
-export { callToolName, formatCount, formatInt } from '../../src/shared/rowText';
+export { callToolName, formatCount, formatInt } from '../../../src/shared/rowText';
 
 export function formatChars(n: number): string {
   if (n < 1024) return `${n} chars`;

@@ -1,11 +1,11 @@
 // Search over every message on the host (content, reasoning, tool arguments), with role and
 // tool filters and case-sensitive / regex toggles. Shows "i of n"; n / N or Enter / Shift+Enter
 // move between matches (revealing collapsed and off-screen rows too).
-import type { Role, SearchRequest } from '../../src/shared/protocol';
+import type { Role, SearchRequest } from '../../../src/shared/protocol';
 import type { HostConnection } from './hostConnection';
 import type { SearchState, Store } from './state';
-import { el } from './dom';
-import { checkbox, iconButton, textfield, type CheckedElement, type ValueElement } from './widgets';
+import { el } from '../common/dom';
+import { checkbox, iconButton, textfield, type CheckedElement, type ValueElement } from '../common/widgets';
 
 export interface SearchPrefs {
   text: string;

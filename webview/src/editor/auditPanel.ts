@@ -1,14 +1,14 @@
 // Audit results (view.audits, oldest → newest; the newest open): adjudicated diagnosis with
 // cited steps as chips, repair directives, branch proposals, adjudication clusters and
 // disagreements; a "you vs audit vs gold" comparison; and the gold labels from the file.
-import type { AuditData, GoldData } from '../../src/shared/protocol';
+import type { AuditData, GoldData } from '../../../src/shared/protocol';
 import type { Store } from './state';
-import { el, visiblePlain } from './dom';
+import { el, visiblePlain } from '../common/dom';
 import { formatDate } from './format';
-import { causeVerdict, stepVerdict, type CauseVerdict, type StepVerdict } from '../../src/core/audit/verdicts';
+import { causeVerdict, stepVerdict, type CauseVerdict, type StepVerdict } from '../../../src/core/audit/verdicts';
 import { rootCauseLabel, rootCauseLabelHyphenated } from './taxonomy';
 import { stepChip } from './timeline/messageBody';
-import { collapsible } from './widgets';
+import { collapsible } from '../common/widgets';
 
 export class AuditPanel {
   readonly root: HTMLElement;

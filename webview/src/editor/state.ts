@@ -3,8 +3,8 @@
 // here: they always come from the host.
 import type {
   AnnotationData, AnswerTrace, AuditData, HeaderInfo, RecordListEntry, RecordView, RowSummary, SearchRequest, Role,
-} from '../../src/shared/protocol';
-import { newestAudit, sortAuditsOldestFirst } from '../../src/core/audit/newest';
+} from '../../../src/shared/protocol';
+import { newestAudit, sortAuditsOldestFirst } from '../../../src/core/audit/newest';
 import { Emitter } from './emitter';
 import { callToolName } from './format';
 

@@ -1,8 +1,8 @@
 // Overlays: the shortcuts sheet (?), the go-to-position prompt (g) and short status toasts.
-import { SHORTCUTS } from '../../src/shared/protocol';
-import { el } from './dom';
+import { SHORTCUTS } from '../../../src/shared/protocol';
+import { el } from '../common/dom';
 import { STRIP_LEGEND } from './densityStrip';
-import { iconButton } from './widgets';
+import { iconButton } from '../common/widgets';
 
 export class ShortcutsOverlay {
   readonly root: HTMLElement;

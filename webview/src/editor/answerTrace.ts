@@ -1,12 +1,12 @@
 // Answer trace: where the predicted answer (and the gold answer, when the file has one) occurs
 // in the trajectory. Each occurrence is a chip that reveals its row; the first is flagged with
 // its source type. Occurrences are also marked in the timeline gutter and the density strip.
-import type { AnswerOccurrence, AnswerTrace } from '../../src/shared/protocol';
+import type { AnswerOccurrence, AnswerTrace } from '../../../src/shared/protocol';
 import type { HostConnection } from './hostConnection';
 import type { Store } from './state';
-import { el, visiblePlain } from './dom';
+import { el, visiblePlain } from '../common/dom';
 import { stepChip } from './timeline/messageBody';
-import { iconButton } from './widgets';
+import { iconButton } from '../common/widgets';
 
 const MAX_CHIPS = 60;
 

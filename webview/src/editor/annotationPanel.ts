@@ -2,15 +2,15 @@
 // definitions and boundary summary), rationale, repair directive, repair rubrics, annotator.
 // Every change sends the complete new annotation (unknown fields preserved) with a short label;
 // the host turns it into an undoable edit and echoes the result, which is always re-rendered.
-import type { AnnotationData } from '../../src/shared/protocol';
-import type { RootCause } from '../../src/core/model/rootCauses';
+import type { AnnotationData } from '../../../src/shared/protocol';
+import type { RootCause } from '../../../src/core/model/rootCauses';
 import type { HostConnection } from './hostConnection';
 import type { Store } from './state';
-import { el } from './dom';
+import { el } from '../common/dom';
 import { formatDate } from './format';
 import { BOUNDARY_SUMMARY, LABELING_POLICY, ROOT_CAUSES, rootCauseInfo, rootCauseLabel } from './taxonomy';
 import { criticalError, spanError, type SpanCheckContext } from './comparison';
-import { collapsible, textarea, textfield, type ValueElement } from './widgets';
+import { collapsible, textarea, textfield, type ValueElement } from '../common/widgets';
 
 const TEXT_IDLE_MS = 1500;
 

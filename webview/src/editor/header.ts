@@ -1,7 +1,7 @@
 // The header: file and record, detected format, the query, predicted and gold answers, and the
 // trajectory statistics (tokens arrive later, streamed by the host).
 import type { Store } from './state';
-import { el, visiblePlain } from './dom';
+import { el, visiblePlain } from '../common/dom';
 import { formatCount, formatInt } from './format';
 
 export class Header {

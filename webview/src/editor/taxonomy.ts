@@ -2,9 +2,9 @@
 // ids, labels, definitions and normalization are the core's (src/core/model/rootCauses.ts);
 // this file only arranges them for display. Order follows ROOT_CAUSES, which is also the order
 // of the 1–6 shortcuts.
-import { normalizeRootCause, ROOT_CAUSE_DEFINITIONS, ROOT_CAUSE_LABELS, ROOT_CAUSES as ROOT_CAUSE_IDS, rootCauseCriterion, type RootCause } from '../../src/core/model/rootCauses';
+import { normalizeRootCause, ROOT_CAUSE_DEFINITIONS, ROOT_CAUSE_LABELS, ROOT_CAUSES as ROOT_CAUSE_IDS, rootCauseCriterion, type RootCause } from '../../../src/core/model/rootCauses';
 
-export { BOUNDARY_SUMMARY, LABELING_POLICY } from '../../src/core/model/rootCauses';
+export { BOUNDARY_SUMMARY, LABELING_POLICY } from '../../../src/core/model/rootCauses';
 
 export interface RootCauseInfo {
   id: RootCause;

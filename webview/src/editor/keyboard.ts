@@ -1,6 +1,6 @@
 // Global keyboard shortcuts (see SHORTCUTS in the protocol). They apply when focus is not in a
 // text field; Escape always closes the topmost overlay or the search.
-import { isTextEntryEvent } from './dom';
+import { isTextEntryEvent } from '../common/dom';
 import { plainKeyAction } from './shortcutKeys';
 
 export interface KeyActions {

@@ -5,7 +5,7 @@
 // to jump. Colours come from the theme's --vscode-* variables and are re-read on theme change.
 import type { Store } from './state';
 import { M, type Markers } from './markers';
-import { el } from './dom';
+import { el } from '../common/dom';
 
 interface Palette {
   search: string; visit: string; final: string; critical: string; gold: string; audit: string;

@@ -1,9 +1,9 @@
 // The record list of a JSONL file (shown when it holds more than one record): filters
 // all / annotated / audited / disagreeing, and H / L to move between records.
-import type { RecordListEntry } from '../../src/shared/protocol';
+import type { RecordListEntry } from '../../../src/shared/protocol';
 import type { HostConnection } from './hostConnection';
 import type { RecordFilter, Store } from './state';
-import { el, visiblePlain } from './dom';
+import { el, visiblePlain } from '../common/dom';
 import { VirtualList } from './timeline/virtualList';
 
 const FILTERS: { id: RecordFilter; label: string }[] = [

@@ -1,6 +1,6 @@
 // Safe DOM helpers. Every piece of trajectory text is untrusted: it only ever reaches the page
 // through textContent / createTextNode. Nothing in the webview parses HTML from content.
-import { CONTROL_RE, controlName } from '../../src/shared/rowText';
+import { CONTROL_RE, controlName } from '../../../src/shared/rowText';
 
 export interface ElOptions {
   className?: string;
@@ -48,7 +48,7 @@ export function setText(node: HTMLElement, text: string): void {
   if (node.textContent !== text) node.textContent = text;
 }
 
-export { controlName, visiblePlain } from '../../src/shared/rowText';
+export { controlName, visiblePlain } from '../../../src/shared/rowText';
 
 /**
  * Appends `text` to `parent` as text nodes, with invisible/bidi characters shown as marked

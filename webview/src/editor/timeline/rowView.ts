@@ -1,12 +1,12 @@
 // One timeline row: the one- or two-line summary of a message (position, role or agent, tool
 // calls, token count, preview) with marker badges, plus the expanded body when open.
-import type { RowSummary } from '../../../src/shared/protocol';
-import { el, visiblePlain } from '../dom';
-import { isOneLine, roleLabel, rowAriaParts, rowDomId, rowHeadline, rowKind, rowPreview } from '../../../src/shared/rowText';
+import type { RowSummary } from '../../../../src/shared/protocol';
+import { el, visiblePlain } from '../../common/dom';
+import { isOneLine, roleLabel, rowAriaParts, rowDomId, rowHeadline, rowKind, rowPreview } from '../../../../src/shared/rowText';
 import { formatCount } from '../format';
 import { M, type Markers } from '../markers';
 
-export { rowKind, isOneLine, rowDomId, roleLabel, type RowKind } from '../../../src/shared/rowText';
+export { rowKind, isOneLine, rowDomId, roleLabel, type RowKind } from '../../../../src/shared/rowText';
 
 export function rowAriaLabel(row: RowSummary, markers: Markers, index: number): string {
   const parts = rowAriaParts(row);

@@ -1,7 +1,7 @@
 // The page frame: header on top; outline (left), timeline (center) and annotation + audits
 // (right) below. Side panels are resizable (drag or arrow keys on the separators) and
 // collapsible; sizes are part of the persisted UI state.
-import { el } from './dom';
+import { el } from '../common/dom';
 
 export interface PanelSizes {
   leftWidth: number;

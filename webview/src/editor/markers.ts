@@ -1,7 +1,7 @@
 // Per-row markers shared by the timeline gutter, the outline and the density strip: what the
 // annotation, the gold labels, the audits, the search and the answer trace say about each row.
 import type { Store } from './state';
-import { toolKind } from '../../src/core/stats/toolKinds';
+import { toolKind } from '../../../src/core/stats/toolKinds';
 import { callToolName } from './format';
 import { rootCauseLabel } from './taxonomy';
 

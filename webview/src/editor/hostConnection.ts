@@ -1,6 +1,6 @@
 // The trajectory editor's link to the extension host (webview/src/common/hostLink.ts).
-import type { EditorReplies, FromWebview, ToWebview } from '../../src/shared/protocol';
-import { HostLink } from './common/hostLink';
+import type { EditorReplies, FromWebview, ToWebview } from '../../../src/shared/protocol';
+import { HostLink } from '../common/hostLink';
 
 export type HostConnection = HostLink<FromWebview, ToWebview, EditorReplies>;
 

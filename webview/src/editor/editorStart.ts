@@ -8,7 +8,7 @@
 //                            runs `after` (the side panels) once that frame has been presented.
 // On this kind of machine the frame's raster and presentation share the CPU with the main thread,
 // so work started right after the frame was committed delays the moment it reaches the screen.
-import { isTextEntryEvent } from './dom';
+import { isTextEntryEvent } from '../common/dom';
 import { plainKeyAction } from './shortcutKeys';
 
 export interface EditorStart {

@@ -1,8 +1,8 @@
 // The expanded body of one message: reasoning, content and raw tool-call arguments. Text is
 // inserted as text nodes only; very long text is rendered in chunks so a 1 MB tool return
 // cannot stall the page; invisible/bidi characters are made visible; search matches are marked.
-import type { MessageBody, RowSummary } from '../../../src/shared/protocol';
-import { appendVisibleText, el } from '../dom';
+import type { MessageBody, RowSummary } from '../../../../src/shared/protocol';
+import { appendVisibleText, el } from '../../common/dom';
 import { formatChars } from '../format';
 
 /** Characters rendered at once; "Show more" appends the next chunk. */

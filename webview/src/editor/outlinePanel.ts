@@ -3,7 +3,7 @@
 // the selection belongs to is highlighted.
 import type { Store } from './state';
 import type { Markers } from './markers';
-import { el, visiblePlain } from './dom';
+import { el, visiblePlain } from '../common/dom';
 import { VirtualList } from './timeline/virtualList';
 import { roleLabel } from './timeline/rowView';
 import { plural } from './format';

@@ -1,8 +1,8 @@
 // Wires the webview together: host messages → store → panels; keyboard shortcuts; persisted
 // UI state (never trajectory content or annotations).
-import { EMBEDDED_INIT_ID, type ToWebview } from '../../src/shared/protocol';
+import { EMBEDDED_INIT_ID, type ToWebview } from '../../../src/shared/protocol';
 import { connectEditorHost } from './hostConnection';
-import { assertNever } from './common/hostLink';
+import { assertNever } from '../common/hostLink';
 import { Store, type PersistedUi } from './state';
 import { Markers } from './markers';
 import { Layout } from './layout';
@@ -17,10 +17,10 @@ import { AnnotationPanel } from './annotationPanel';
 import { AuditPanel } from './auditPanel';
 import { GotoPrompt, ShortcutsOverlay, Toasts } from './overlays';
 import { installKeyboard } from './keyboard';
-import { el } from './dom';
+import { el } from '../common/dom';
 import { Gate } from './emitter';
 import { afterPaint, beginEditorStart } from './editorStart';
-import { iconButton } from './widgets';
+import { iconButton } from '../common/widgets';
 
 export class App {
   private readonly host = connectEditorHost();

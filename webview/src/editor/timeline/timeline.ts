@@ -1,10 +1,10 @@
 // The timeline: a virtualized listbox with one row per message. Owns selection display,
 // expansion (bodies fetched from the host with getMessage and cached) and scrolling.
-import type { MessageBody } from '../../../src/shared/protocol';
+import type { MessageBody } from '../../../../src/shared/protocol';
 import type { HostConnection } from '../hostConnection';
 import type { Markers } from '../markers';
 import type { Store } from '../state';
-import { el } from '../dom';
+import { el } from '../../common/dom';
 import { createRowElement, isOneLine, rowDomId, updateRowElement } from './rowView';
 import { renderMessageBody } from './messageBody';
 import { VirtualList } from './virtualList';

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { isProcessRunning } from './processAlive';
 
 /**
  * Writes a temp file in the same folder, fsyncs it, renames it over the target, then fsyncs the
@@ -53,7 +54,7 @@ function removeStaleTemps(target: string): void {
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const pid = Number(/^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length))?.[1]);
-    if (!Number.isInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+    if (!Number.isInteger(pid) || pid === process.pid || isProcessRunning(pid)) continue;
     const path = join(dirname(target), name);
     try {
       if (Date.now() - statSync(path).mtimeMs > STALE_TEMP_MS) rmSync(path, { force: true });
@@ -63,12 +64,3 @@ function removeStaleTemps(target: string): void {
   }
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -1,20 +1,13 @@
 import type { LoadedRecord } from '../load/loadRecord';
 import type { Trajectory } from '../model/trajectory';
-import { countTokens, countTrajectory, criticalPosition, type TokenCounts, type ToolNames } from '../stats/statistics';
+import { countTokens, countTrajectory, criticalPosition, type TokenCounts, type ToolNames, type TrajectoryCounts } from '../stats/statistics';
 
 /** `trajaudit inspect --json` for a trajectory: exactly the keys of docs/cli.md §2. */
-export interface TrajectoryInspection {
+export interface TrajectoryInspection extends TrajectoryCounts {
   format: string;
   id: string;
   query: string | null;
   predictedAnswer: string | null;
-  messages: number;
-  decisionSteps: number[];
-  finalAnswerStep: number | null;
-  toolCalls: number;
-  atomicOps: number;
-  searchCalls: number;
-  visitCalls: number;
   tokens: TokenCounts;
   gold?: { criticalStep: number | null; toleranceSpan: [number, number] | null; rootCause: string | null; criticalPosition: number | null };
 }

@@ -3,6 +3,7 @@ import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } fr
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { InputError } from '../input/inputError';
+import { isProcessRunning } from '../files/processAlive';
 
 /**
  * A lock file beside a file that several processes read, change and write back (a sidecar: the
@@ -39,20 +40,12 @@ function readOwner(path: string): { owner?: LockOwner; text?: string; mtimeMs?: 
   }
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function isStale(found: { owner?: LockOwner; mtimeMs?: number }, now: number): boolean {
   const age = now - (found.owner?.at ?? found.mtimeMs ?? now);
   if (age > STALE_LOCK_MS) return true;
   if (!found.owner) return now - (found.mtimeMs ?? now) > STALE_BREAKER_MS; // half-written or foreign: give a writer time
-  return found.owner.host === hostname() && !isRunning(found.owner.pid);
+  return found.owner.host === hostname() && !isProcessRunning(found.owner.pid);
 }
 
 function tryCreate(path: string, content: string): boolean {

@@ -21,9 +21,11 @@ import { readTextFile } from '../input/readText';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { Review } from './agreement';
 import { parseJsonLines } from './jsonl';
+import { idKeyedRecord } from '../input/idKeyed';
 
 const idLike = z.union([z.string().min(1), z.number()]).transform(String);
-const docMap = z.record(z.string(), z.boolean({ message: 'expected true or false per document' }));
+// Keyed by document ids from data: `__proto__` stays an ordinary id (idKeyed.ts).
+const docMap = idKeyedRecord(z.boolean({ message: 'expected true or false per document' }));
 
 const reviewSchema = z.looseObject({
   item: idLike.optional(),

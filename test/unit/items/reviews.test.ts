@@ -7,6 +7,8 @@ import { applyReviewChanges, applyReviewPatch, hasJudgment, reviewProgress, revi
 import { EditState } from '../../../src/core/editing/itemEdits';
 import { tempDir, writeTemp } from '../helpers';
 
+const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown; // document maps have no prototype (idKeyed.ts)
+
 const NOW = '2026-01-01T00:00:00.000Z';
 
 describe('item view: blind-review judgments', () => {
@@ -46,7 +48,7 @@ describe('item view: blind-review judgments', () => {
 
     const reviews = readAnnotationFile(path);
     assert.deepEqual(reviews.map((r) => [r.item, r.annotator]), [['deleg-1', 'r2'], ['deleg-1', 'r1'], ['deleg-2', 'r1']]);
-    assert.deepEqual(reviews[1].labels, { answerability: true, shortcut_free: true, irrelevant_labels: { d01: true }, distractor_validity: { d02: false } });
+    assert.deepEqual(plain(reviews[1].labels), { answerability: true, shortcut_free: true, irrelevant_labels: { d01: true }, distractor_validity: { d02: false } });
     const score = scoreAgreement(reviews);
     assert.equal(score.dimensions.answerability?.n, 2);
     assert.equal(score.dimensions.distractor_validity?.confirmed, 0);

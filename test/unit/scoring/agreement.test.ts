@@ -5,6 +5,8 @@ import { rawAgreement, scoreAgreement, type Review } from '../../../src/core/sco
 import { readAnnotationFile, readAnnotationFiles } from '../../../src/core/scoring/agreementInputs';
 import { runCli, tempDir } from '../helpers';
 
+const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown; // document maps have no prototype (idKeyed.ts)
+
 const close = (actual: number | null | undefined, expected: number, eps = 1e-12) => assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < eps, `expected ${expected}, got ${actual}`);
 
 const r = (item: string, annotator: string, labels: Review['labels']): Review => ({ item, annotator, labels });
@@ -70,7 +72,11 @@ describe('human validation agreement (seed 000)', () => {
     const jsonl = join(dir, 'a.jsonl');
     writeFileSync(jsonl, '{"item": "i1", "annotator": "a", "answerability": true, "shortcut_leakage": true}\n{"id": "i2", "reviewer": "a", "distractor_valid": {"d1": false}}\n');
     const fromJsonl = readAnnotationFile(jsonl);
-    assert.deepEqual(fromJsonl.map((x) => [x.item, x.annotator, x.labels]), [['i1', 'a', { answerability: true, shortcut_free: false }], ['i2', 'a', { distractor_validity: { d1: false } }]]);
+    assert.deepEqual(plain(fromJsonl.map((x) => [x.item, x.annotator, x.labels])), [['i1', 'a', { answerability: true, shortcut_free: false }], ['i2', 'a', { distractor_validity: { d1: false } }]]);
+    // A document id from data such as `__proto__` is an ordinary id (it vanished into the prototype).
+    const proto = join(dir, 'proto.jsonl');
+    writeFileSync(proto, '{"item": "i3", "annotator": "a", "irrelevant_labels": {"__proto__": true, "d2": false}}\n');
+    assert.deepEqual(Object.keys(readAnnotationFile(proto)[0].labels.irrelevant_labels ?? {}), ['__proto__', 'd2']);
     const records = join(dir, 'b.json');
     writeFileSync(records, JSON.stringify({ schema: 'trajaudit.audit/v1', records: { i1: { reviews: [{ annotator: 'b', answerability: false }] } } }));
     assert.deepEqual(readAnnotationFile(records).map((x) => [x.item, x.annotator]), [['i1', 'b']]);

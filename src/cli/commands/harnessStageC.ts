@@ -78,11 +78,12 @@ function viewsFrom(values: Record<string, unknown>): ViewName[] {
 }
 
 function prechecksOnly(itemsPath: string, values: Record<string, unknown>, io: CliIo): number {
+  // The loader first: a broken file gets its own message (line:column, what was expected), not "no items".
+  const items = loadItemsList(itemsPath);
   const results = precheckPath(itemsPath);
   if (results.length === 0) throw new InputError(itemsPath, 'no Delegation items found');
   const byItem = new Map<string, { file: string; findings: typeof results[number]['findings'] }>();
   for (const r of results) for (const f of r.findings) byItem.set(f.itemId, { file: r.file, findings: [...(byItem.get(f.itemId)?.findings ?? []), f] });
-  const items = loadItemsList(itemsPath);
   const lines = items.map((item) => {
     const findings = byItem.get(String(item.id))?.findings ?? [];
     return { id: String(item.id), passed: precheckPassed(findings), prechecks: findings, views: {} };

@@ -104,6 +104,14 @@ describe('harness stage-c: deterministic pre-checks', () => {
     assert.equal(ok.code, 0);
     assert.equal(JSON.parse(ok.out)[0].findings.length, 0);
   });
+
+  it('CLI --precheck-only on a broken file names where and why (it said "no Delegation items found")', async () => {
+    const broken = join(tempDir(), 'items.json');
+    writeFileSync(broken, '{"items": [ {"id": "a", ');
+    const r = await runCli(['harness', 'stage-c', broken, '--precheck-only']);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /items\.json:1:25: invalid JSON: expected '\}'/);
+  });
 });
 
 describe('harness stage-c: verifier views C1–C4', () => {

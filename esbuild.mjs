@@ -24,11 +24,37 @@ const WEBVIEW_ENTRIES = [
 const common = { bundle: true, mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
 
 await Promise.all([
-  build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } }),
+  build({
+    ...common,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  }),
   // One bundle per view, always minified: the page's script is on the path to the first rows.
-  ...WEBVIEW_ENTRIES.map(([entry, out]) => build({ ...common, minify: true, entryPoints: [entry], outfile: out, platform: 'browser', format: 'iife', target: 'es2022' })),
-  build({ ...common, entryPoints: ['test/integration/index.ts'], outfile: 'out/test/integration/index.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] }),
+  ...WEBVIEW_ENTRIES.map(([entry, out]) =>
+    build({ ...common, minify: true, entryPoints: [entry], outfile: out, platform: 'browser', format: 'iife', target: 'es2022' }),
+  ),
+  build({
+    ...common,
+    entryPoints: ['test/integration/index.ts'],
+    outfile: 'out/test/integration/index.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha'],
+  }),
 ]);
 chmodSync('dist/cli.js', 0o755);
 if (watch) console.log('watch mode is not supported; rerun npm run build');

@@ -10,7 +10,11 @@ const coreDirs = alternatives([...new Set(WEBVIEW_CORE_MODULES.map((m) => m.spli
 const coreBasenames = alternatives(WEBVIEW_CORE_MODULES.map((m) => m.split('/')[1]));
 const allowedList = WEBVIEW_CORE_MODULES.map((m) => `src/core/${m}`).join(', ');
 
-const noVscode = { name: 'vscode', message: 'src/core, src/cli, src/shared and webview/ must not import vscode at run time; move the code to src/extension or pass what it needs in.', allowTypeImports: true };
+const noVscode = {
+  name: 'vscode',
+  message: 'src/core, src/cli, src/shared and webview/ must not import vscode at run time; move the code to src/extension or pass what it needs in.',
+  allowTypeImports: true,
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'samples/**'] },
@@ -22,7 +26,10 @@ export default tseslint.config(
     languageOptions: { parser: tseslint.parser },
     plugins: { '@typescript-eslint': tseslint.plugin },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -41,13 +48,18 @@ export default tseslint.config(
     // The core modules the webview bundles stay pure: they import only each other.
     files: WEBVIEW_CORE_MODULES.map((m) => `src/core/${m}.ts`),
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [noVscode],
-        patterns: [{
-          regex: `^(?!\\.\\.?/((${coreDirs})/)?(${coreBasenames})(\\.js)?$)`,
-          message: `a core module the webview bundles (${allowedList}) imports only the others of that list (eslint.config.mjs, WEBVIEW_CORE_MODULES).`,
-        }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [
+            {
+              regex: `^(?!\\.\\.?/((${coreDirs})/)?(${coreBasenames})(\\.js)?$)`,
+              message: `a core module the webview bundles (${allowedList}) imports only the others of that list (eslint.config.mjs, WEBVIEW_CORE_MODULES).`,
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -55,13 +67,20 @@ export default tseslint.config(
     // core modules; types may come from anywhere in src/core.
     files: ['src/shared/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [noVscode],
-        patterns: [
-          { regex: `^\\.\\./core/(?!(${coreModules})(\\.js)?$)`, allowTypeImports: true, message: `src/shared imports at run time only ${allowedList} from src/core (eslint.config.mjs, WEBVIEW_CORE_MODULES); use import type for types.` },
-          { regex: '^\\.\\./(extension|cli)/', message: 'src/shared must not import src/extension or src/cli.' },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [
+            {
+              regex: `^\\.\\./core/(?!(${coreModules})(\\.js)?$)`,
+              allowTypeImports: true,
+              message: `src/shared imports at run time only ${allowedList} from src/core (eslint.config.mjs, WEBVIEW_CORE_MODULES); use import type for types.`,
+            },
+            { regex: '^\\.\\./(extension|cli)/', message: 'src/shared must not import src/extension or src/cli.' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -69,13 +88,19 @@ export default tseslint.config(
     // modules named above (one rule, one place: the domain rules live there, not here).
     files: ['webview/**/*.ts', 'webview/**/*.mts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'webview/ runs in the browser and must not import vscode; talk to the host through src/shared protocols.' }],
-        patterns: [
-          { regex: `^(\\.\\./)+src/(?!shared/|core/(${coreModules})(\\.js)?$)`, message: `webview/ imports from src/ only src/shared/** and ${allowedList} (eslint.config.mjs, WEBVIEW_CORE_MODULES).` },
-          { regex: '^node:', message: 'webview/ runs in the browser: no Node built-ins.' },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'webview/ runs in the browser and must not import vscode; talk to the host through src/shared protocols.' }],
+          patterns: [
+            {
+              regex: `^(\\.\\./)+src/(?!shared/|core/(${coreModules})(\\.js)?$)`,
+              message: `webview/ imports from src/ only src/shared/** and ${allowedList} (eslint.config.mjs, WEBVIEW_CORE_MODULES).`,
+            },
+            { regex: '^node:', message: 'webview/ runs in the browser: no Node built-ins.' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -20,8 +20,16 @@ for (const bench of benches) {
   if (bench.optional && !existsSync(join(root, bench.optional))) continue;
   process.stderr.write(`[bench] ${bench.name}…\n`);
   const started = Date.now();
-  const result = spawnSync(bench.cmd[0], bench.cmd.slice(1), { cwd: root, encoding: 'utf8', env: { ...process.env, BENCH_JSON: '1' }, maxBuffer: 64 * 1024 * 1024 });
-  const line = (result.stdout ?? '').split('\n').reverse().find((l) => l.startsWith('{') && l.includes('"bench"'));
+  const result = spawnSync(bench.cmd[0], bench.cmd.slice(1), {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, BENCH_JSON: '1' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const line = (result.stdout ?? '')
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{') && l.includes('"bench"'));
   // A bench that measured but missed a target exits 1 and still prints its figures.
   if (!line) {
     failures++;

@@ -11,7 +11,16 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setupVscode } from './setup-vscode.mjs';
 import {
-  artifactsDir, findFrameWith, installExtension, launchBrowser, makeSandbox, openWorkbench, repoRoot, runFromCommandPalette, samplesDir, startCodeServer,
+  artifactsDir,
+  findFrameWith,
+  installExtension,
+  launchBrowser,
+  makeSandbox,
+  openWorkbench,
+  repoRoot,
+  runFromCommandPalette,
+  samplesDir,
+  startCodeServer,
 } from '../test/runners/code-server.mjs';
 
 const check = process.argv.includes('--check');
@@ -27,7 +36,10 @@ run('npx', ['vsce', 'package', '--no-dependencies', '--out', vsix]);
 
 log('the CLI on samples/');
 const cli = join(repoRoot, 'dist', 'cli.js');
-const trajectories = readdirSync(join(samplesDir, 'trajectories'), { recursive: true }).map(String).filter((p) => /\.traj\.jsonl?$/.test(p)).sort();
+const trajectories = readdirSync(join(samplesDir, 'trajectories'), { recursive: true })
+  .map(String)
+  .filter((p) => /\.traj\.jsonl?$/.test(p))
+  .sort();
 for (const file of trajectories.slice(0, 2)) {
   const path = join(samplesDir, 'trajectories', file);
   process.stdout.write(`\n$ trajaudit inspect ${relative(repoRoot, path)}\n`);
@@ -77,13 +89,18 @@ if (!check) {
     await step('the cli scores a sample run folder', async () => {
       if (cliScore.status !== 0) throw new Error(`trajaudit score exited ${cliScore.status}`);
     });
-    await step('the workbench starts with the installed VSIX', () => openWorkbench(page, { port: server.port, folder: workspace, extensionDevelopmentPath: null }));
+    await step('the workbench starts with the installed VSIX', () =>
+      openWorkbench(page, { port: server.port, folder: workspace, extensionDevelopmentPath: null }),
+    );
     await step('a sample trajectory opens in the timeline', async () => {
       await page.keyboard.press('Control+P');
       const input = page.locator('.quick-input-widget input.input');
       await input.waitFor({ state: 'visible', timeout: 15_000 });
       await input.fill('browsecomp-footballer-penalties.traj.json');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'browsecomp-footballer-penalties.traj.json' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+      await page
+        .locator('.quick-input-widget .monaco-list-row', { hasText: 'browsecomp-footballer-penalties.traj.json' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 15_000 });
       await input.press('Enter');
       const frame = await findFrameWith(page, '.tl-row', { timeoutMs: 30_000 });
       if (!frame) throw new Error('no timeline rows appeared');
@@ -91,7 +108,7 @@ if (!check) {
     });
     await step('the offline heuristic audit runs from the palette and lands in the sidecar', async () => {
       const sidecar = `${sample}.audit.json`;
-      const before = existsSync(sidecar) ? JSON.parse(readFileSync(sidecar, 'utf8')).records['0'].audits?.length ?? 0 : 0;
+      const before = existsSync(sidecar) ? (JSON.parse(readFileSync(sidecar, 'utf8')).records['0'].audits?.length ?? 0) : 0;
       // The palette can lose the race with the editor taking focus: try twice, clicking the row.
       for (let attempt = 1; ; attempt++) {
         try {
@@ -111,7 +128,7 @@ if (!check) {
       }
       const end = Date.now() + 30_000;
       for (;;) {
-        const audits = existsSync(sidecar) ? JSON.parse(readFileSync(sidecar, 'utf8')).records['0'].audits ?? [] : [];
+        const audits = existsSync(sidecar) ? (JSON.parse(readFileSync(sidecar, 'utf8')).records['0'].audits ?? []) : [];
         if (audits.length > before && audits.at(-1).method === 'heuristic') break;
         if (Date.now() > end) throw new Error('no heuristic audit in the sidecar after 30 s');
         await new Promise((r) => setTimeout(r, 250));

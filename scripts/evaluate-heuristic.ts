@@ -49,7 +49,11 @@ for (const folder of folders.filter((f) => existsSync(f) && statSync(f).isDirect
       if (typeof step !== 'number') continue;
       const span = (a?.toleranceSpan ?? g?.toleranceSpan ?? [step, step]) as [number, number];
       const rootCause = normalizeRootCause(a?.rootCause ?? g?.rootCause);
-      cases.push({ id: `${file.slice(root.length + 1)}#${record.id}`, t: record.trajectory, gold: { criticalStep: step, span, ...(rootCause ? { rootCause } : {}), finalIndex: record.trajectory.messages.length - 1 } });
+      cases.push({
+        id: `${file.slice(root.length + 1)}#${record.id}`,
+        t: record.trajectory,
+        gold: { criticalStep: step, span, ...(rootCause ? { rootCause } : {}), finalIndex: record.trajectory.messages.length - 1 },
+      });
     }
   }
 }
@@ -64,4 +68,5 @@ for (const method of METHODS) {
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   console.log(`| ${method.name} | ${pct(all.metrics.cs_strict)} | ${pct(all.metrics.cs_loose)} | ${pct(rc.metrics.rc_acc)} |`);
 }
-if (process.argv.includes('--cases')) for (const c of cases) console.log(c.id, c.gold.criticalStep, c.gold.span, c.gold.rootCause, '→', JSON.stringify(heuristicAudit(c.t)).slice(0, 80));
+if (process.argv.includes('--cases'))
+  for (const c of cases) console.log(c.id, c.gold.criticalStep, c.gold.span, c.gold.rootCause, '→', JSON.stringify(heuristicAudit(c.t)).slice(0, 80));

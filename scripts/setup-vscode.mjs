@@ -15,7 +15,9 @@ export const node24Dir = join(toolsDir, 'node24', 'node_modules', 'node-linux-x6
 export const codeServerBin = join(toolsDir, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-function log(message) { process.stderr.write(`[setup-vscode] ${message}\n`); }
+function log(message) {
+  process.stderr.write(`[setup-vscode] ${message}\n`);
+}
 
 function run(cmd, args, options = {}) {
   execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options });
@@ -118,9 +120,11 @@ function ensureCodeServer() {
   });
   const problems = codeServerProblems();
   if (problems.length) {
-    throw new Error(`code-server ${CODE_SERVER_VERSION} installed but incomplete (${problems.join('; ')}). ` +
-      'Its install scripts probably did not run or failed: see the npm output above ' +
-      '(blocked install scripts, or missing build tools/headers: libkrb5-dev, libx11-dev, libxkbfile-dev, libsecret-1-dev).');
+    throw new Error(
+      `code-server ${CODE_SERVER_VERSION} installed but incomplete (${problems.join('; ')}). ` +
+        'Its install scripts probably did not run or failed: see the npm output above ' +
+        '(blocked install scripts, or missing build tools/headers: libkrb5-dev, libx11-dev, libxkbfile-dev, libsecret-1-dev).',
+    );
   }
   writeFileSync(codeServerMarker, `${new Date().toISOString()}\n`);
 }

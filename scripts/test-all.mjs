@@ -85,21 +85,25 @@ await stage('vscode-tools', { skip: opts['skip-integration'] && opts['skip-ui'] 
 // The editor and item webviews against a fake host (playwright.config.ts, test/browser/). Needs
 // Debian's Chromium, which the vscode-tools stage installs on a fresh machine.
 await stage('webview (browser tests)', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
-  runCommand('npx', ['playwright', 'test', '--project', 'webview']));
+  runCommand('npx', ['playwright', 'test', '--project', 'webview']),
+);
 await stage('integration', { needs: ['build', 'vscode-tools'], skip: opts['skip-integration'] }, () =>
-  runCommand(process.execPath, [join(root, 'test', 'runners', 'run-integration.mjs')]));
-await stage('ui', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
-  runCommand(process.execPath, [join(root, 'test', 'ui', 'run-ui.mjs')]));
+  runCommand(process.execPath, [join(root, 'test', 'runners', 'run-integration.mjs')]),
+);
+await stage('ui', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () => runCommand(process.execPath, [join(root, 'test', 'ui', 'run-ui.mjs')]));
 
 // The packed product: demo --check builds the production bundle and the VSIX, installs it into
 // code-server, opens a sample, audits it offline and scores a run folder; then the UI checks run
 // again against the installed VSIX, and the score report is checked in the workbench.
 await stage('demo --check', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
-  runCommand(process.execPath, [join(root, 'scripts', 'demo.mjs'), '--check']));
+  runCommand(process.execPath, [join(root, 'scripts', 'demo.mjs'), '--check']),
+);
 await stage('ui (installed VSIX)', { needs: ['demo --check'], skip: opts['skip-ui'] }, () =>
-  runCommand(process.execPath, [join(root, 'test', 'ui', 'run-ui.mjs'), '--vsix', join(root, 'out', 'trajaudit.vsix')]));
+  runCommand(process.execPath, [join(root, 'test', 'ui', 'run-ui.mjs'), '--vsix', join(root, 'out', 'trajaudit.vsix')]),
+);
 await stage('ui (score report)', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
-  runCommand(process.execPath, [join(root, 'test', 'ui', 'report-check.mjs')]));
+  runCommand(process.execPath, [join(root, 'test', 'ui', 'report-check.mjs')]),
+);
 
 const total = Date.now() - started;
 const width = Math.max(...results.map((r) => r.name.length));

@@ -9,7 +9,13 @@ export interface CliIo {
 export class CliUsageError extends Error {}
 
 export function toolNamesFrom(values: Record<string, unknown>): ToolNames {
-  const list = (v: unknown) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+  const list = (v: unknown) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined;
   return { searchNames: list(values['search-names']), visitNames: list(values['visit-names']) };
 }
 

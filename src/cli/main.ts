@@ -50,7 +50,13 @@ function groupOf(word: string): CliCommand[] {
 }
 
 function groupUsage(group: string, members: CliCommand[]): string {
-  return [`Usage: trajaudit ${group} <${members.map((c) => c.name.slice(group.length + 1)).join('|')}> …`, '', ...members.map(commandEntry), '', EXIT_CODES].join('\n');
+  return [
+    `Usage: trajaudit ${group} <${members.map((c) => c.name.slice(group.length + 1)).join('|')}> …`,
+    '',
+    ...members.map(commandEntry),
+    '',
+    EXIT_CODES,
+  ].join('\n');
 }
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';

@@ -52,7 +52,11 @@ export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', '
 
 /** Read by `modelSettingsFrom` (commands/auditWithModel.ts); keys come from the environment only. */
 export const PROVIDER_OPTIONS: OptionTable = {
-  provider: { type: 'string', value: 'openai|anthropic', help: 'model provider (default openai, or TRAJAUDIT_PROVIDER); key from OPENAI_API_KEY / ANTHROPIC_API_KEY' },
+  provider: {
+    type: 'string',
+    value: 'openai|anthropic',
+    help: 'model provider (default openai, or TRAJAUDIT_PROVIDER); key from OPENAI_API_KEY / ANTHROPIC_API_KEY',
+  },
   model: { type: 'string', value: 'X', help: 'model name (or TRAJAUDIT_MODEL)' },
   'base-url': { type: 'string', value: 'U', help: 'an OpenAI-compatible server (vLLM, Ollama, llama.cpp, LM Studio) or a proxy (or TRAJAUDIT_BASE_URL)' },
   'max-output-tokens': { type: 'string', value: 'N', help: 'output token cap per model call' },
@@ -151,7 +155,10 @@ function flagError(command: CliCommand, message: string): CliOptionError {
 export function parseCommandArgs(command: CliCommand, args: string[], allCommands: readonly CliCommand[]): ParsedCommandArgs {
   const table = tableWithHelp(command);
   const config = Object.fromEntries(
-    Object.entries(table).map(([name, option]) => [name, { type: option.type, ...(option.multiple ? { multiple: true } : {}), ...(option.short ? { short: option.short } : {}) }]),
+    Object.entries(table).map(([name, option]) => [
+      name,
+      { type: option.type, ...(option.multiple ? { multiple: true } : {}), ...(option.short ? { short: option.short } : {}) },
+    ]),
   );
   // A lenient pass first: its tokens let the error name the flag and say what was wrong with it.
   const { tokens } = parseArgs({ args, options: config, strict: false, allowPositionals: true, tokens: true });
@@ -161,13 +168,19 @@ export function parseCommandArgs(command: CliCommand, args: string[], allCommand
     const option = table[token.name];
     if (!option) {
       const owners = allCommands.filter((c) => c !== command && token.rawName.startsWith('--') && c.options[token.name]).map((c) => c.name);
-      throw flagError(command, owners.length ? `option ${token.rawName} belongs to ${owners.join(', ')}, not to ${command.name}` : `unknown option ${token.rawName}`);
+      throw flagError(
+        command,
+        owners.length ? `option ${token.rawName} belongs to ${owners.join(', ')}, not to ${command.name}` : `unknown option ${token.rawName}`,
+      );
     }
     if (option.type === 'boolean' && token.value !== undefined) throw flagError(command, `option ${token.rawName} takes no value, got "${token.value}"`);
     if (option.type === 'string') {
       if (token.value === undefined) throw flagError(command, `option ${token.rawName} needs a value ${option.value ?? ''}`.trimEnd());
       if (!token.inlineValue && token.value.startsWith('-')) {
-        throw flagError(command, `option ${token.rawName} needs a value ${option.value ?? ''}, got "${token.value}" (write ${token.rawName}=${token.value} for a value that starts with "-")`);
+        throw flagError(
+          command,
+          `option ${token.rawName} needs a value ${option.value ?? ''}, got "${token.value}" (write ${token.rawName}=${token.value} for a value that starts with "-")`,
+        );
       }
     }
   }

@@ -37,7 +37,12 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
   const itemsProvider = ItemEditorProvider.register(context, log);
   const jobs = new AuditJobManager(log);
   const keys = new ApiKeys(context.secrets);
-  const reports = new ReportPanels(context.extensionUri, log, (folder) => vscode.commands.executeCommand(SCORE_RUN_FOLDER_COMMAND, vscode.Uri.file(folder)), editorProvider);
+  const reports = new ReportPanels(
+    context.extensionUri,
+    log,
+    (folder) => vscode.commands.executeCommand(SCORE_RUN_FOLDER_COMMAND, vscode.Uri.file(folder)),
+    editorProvider,
+  );
   context.subscriptions.push(
     reports,
     registerScoreRunFolder(reports, keys, log),

@@ -22,7 +22,12 @@ export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, t
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   const bundle = (ext: 'js' | 'css') => vscode.Uri.joinPath(dist, `${BUNDLES[view]}.${ext}`);
   const css = inlineText(bundle('css'), 'style', webview);
-  const styleTag = css === null ? '' : css === undefined ? `<link rel="stylesheet" href="${webview.asWebviewUri(bundle('css'))}" nonce="${nonce}">` : `<style nonce="${nonce}">${css}</style>`;
+  const styleTag =
+    css === null
+      ? ''
+      : css === undefined
+        ? `<link rel="stylesheet" href="${webview.asWebviewUri(bundle('css'))}" nonce="${nonce}">`
+        : `<style nonce="${nonce}">${css}</style>`;
   const script = inlineText(bundle('js'), 'script', webview);
   const scriptTag = script ? `<script nonce="${nonce}">${script}</script>` : `<script nonce="${nonce}" src="${webview.asWebviewUri(bundle('js'))}"></script>`;
   return pageHtml({ nonce, cspSource: webview.cspSource, title, view, styleTag, scriptTag, initJson });

@@ -108,7 +108,10 @@ export interface SearchRequest {
 }
 
 export type AnswerSource = 'search snippet' | 'visited page' | 'reasoning' | 'tool return' | 'user' | 'answer';
-export interface AnswerOccurrence { position: number; source: AnswerSource }
+export interface AnswerOccurrence {
+  position: number;
+  source: AnswerSource;
+}
 export interface AnswerTrace {
   predicted?: { text: string; occurrences: AnswerOccurrence[]; first?: AnswerOccurrence };
   gold?: { text: string; occurrences: AnswerOccurrence[]; first?: AnswerOccurrence };

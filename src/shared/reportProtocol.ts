@@ -137,6 +137,4 @@ export type ReportFromWebview =
   | { type: 'log'; level: 'info' | 'error'; message: string };
 
 /** Host → webview. */
-export type ReportToWebview =
-  | { type: 'init'; model: ReportModel }
-  | { type: 'status'; text: string; kind: 'info' | 'error' };
+export type ReportToWebview = { type: 'init'; model: ReportModel } | { type: 'status'; text: string; kind: 'info' | 'error' };

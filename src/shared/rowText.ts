@@ -66,17 +66,38 @@ export function formatCount(n: number | undefined | null): string {
 /** An exact count with thousands separators: 5,000. */
 export function formatInt(n: number | undefined | null): string {
   if (n === undefined || n === null || !Number.isFinite(n)) return '—';
-  return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return Math.round(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 // Invisible or direction-changing characters can hide or reorder what an auditor reads
 // (bidi overrides, zero-width spaces, BOM). They are shown as visible escapes.
 export const CONTROL_RE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 const CONTROL_NAMES: Record<string, string> = {
-  '\u00AD': 'SHY', '\u061C': 'ALM', '\u180E': 'MVS', '\u200B': 'ZWSP', '\u200C': 'ZWNJ', '\u200D': 'ZWJ',
-  '\u200E': 'LRM', '\u200F': 'RLM', '\u202A': 'LRE', '\u202B': 'RLE', '\u202C': 'PDF', '\u202D': 'LRO',
-  '\u202E': 'RLO', '\u2060': 'WJ', '\u2061': 'FA', '\u2062': 'IT', '\u2063': 'IS', '\u2064': 'IP',
-  '\u2066': 'LRI', '\u2067': 'RLI', '\u2068': 'FSI', '\u2069': 'PDI', '\uFEFF': 'BOM',
+  '\u00AD': 'SHY',
+  '\u061C': 'ALM',
+  '\u180E': 'MVS',
+  '\u200B': 'ZWSP',
+  '\u200C': 'ZWNJ',
+  '\u200D': 'ZWJ',
+  '\u200E': 'LRM',
+  '\u200F': 'RLM',
+  '\u202A': 'LRE',
+  '\u202B': 'RLE',
+  '\u202C': 'PDF',
+  '\u202D': 'LRO',
+  '\u202E': 'RLO',
+  '\u2060': 'WJ',
+  '\u2061': 'FA',
+  '\u2062': 'IT',
+  '\u2063': 'IS',
+  '\u2064': 'IP',
+  '\u2066': 'LRI',
+  '\u2067': 'RLI',
+  '\u2068': 'FSI',
+  '\u2069': 'PDI',
+  '\uFEFF': 'BOM',
 };
 
 export function controlName(ch: string): string {

@@ -34,7 +34,17 @@ function baselineReply(t: Trajectory) {
   // Step-by-Step: decisive at the chosen step; Binary Search: always "first" half.
   return (request: MockRequest) => {
     const decisive = request.userText.includes(`up to decision step ${step} `) || request.userText.includes('final decision step');
-    return { delayMs: LATENCY_MS, text: JSON.stringify({ critical_step: step, root_cause: 'candidate_mismanagement', rationale: 'bench', directives: ['Compare the candidates.'], decisive, half: 'first' }) };
+    return {
+      delayMs: LATENCY_MS,
+      text: JSON.stringify({
+        critical_step: step,
+        root_cause: 'candidate_mismanagement',
+        rationale: 'bench',
+        directives: ['Compare the candidates.'],
+        decisive,
+        half: 'first',
+      }),
+    };
   };
 }
 
@@ -68,16 +78,32 @@ async function main(): Promise<void> {
       }
     }
     const n = samples.length;
-    rows.push(`| ${method} | ${(calls / n).toFixed(2)} | ${(input / n / 1000).toFixed(1)}K | ${input ? ((100 * cached) / input).toFixed(1) : '0.0'}% | ${(wall / n).toFixed(0)} ms |`);
-    jsonRows.push({ figure: `audit ${method} on the samples (mock, ${LATENCY_MS} ms/call): calls / input tokens / cached-prefix share per case`, target: method === 'searchauditor' ? 'exactly 5 calls' : 'reported', measured: `${(calls / n).toFixed(2)} calls, ${(input / n / 1000).toFixed(1)}K tokens, ${input ? ((100 * cached) / input).toFixed(1) : '0.0'}% cached, ${(wall / n).toFixed(0)} ms`, baseline: '—', ratio: null });
+    rows.push(
+      `| ${method} | ${(calls / n).toFixed(2)} | ${(input / n / 1000).toFixed(1)}K | ${input ? ((100 * cached) / input).toFixed(1) : '0.0'}% | ${(wall / n).toFixed(0)} ms |`,
+    );
+    jsonRows.push({
+      figure: `audit ${method} on the samples (mock, ${LATENCY_MS} ms/call): calls / input tokens / cached-prefix share per case`,
+      target: method === 'searchauditor' ? 'exactly 5 calls' : 'reported',
+      measured: `${(calls / n).toFixed(2)} calls, ${(input / n / 1000).toFixed(1)}K tokens, ${input ? ((100 * cached) / input).toFixed(1) : '0.0'}% cached, ${(wall / n).toFixed(0)} ms`,
+      baseline: '—',
+      ratio: null,
+    });
   }
   await server.close();
   console.log(`${samples.length} sample trajectories, mock latency ${LATENCY_MS} ms per call\n`);
   console.log('| method | calls / case | input tokens / case | cached-prefix share | wall time / case |\n| --- | --- | --- | --- | --- |');
   for (const r of rows) console.log(r);
-  jsonRows.push({ figure: 'SearchAuditor stage 1: wall time vs the sum of the three branch latencies', target: 'well under the sum (< 0.5×)', measured: `${(overlap.wall / samples.length).toFixed(0)} ms`, baseline: `${(overlap.sum / samples.length).toFixed(0)} ms`, ratio: overlap.wall / overlap.sum });
+  jsonRows.push({
+    figure: 'SearchAuditor stage 1: wall time vs the sum of the three branch latencies',
+    target: 'well under the sum (< 0.5×)',
+    measured: `${(overlap.wall / samples.length).toFixed(0)} ms`,
+    baseline: `${(overlap.sum / samples.length).toFixed(0)} ms`,
+    ratio: overlap.wall / overlap.sum,
+  });
   if (process.env.BENCH_JSON) console.log(JSON.stringify({ bench: 'audit', rows: jsonRows }));
-  console.log(`\nSearchAuditor stage 1: wall ${(overlap.wall / samples.length).toFixed(0)} ms vs sum of the three branches ${(overlap.sum / samples.length).toFixed(0)} ms per case → ratio ${(overlap.wall / overlap.sum).toFixed(2)} (1/3 = perfectly parallel, 1 = sequential)`);
+  console.log(
+    `\nSearchAuditor stage 1: wall ${(overlap.wall / samples.length).toFixed(0)} ms vs sum of the three branches ${(overlap.sum / samples.length).toFixed(0)} ms per case → ratio ${(overlap.wall / overlap.sum).toFixed(2)} (1/3 = perfectly parallel, 1 = sequential)`,
+  );
 }
 
 void main();

@@ -79,11 +79,30 @@ const CASES = [
   { id: 'tiny', label: 'tiny (baseline)', spec: { messages: 5, returnChars: 400, reasoningChars: 200, seed: 3 }, runs: 15 },
   { id: '65k', label: '~65K tokens, 75 msgs', spec: { messages: 75, returnChars: 6_300, reasoningChars: 900, seed: 5 }, runs: 15, target: 300 },
   { id: '20mb', label: '~20 MB, 1,000 msgs', spec: { messages: 1_000, returnChars: 38_000, reasoningChars: 1_200, seed: 7 }, runs: 3 },
-  { id: '120mb', label: '~120 MB, 5,000 msgs', spec: { messages: 5_000, returnChars: 44_000, reasoningChars: 1_500, seed: 11, bigReturnEvery: 500, bigReturnChars: 1_000_000 }, runs: 5, target: 2000 },
+  {
+    id: '120mb',
+    label: '~120 MB, 5,000 msgs',
+    spec: { messages: 5_000, returnChars: 44_000, reasoningChars: 1_500, seed: 11, bigReturnEvery: 500, bigReturnChars: 1_000_000 },
+    runs: 5,
+    target: 2000,
+  },
 ].filter((c) => (opts.cases ? opts.cases.split(',').includes(c.id) || c.id === 'tiny' : !(opts.quick && c.id === '120mb')));
 
-const KEYS = ['ctrl+alt+shift+1', 'ctrl+alt+shift+2', 'ctrl+alt+shift+3', 'ctrl+alt+shift+4', 'ctrl+alt+shift+5', 'ctrl+alt+shift+6', 'ctrl+alt+shift+7', 'ctrl+alt+shift+8'];
-const pressKey = (binding) => binding.split('+').map((k) => ({ ctrl: 'Control', alt: 'Alt', shift: 'Shift' })[k] ?? k).join('+');
+const KEYS = [
+  'ctrl+alt+shift+1',
+  'ctrl+alt+shift+2',
+  'ctrl+alt+shift+3',
+  'ctrl+alt+shift+4',
+  'ctrl+alt+shift+5',
+  'ctrl+alt+shift+6',
+  'ctrl+alt+shift+7',
+  'ctrl+alt+shift+8',
+];
+const pressKey = (binding) =>
+  binding
+    .split('+')
+    .map((k) => ({ ctrl: 'Control', alt: 'Alt', shift: 'Shift' })[k] ?? k)
+    .join('+');
 
 /** Generates the files (cached by spec) and returns their paths and sizes. */
 async function prepareFiles(dir) {
@@ -100,7 +119,9 @@ async function prepareFiles(dir) {
     const started = Date.now();
     const info = writeSyntheticTrajectory(file, c.spec);
     if (c.id === '65k' || c.id === 'tiny') info.tokens = await countTokensOf(file);
-    say(`generated ${c.id}: ${(info.bytes / 2 ** 20).toFixed(1)} MiB, ${info.messages} messages${info.tokens ? `, ${info.tokens} tokens` : ''} in ${Date.now() - started} ms`);
+    say(
+      `generated ${c.id}: ${(info.bytes / 2 ** 20).toFixed(1)} MiB, ${info.messages} messages${info.tokens ? `, ${info.tokens} tokens` : ''} in ${Date.now() - started} ms`,
+    );
     manifest[c.id] = { key, bytes: info.bytes, info: { bytes: info.bytes, messages: info.messages, lastPosition: info.lastPosition, tokens: info.tokens } };
     Object.assign(c, manifest[c.id].info, { file });
   }
@@ -117,7 +138,10 @@ async function countTokensOf(file) {
   return n;
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
+};
 
 /**
  * Runs in every frame. In the webview's content frame (about:blank → fake.html, into which VS Code
@@ -206,9 +230,15 @@ async function readTrace(page, frame) {
     const T = window.__taTimes;
     if (!T) return null;
     // When the bundle is linked rather than inlined (src/extension/webviewPage.ts), its arrival.
-    const res = performance.getEntriesByType('resource').filter((e) => /webview\.js/.test(e.name)).map((e) => e.responseEnd)[0];
+    const res = performance
+      .getEntriesByType('resource')
+      .filter((e) => /webview\.js/.test(e.name))
+      .map((e) => e.responseEnd)[0];
     // The app's own marks (webview/src/editor/app.ts): bundle start, app start/mounted, init drawn.
-    const appMarks = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('trajaudit/')).map((m) => [m.name.slice(10), m.startTime]);
+    const appMarks = performance
+      .getEntriesByType('mark')
+      .filter((m) => m.name.startsWith('trajaudit/'))
+      .map((m) => [m.name.slice(10), m.startTime]);
     const paints = performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]);
     const fcp = paints.find(([name]) => name === 'first-contentful-paint')?.[1];
     return { ...T, script: res, fcp, appMarks: [...appMarks, ...paints] };
@@ -217,12 +247,28 @@ async function readTrace(page, frame) {
   const { shown, marks } = await frame.parentFrame().evaluate(() => ({
     shown: window.__taShown,
     // VS Code's own marks in pre/index.html (webview/index.html/scriptStart, content/started, …).
-    marks: [['origin', performance.timeOrigin], ...performance.getEntriesByType('mark').map((m) => [m.name.replace('webview/index.html/', ''), performance.timeOrigin + m.startTime])],
+    marks: [
+      ['origin', performance.timeOrigin],
+      ...performance.getEntriesByType('mark').map((m) => [m.name.replace('webview/index.html/', ''), performance.timeOrigin + m.startTime]),
+    ],
   }));
   const outer = await page.evaluate(() => window.__taOuterShown);
   const at = (x) => (x === undefined ? undefined : t.origin + x);
   const visible = shown === undefined ? undefined : Math.max(shown, outer ?? 0, at(t.fcp) ?? 0);
-  return { fcp: at(t.fcp), appMarks: t.appMarks.map(([n, x]) => [n, at(x)]), frame: t.origin, script: at(t.script), listen: at(t.listen), init: at(t.init), rows: at(t.rows), painted: at(t.painted), shown, outer, visible, marks };
+  return {
+    fcp: at(t.fcp),
+    appMarks: t.appMarks.map(([n, x]) => [n, at(x)]),
+    frame: t.origin,
+    script: at(t.script),
+    listen: at(t.listen),
+    init: at(t.init),
+    rows: at(t.rows),
+    painted: at(t.painted),
+    shown,
+    outer,
+    visible,
+    marks,
+  };
 }
 
 /** Waits, without touching the webview's frames, until the trace reports rows on screen. */
@@ -241,7 +287,10 @@ function editorFrameNow(page) {
 /** The centre of the Explorer row of `file` (the bench workspace is flat). */
 async function explorerRow(page, file) {
   const name = file.split('/').pop();
-  const row = page.locator('.explorer-folders-view .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.]/g, '\\.')}$`) }) }).first();
+  const row = page
+    .locator('.explorer-folders-view .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.]/g, '\\.')}$`) }) })
+    .first();
   if (!(await row.isVisible())) {
     await page.keyboard.press('Control+Shift+E'); // View: Show Explorer
     await row.waitFor({ state: 'visible', timeout: 15_000 });
@@ -279,7 +328,10 @@ async function measureCase(page, c, runs, { firstRun = 0, totalRuns = runs } = {
     if (!tr?.visible) throw new Error(`${c.id}: the webview trace recorded no visible rows (see WEBVIEW_TRACE)`);
     open.push(Math.round(tr.visible - t0));
     playwright.push(seen);
-    if (process.env.BENCH_MARKS) say(`  key press at ${new Date(t0).toISOString()} · webview marks: ${tr.marks.map(([n, at]) => `${n} ${Math.round(at - t0)}`).join(' · ')} · outer shown ${tr.outer === undefined ? '?' : Math.round(tr.outer - t0)} · app: ${tr.appMarks.map(([n, at]) => `${n} ${Math.round(at - t0)}`).join(' · ')} · rows ${Math.round(tr.rows - t0)} · painted ${Math.round(tr.painted - t0)} · visible ${Math.round(tr.visible - t0)}`);
+    if (process.env.BENCH_MARKS)
+      say(
+        `  key press at ${new Date(t0).toISOString()} · webview marks: ${tr.marks.map(([n, at]) => `${n} ${Math.round(at - t0)}`).join(' · ')} · outer shown ${tr.outer === undefined ? '?' : Math.round(tr.outer - t0)} · app: ${tr.appMarks.map(([n, at]) => `${n} ${Math.round(at - t0)}`).join(' · ')} · rows ${Math.round(tr.rows - t0)} · painted ${Math.round(tr.painted - t0)} · visible ${Math.round(tr.visible - t0)}`,
+      );
     const appLive = tr.appMarks.find(([name]) => name === 'init-done')?.[1];
     phases.push({
       toFrame: tr.frame - t0,
@@ -309,7 +361,9 @@ async function measureCase(page, c, runs, { firstRun = 0, totalRuns = runs } = {
     await frame.locator(`#tl-row-${c.lastPosition}[aria-selected="true"]`).waitFor({ state: 'visible', timeout: 30_000 });
     reveal.push(Date.now() - t2);
     const ph = phases.at(-1);
-    say(`${c.id} run ${firstRun + i + 1}/${totalRuns}: first rows ${open.at(-1)} ms${ph ? ` (command→frame ${ph.toFrame.toFixed(0)}, frame→rows on screen ${ph.toVisible.toFixed(0)}${ph.inlined ? '' : ' (linked bundle)'}; app live at ${ph.appLive.toFixed(0)}${ph.embedded ? ' (embedded init)' : ' (init message)'}; Playwright saw the rows at ${playwright.at(-1)})` : ''}, End ${end.at(-1)} ms, reveal last ${reveal.at(-1)} ms`);
+    say(
+      `${c.id} run ${firstRun + i + 1}/${totalRuns}: first rows ${open.at(-1)} ms${ph ? ` (command→frame ${ph.toFrame.toFixed(0)}, frame→rows on screen ${ph.toVisible.toFixed(0)}${ph.inlined ? '' : ' (linked bundle)'}; app live at ${ph.appLive.toFixed(0)}${ph.embedded ? ' (embedded init)' : ' (init message)'}; Playwright saw the rows at ${playwright.at(-1)})` : ''}, End ${end.at(-1)} ms, reveal last ${reveal.at(-1)} ms`,
+    );
   }
   return { open, playwright, end, reveal, rowsInDom, phases };
 }
@@ -339,7 +393,10 @@ async function responsiveness(page, c, { maxMs = 60_000 } = {}) {
     await page.keyboard.press(pressKey(last ? c.revealKey : c.openKey));
     await frame.locator(`#tl-row-${position}[aria-selected="true"]`).waitFor({ state: 'visible', timeout: 120_000 });
     // The header's "tokens" statistic: "counting…" before the first count, then the total.
-    const header = await frame.evaluate(() => [...document.querySelectorAll('.hdr-stats .stat')].find((d) => d.querySelector('dt')?.textContent === 'tokens')?.querySelector('dd')?.textContent ?? '');
+    const header = await frame.evaluate(
+      () =>
+        [...document.querySelectorAll('.hdr-stats .stat')].find((d) => d.querySelector('dt')?.textContent === 'tokens')?.querySelector('dd')?.textContent ?? '',
+    );
     probes.push({ at: started - opened, ms: Date.now() - started, header });
     last = !last;
     if (tokensAt === undefined && header !== 'counting…' && header !== '0' && header !== '') tokensAt = Date.now() - opened;
@@ -362,8 +419,24 @@ async function traceOneOpen(session, c) {
   await focusWorkbench(page);
   await sleep(1200);
   const path = join(artifactsDir, 'bench', `open-trace-${c.id}.json`);
-  await browser.startTracing(page, { path, screenshots: false, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'toplevel', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
-  await page.evaluate(() => { window.__taWatchOuter(); performance.mark('trajaudit-bench/keypress'); console.timeStamp('trajaudit-bench/keypress'); });
+  await browser.startTracing(page, {
+    path,
+    screenshots: false,
+    categories: [
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      'v8.execute',
+      'blink.user_timing',
+      'toplevel',
+      'loading',
+      'disabled-by-default-v8.cpu_profiler',
+    ],
+  });
+  await page.evaluate(() => {
+    window.__taWatchOuter();
+    performance.mark('trajaudit-bench/keypress');
+    console.timeStamp('trajaudit-bench/keypress');
+  });
   await page.keyboard.press(pressKey(c.openKey));
   await waitForRowsShown(page);
   await sleep(300);
@@ -397,7 +470,12 @@ async function hostBreakdown(c) {
   const { isTrajectoryRecord } = await tsImport('./load/loadRecord.ts', base);
   const { buildRecordView, buildRecordList } = await tsImport('./view/recordView.ts', base);
   const t = {};
-  const lap = (name, fn) => { const s = process.hrtime.bigint(); const r = fn(); t[name] = Number(process.hrtime.bigint() - s) / 1e6; return r; };
+  const lap = (name, fn) => {
+    const s = process.hrtime.bigint();
+    const r = fn();
+    t[name] = Number(process.hrtime.bigint() - s) / 1e6;
+    return r;
+  };
   const bytes = lap('read', () => readFileSync(c.file));
   const text = lap('decode', () => decodeText(bytes, 'bench.traj.json'));
   lap('JSON.parse only', () => JSON.parse(text));
@@ -432,7 +510,11 @@ function printTable(results, baseline) {
     ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (row) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(`\n${line(rows[0])}\n${widths.map((w) => '─'.repeat(w)).join('  ')}\n`);
   for (const row of rows.slice(1)) process.stdout.write(`${line(row)}\n`);
 }
@@ -441,9 +523,14 @@ const availableCores = () => (typeof os.availableParallelism === 'function' ? os
 let loadAtStart = '';
 
 async function main() {
-  loadAtStart = loadavg().map((x) => x.toFixed(1)).join(' / ');
+  loadAtStart = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
   for (const f of ['dist/extension.js', 'dist/webview.js']) {
-    if (!existsSync(join(opts.extension ?? repoRoot, f))) { say(`${f} missing: run npm run build first`); process.exit(2); }
+    if (!existsSync(join(opts.extension ?? repoRoot, f))) {
+      say(`${f} missing: run npm run build first`);
+      process.exit(2);
+    }
   }
   const cacheDir = join(tmpdir(), `trajaudit-bench-editor-v${GENERATOR_VERSION}`);
   if (opts['no-cache']) rmSync(cacheDir, { recursive: true, force: true });
@@ -500,7 +587,9 @@ async function main() {
       if (isBig(c) && !opts.quick) {
         result.responsiveness = await responsiveness(page, c);
         const r = result.responsiveness;
-        say(`${c.id} host responsiveness: ${r.probes} revealStep probes, median ${r.medianMs} ms, max ${r.maxMs} ms (at ${(r.maxAtMs / 1000).toFixed(1)} s after open); token totals after ${r.tokensCompleteMs === undefined ? 'n/a' : `${(r.tokensCompleteMs / 1000).toFixed(1)} s`}`);
+        say(
+          `${c.id} host responsiveness: ${r.probes} revealStep probes, median ${r.medianMs} ms, max ${r.maxMs} ms (at ${(r.maxAtMs / 1000).toFixed(1)} s after open); token totals after ${r.tokensCompleteMs === undefined ? 'n/a' : `${(r.tokensCompleteMs / 1000).toFixed(1)} s`}`,
+        );
       }
       results.push(result);
       if (opts.trace) await traceOneOpen(session, c);
@@ -509,18 +598,27 @@ async function main() {
   } catch (error) {
     // What the workbench showed when it went wrong (a dialog, an error page…).
     const shot = join(artifactsDir, 'bench', 'editor-error.png');
-    await session.page.screenshot({ path: shot }).then(() => say(`screenshot: ${shot}`), () => {});
+    await session.page.screenshot({ path: shot }).then(
+      () => say(`screenshot: ${shot}`),
+      () => {},
+    );
     throw error;
   } finally {
     await session.stop();
   }
   const baseline = median(results.find((r) => r.id === 'tiny').open);
   printTable(results, baseline);
-  process.stdout.write(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' / ')} (1 / 5 / 15 min) on ${availableCores()} cores; start: ${loadAtStart}\n`);
+  process.stdout.write(
+    `\nload average at the end: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' / ')} (1 / 5 / 15 min) on ${availableCores()} cores; start: ${loadAtStart}\n`,
+  );
   const k65 = results.find((r) => r.id === '65k');
   if (k65?.tokens) process.stdout.write(`\n65k case: ${k65.tokens} o200k tokens (content + reasoning).\n`);
   process.stdout.write('\nwhere the first-rows time goes (median over runs, ms; traced inside the webview):\n');
-  process.stdout.write(`  ${'case'.padEnd(22)}${['command→webview frame', 'frame→rows on screen', 'first rows visible', 'app live'].map((h) => h.padStart(22)).join('')}\n`);
+  process.stdout.write(
+    `  ${'case'.padEnd(22)}${['command→webview frame', 'frame→rows on screen', 'first rows visible', 'app live'].map((h) => h.padStart(22)).join('')}\n`,
+  );
   for (const r of results) {
     if (!r.phases.length) continue;
     const m = (k) => median(r.phases.map((p) => p[k])).toFixed(0);
@@ -531,10 +629,14 @@ async function main() {
     process.stdout.write('\nextension-host responsiveness while token counts stream in (trajaudit.revealStep round trips after an open):\n');
     for (const r of resp) {
       const x = r.responsiveness;
-      process.stdout.write(`  ${r.label.padEnd(22)} ${x.probes} probes, median ${x.medianMs} ms, max ${x.maxMs} ms at ${(x.maxAtMs / 1000).toFixed(1)} s; token totals shown after ${x.tokensCompleteMs === undefined ? 'n/a' : `${(x.tokensCompleteMs / 1000).toFixed(1)} s`}\n`);
+      process.stdout.write(
+        `  ${r.label.padEnd(22)} ${x.probes} probes, median ${x.medianMs} ms, max ${x.maxMs} ms at ${(x.maxAtMs / 1000).toFixed(1)} s; token totals shown after ${x.tokensCompleteMs === undefined ? 'n/a' : `${(x.tokensCompleteMs / 1000).toFixed(1)} s`}\n`,
+      );
     }
   }
-  process.stdout.write('first rows = key press of the open command → the first frame showing the webview\'s .tl-row rows on screen (timed inside the page: rows drawn, content frame made visible by VS Code, webview element on screen, and that frame presented: the page\'s first-contentful-paint); Playwright saw = when the bench\'s wait (a predicate polled each frame in the workbench) returned; End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same; app live = the app has drawn its first view (keys and clicks work; keys pressed before are replayed).\n');
+  process.stdout.write(
+    "first rows = key press of the open command → the first frame showing the webview's .tl-row rows on screen (timed inside the page: rows drawn, content frame made visible by VS Code, webview element on screen, and that frame presented: the page's first-contentful-paint); Playwright saw = when the bench's wait (a predicate polled each frame in the workbench) returned; End = End key in the timeline → last row selected and in view; reveal last = trajaudit.revealStep(file, last) → same; app live = the app has drawn its first view (keys and clicks work; keys pressed before are replayed).\n",
+  );
 
   let breakdown;
   if (opts.breakdown) {
@@ -544,18 +646,35 @@ async function main() {
       global.gc?.();
       breakdown[c.id] = await hostBreakdown(c);
       const s = breakdown[c.id].steps;
-      process.stdout.write(`  ${c.id.padEnd(6)} ${Object.entries(s).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' · ')} · init message ${(breakdown[c.id].initMessageBytes / 1024).toFixed(0)} KiB\n`);
+      process.stdout.write(
+        `  ${c.id.padEnd(6)} ${Object.entries(s)
+          .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+          .join(' · ')} · init message ${(breakdown[c.id].initMessageBytes / 1024).toFixed(0)} KiB\n`,
+      );
     }
   }
-  if (opts.json) process.stdout.write(`${JSON.stringify({ baselineMs: baseline, loadAverage: { start: loadAtStart, end: loadavg() }, results, breakdown }, null, 2)}\n`);
+  if (opts.json)
+    process.stdout.write(`${JSON.stringify({ baselineMs: baseline, loadAverage: { start: loadAtStart, end: loadavg() }, results, breakdown }, null, 2)}\n`);
   if (process.env.BENCH_JSON) {
     // One line for scripts/benchmarks.mjs (BENCHMARKS.md): figure, target, measured, baseline, ratio.
     const rows = [];
     for (const r of results) {
       if (r.id === 'tiny') continue;
       const med = median(r.open);
-      rows.push({ figure: `open command → first timeline rows on screen, ${r.label} (${(r.bytes / 2 ** 20).toFixed(1)} MiB, ${r.messages} messages), median of ${r.open.length}`, target: r.target ? `< ${r.target} ms` : 'reported', measured: `${med} ms${r.target ? (med < r.target ? ' (met)' : ' (missed)') : ''}; app live (its own first view in place of the static one): ${median(r.phases.map((p) => p.appLive)).toFixed(0)} ms; Playwright's wait: ${median(r.playwright)} ms`, baseline: `${baseline} ms (a 5-message trajectory)`, ratio: med / baseline });
-      rows.push({ figure: `jump to the last step (End), ${r.label}`, target: 'reported', measured: `${median(r.end)} ms (revealStep: ${median(r.reveal)} ms)`, baseline: '—', ratio: null });
+      rows.push({
+        figure: `open command → first timeline rows on screen, ${r.label} (${(r.bytes / 2 ** 20).toFixed(1)} MiB, ${r.messages} messages), median of ${r.open.length}`,
+        target: r.target ? `< ${r.target} ms` : 'reported',
+        measured: `${med} ms${r.target ? (med < r.target ? ' (met)' : ' (missed)') : ''}; app live (its own first view in place of the static one): ${median(r.phases.map((p) => p.appLive)).toFixed(0)} ms; Playwright's wait: ${median(r.playwright)} ms`,
+        baseline: `${baseline} ms (a 5-message trajectory)`,
+        ratio: med / baseline,
+      });
+      rows.push({
+        figure: `jump to the last step (End), ${r.label}`,
+        target: 'reported',
+        measured: `${median(r.end)} ms (revealStep: ${median(r.reveal)} ms)`,
+        baseline: '—',
+        ratio: null,
+      });
     }
     process.stdout.write(`${JSON.stringify({ bench: 'editor', rows })}\n`);
   }

@@ -35,7 +35,9 @@ const bytes = corpus.reduce((s, t) => s + Buffer.byteLength(t), 0);
 let messages = 0;
 const tokensPerTrajectory: number[] = [];
 const runs = quick ? 1 : 3;
-const parseMs = best(runs, () => { for (const text of corpus) JSON.parse(text); });
+const parseMs = best(runs, () => {
+  for (const text of corpus) JSON.parse(text);
+});
 const loadMs = best(runs, () => {
   messages = 0;
   for (const text of corpus) {
@@ -53,10 +55,24 @@ const tokenizeMs = time(() => {
 });
 tokensPerTrajectory.sort((a, b) => a - b);
 const meanTokens = tokensPerTrajectory.reduce((s, t) => s + t, 0) / tokensPerTrajectory.length;
-console.log(`corpus: ${count} trajectories, ${(bytes / 2 ** 20).toFixed(0)} MiB, mean ${(messages / count).toFixed(1)} messages, `
-  + `tokens mean ${(meanTokens / 1000).toFixed(1)}K / median ${(percentile(tokensPerTrajectory, 0.5) / 1000).toFixed(1)}K / P90 ${(percentile(tokensPerTrajectory, 0.9) / 1000).toFixed(1)}K`);
-rows.push({ figure: `load+normalize+stats, ${count} SearchAuditBench-shaped trajectories`, target: '≤ 2.0× JSON.parse', measured: `${loadMs.toFixed(0)} ms`, baseline: `${parseMs.toFixed(0)} ms`, ratio: loadMs / parseMs });
-rows.push({ figure: `tokenize (o200k_base), same corpus`, target: 'reported', measured: `${(tokenizeMs / 1000).toFixed(1)} s (${((meanTokens * count) / (tokenizeMs / 1000) / 1e6).toFixed(2)} M tokens/s)`, baseline: `${parseMs.toFixed(0)} ms`, ratio: tokenizeMs / parseMs });
+console.log(
+  `corpus: ${count} trajectories, ${(bytes / 2 ** 20).toFixed(0)} MiB, mean ${(messages / count).toFixed(1)} messages, ` +
+    `tokens mean ${(meanTokens / 1000).toFixed(1)}K / median ${(percentile(tokensPerTrajectory, 0.5) / 1000).toFixed(1)}K / P90 ${(percentile(tokensPerTrajectory, 0.9) / 1000).toFixed(1)}K`,
+);
+rows.push({
+  figure: `load+normalize+stats, ${count} SearchAuditBench-shaped trajectories`,
+  target: '≤ 2.0× JSON.parse',
+  measured: `${loadMs.toFixed(0)} ms`,
+  baseline: `${parseMs.toFixed(0)} ms`,
+  ratio: loadMs / parseMs,
+});
+rows.push({
+  figure: `tokenize (o200k_base), same corpus`,
+  target: 'reported',
+  measured: `${(tokenizeMs / 1000).toFixed(1)} s (${((meanTokens * count) / (tokenizeMs / 1000) / 1e6).toFixed(2)} M tokens/s)`,
+  baseline: `${parseMs.toFixed(0)} ms`,
+  ratio: tokenizeMs / parseMs,
+});
 
 // 2. One 120 MB trajectory with 5,000 messages.
 const hugeMb = quick ? 20 : 120;
@@ -66,7 +82,13 @@ const hugeLoad = best(runs, () => {
   const record = loadText(huge, 'huge.json').records[0];
   if (isTrajectoryRecord(record)) countTrajectory(record.trajectory);
 });
-rows.push({ figure: `load+normalize+stats, one ${(Buffer.byteLength(huge) / 2 ** 20).toFixed(0)} MiB / 5,000-message trajectory`, target: '≤ 2.0× JSON.parse', measured: `${hugeLoad.toFixed(0)} ms`, baseline: `${hugeParse.toFixed(0)} ms`, ratio: hugeLoad / hugeParse });
+rows.push({
+  figure: `load+normalize+stats, one ${(Buffer.byteLength(huge) / 2 ** 20).toFixed(0)} MiB / 5,000-message trajectory`,
+  target: '≤ 2.0× JSON.parse',
+  measured: `${hugeLoad.toFixed(0)} ms`,
+  baseline: `${hugeParse.toFixed(0)} ms`,
+  ratio: hugeLoad / hugeParse,
+});
 
 console.log('\n| figure | target | measured | baseline (JSON.parse) | ratio |\n| --- | --- | --- | --- | --- |');
 for (const r of rows) console.log(`| ${r.figure} | ${r.target} | ${r.measured} | ${r.baseline} | ${r.ratio.toFixed(2)}× |`);

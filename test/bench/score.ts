@@ -57,7 +57,9 @@ for (let i = 0; i < AUDIT_CASES; i++) {
   if (random() < 0.97) {
     const step = random() < 0.5 ? k : Math.max(0, k + Math.floor(random() * 9) - 4);
     predictions.push({
-      id: `case-${i}`, critical_step: step, root_cause: random() < 0.6 ? cause : pick(ROOT_CAUSES),
+      id: `case-${i}`,
+      critical_step: step,
+      root_cause: random() < 0.6 ? cause : pick(ROOT_CAUSES),
       repair_directive: `Before committing, verify the candidate of case ${i} against a primary source.`,
       repair_grades: rubrics.map(() => random() < 0.85),
     });
@@ -115,7 +117,14 @@ async function main(): Promise<void> {
     auditN = r.score.kind === 'audit' ? r.score.n : 0;
   });
   if (auditN !== AUDIT_CASES) throw new Error(`scored ${auditN} audit cases`);
-  rows.push({ figure: `audit: ${AUDIT_CASES} cases (gold.jsonl + predictions.jsonl, repair grades)`, target: '< 1 s', measured: `${auditScore.best.toFixed(0)} ms (first ${auditScore.first.toFixed(0)} ms)`, baseline: `${auditBase.best.toFixed(1)} ms`, ratio: auditScore.best / auditBase.best, ok: auditScore.first < 1000 });
+  rows.push({
+    figure: `audit: ${AUDIT_CASES} cases (gold.jsonl + predictions.jsonl, repair grades)`,
+    target: '< 1 s',
+    measured: `${auditScore.best.toFixed(0)} ms (first ${auditScore.first.toFixed(0)} ms)`,
+    baseline: `${auditBase.best.toFixed(1)} ms`,
+    ratio: auditScore.best / auditBase.best,
+    ok: auditScore.first < 1000,
+  });
 
   // DeepSearchQA: judge once (fills judgments.jsonl), then re-score from the cache.
   const judgeOnce = await timeAsync(async () => {
@@ -131,18 +140,34 @@ async function main(): Promise<void> {
   let judged = -1;
   const rescoreTimes: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    rescoreTimes.push(await timeAsync(async () => {
-      const r = await scoreRunFolder(dsqaDir, { answerJudge: fakeJudge });
-      cached = r.judging.cached;
-      judged = r.judging.judged;
-    }));
+    rescoreTimes.push(
+      await timeAsync(async () => {
+        const r = await scoreRunFolder(dsqaDir, { answerJudge: fakeJudge });
+        cached = r.judging.cached;
+        judged = r.judging.judged;
+      }),
+    );
   }
   const rescore = { first: rescoreTimes[0], best: Math.min(...rescoreTimes) };
-  rows.push({ figure: `deepsearchqa: ${DSQA_ITEMS} items, re-score from cached judgments`, target: '< 1 s', measured: `${rescore.best.toFixed(0)} ms (first ${rescore.first.toFixed(0)} ms)`, baseline: `${dsqaBase.best.toFixed(1)} ms`, ratio: rescore.best / dsqaBase.best, ok: rescore.first < 1000 });
+  rows.push({
+    figure: `deepsearchqa: ${DSQA_ITEMS} items, re-score from cached judgments`,
+    target: '< 1 s',
+    measured: `${rescore.best.toFixed(0)} ms (first ${rescore.first.toFixed(0)} ms)`,
+    baseline: `${dsqaBase.best.toFixed(1)} ms`,
+    ratio: rescore.best / dsqaBase.best,
+    ok: rescore.first < 1000,
+  });
   const syncPath = best(() => {
     scoreRunFolderSync(dsqaDir);
   });
-  rows.push({ figure: `deepsearchqa: ${DSQA_ITEMS} items, re-score from cached judgments (sync path, the offline CLI)`, target: '< 1 s', measured: `${syncPath.best.toFixed(0)} ms (first ${syncPath.first.toFixed(0)} ms)`, baseline: `${dsqaBase.best.toFixed(1)} ms`, ratio: syncPath.best / dsqaBase.best, ok: syncPath.first < 1000 });
+  rows.push({
+    figure: `deepsearchqa: ${DSQA_ITEMS} items, re-score from cached judgments (sync path, the offline CLI)`,
+    target: '< 1 s',
+    measured: `${syncPath.best.toFixed(0)} ms (first ${syncPath.first.toFixed(0)} ms)`,
+    baseline: `${dsqaBase.best.toFixed(1)} ms`,
+    ratio: syncPath.best / dsqaBase.best,
+    ok: syncPath.first < 1000,
+  });
 
   // The exact judge on every item (no cache: a folder without judgments.jsonl).
   const exactDir = join(root, 'deepsearchqa-exact');
@@ -156,14 +181,23 @@ async function main(): Promise<void> {
   const exactJudged = best(() => {
     scoreRunFolderSync(exactDir);
   });
-  rows.push({ figure: `deepsearchqa: ${DSQA_ITEMS} items, exact judge on every response`, target: '< 1 s', measured: `${exactJudged.best.toFixed(0)} ms (first ${exactJudged.first.toFixed(0)} ms)`, baseline: `${exactBase.best.toFixed(1)} ms`, ratio: exactJudged.best / exactBase.best, ok: exactJudged.first < 1000 });
+  rows.push({
+    figure: `deepsearchqa: ${DSQA_ITEMS} items, exact judge on every response`,
+    target: '< 1 s',
+    measured: `${exactJudged.best.toFixed(0)} ms (first ${exactJudged.first.toFixed(0)} ms)`,
+    baseline: `${exactBase.best.toFixed(1)} ms`,
+    ratio: exactJudged.best / exactBase.best,
+    ok: exactJudged.first < 1000,
+  });
 
   console.log(`bench folder: ${root} (best of ${RUNS}; "first" is the first, cold run; baseline = read + parse the same files)`);
   console.log('\n| figure | target | measured | baseline (read+parse) | ratio | met |\n| --- | --- | --- | --- | --- | --- |');
   for (const r of rows) console.log(`| ${r.figure} | ${r.target} | ${r.measured} | ${r.baseline} | ${r.ratio.toFixed(1)}× | ${r.ok ? 'yes' : 'NO'} |`);
   const saved = cached;
-  console.log(`\njudge calls: first scoring ${callsFirst} model calls (${(judgeOnce / 1000).toFixed(2)} s with the fake judge); `
-    + `re-score: ${judged} calls, ${saved} of ${DSQA_ITEMS} saved by the judgment cache${saved === DSQA_ITEMS && judged === 0 ? ' (all)' : ' — NOT ALL'}`);
+  console.log(
+    `\njudge calls: first scoring ${callsFirst} model calls (${(judgeOnce / 1000).toFixed(2)} s with the fake judge); ` +
+      `re-score: ${judged} calls, ${saved} of ${DSQA_ITEMS} saved by the judgment cache${saved === DSQA_ITEMS && judged === 0 ? ' (all)' : ' — NOT ALL'}`,
+  );
   if (process.env.BENCH_JSON) console.log(JSON.stringify({ bench: 'score', rows, callsFirst, rescoreCalls: judged, saved }));
   rmSync(root, { recursive: true, force: true });
   if (saved !== DSQA_ITEMS || judged !== 0 || rows.some((r) => !r.ok)) process.exitCode = 1;

@@ -28,7 +28,15 @@ export interface MockUsage {
 
 export type MockFault =
   /** An HTTP error with the protocol's error JSON body. */
-  | { type: 'status'; status: number; message?: string; errorType?: string; retryAfterSeconds?: number; retryAfterMs?: number; headers?: Record<string, string> }
+  | {
+      type: 'status';
+      status: number;
+      message?: string;
+      errorType?: string;
+      retryAfterSeconds?: number;
+      retryAfterMs?: number;
+      headers?: Record<string, string>;
+    }
   /** Accept the request and never answer (until the client disconnects or close()). */
   | { type: 'hang' }
   /** Destroy the connection without any response. */
@@ -319,7 +327,14 @@ export class MockModelServer {
       if (req.method === 'GET' && /\/models$/.test(path)) {
         return this.#sendJson(entry, res, 200, { object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' }] }, {}, 'replied');
       }
-      return this.#sendJson(entry, res, 404, { error: { message: `mock server: no route for ${req.method} ${path}`, type: 'not_found_error', param: null, code: null } }, {}, 'fault');
+      return this.#sendJson(
+        entry,
+        res,
+        404,
+        { error: { message: `mock server: no route for ${req.method} ${path}`, type: 'not_found_error', param: null, code: null } },
+        {},
+        'fault',
+      );
     }
     if (body === undefined || typeof body !== 'object') {
       return this.#sendError(entry, res, protocol, { type: 'status', status: 400, message: 'mock server: request body is not JSON' });
@@ -342,7 +357,12 @@ export class MockModelServer {
       try {
         reply = await this.#nextReply(entry);
       } catch (error) {
-        return this.#sendError(entry, res, protocol, { type: 'status', status: 500, message: `mock server: script failed: ${(error as Error).message}`, headers: { 'x-should-retry': 'false' } });
+        return this.#sendError(entry, res, protocol, {
+          type: 'status',
+          status: 500,
+          message: `mock server: script failed: ${(error as Error).message}`,
+          headers: { 'x-should-retry': 'false' },
+        });
       }
     }
 
@@ -352,7 +372,15 @@ export class MockModelServer {
     }
     if (reply.fault) return this.#sendFault(entry, req, res, protocol, reply.fault);
     const json = protocol === 'openai' ? this.#openaiCompletion(body, reply, cache) : this.#anthropicMessage(body, reply, cache);
-    this.#sendJson(entry, res, 200, json, protocol === 'openai' ? { 'x-request-id': `req_mock_${entry.seq}` } : { 'request-id': `req_mock_${entry.seq}` }, 'replied', cache.commit);
+    this.#sendJson(
+      entry,
+      res,
+      200,
+      json,
+      protocol === 'openai' ? { 'x-request-id': `req_mock_${entry.seq}` } : { 'request-id': `req_mock_${entry.seq}` },
+      'replied',
+      cache.commit,
+    );
   }
 
   #cacheLookup(protocol: MockProtocol, body: any): CacheState {
@@ -393,7 +421,9 @@ export class MockModelServer {
     if (queued) return queued;
     if (this.#repeat) return this.#repeat;
     if (this.#options.defaultReply) return this.#options.defaultReply;
-    return { fault: { type: 'status', status: 400, message: `mock server: no scripted reply left for request #${entry.seq}`, errorType: 'mock_script_exhausted' } };
+    return {
+      fault: { type: 'status', status: 400, message: `mock server: no scripted reply left for request #${entry.seq}`, errorType: 'mock_script_exhausted' },
+    };
   }
 
   /** Resolves true after ms, or false if the client went away / the server closed first. */
@@ -428,7 +458,11 @@ export class MockModelServer {
       case 'broken-body':
       case 'stalled-body': {
         const noCache: CacheState = { total: 10, read: 0, write: 0, commit: () => {} };
-        const full = JSON.stringify(protocol === 'openai' ? this.#openaiCompletion(entry.body, { text: 'x'.repeat(200) }, noCache) : this.#anthropicMessage(entry.body, { text: 'x'.repeat(200) }, noCache));
+        const full = JSON.stringify(
+          protocol === 'openai'
+            ? this.#openaiCompletion(entry.body, { text: 'x'.repeat(200) }, noCache)
+            : this.#anthropicMessage(entry.body, { text: 'x'.repeat(200) }, noCache),
+        );
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(full)) });
         res.write(full.slice(0, Math.floor(full.length / 2)));
         entry.status = 200;
@@ -461,12 +495,27 @@ export class MockModelServer {
     const body =
       protocol === 'anthropic'
         ? { type: 'error', error: { type: fault.errorType ?? anthropicErrorType(fault.status), message }, request_id: requestId }
-        : { error: { message, type: fault.errorType ?? openaiErrorType(fault.status), param: null, code: fault.status === 401 ? 'invalid_api_key' : fault.status === 429 ? 'rate_limit_exceeded' : null } };
+        : {
+            error: {
+              message,
+              type: fault.errorType ?? openaiErrorType(fault.status),
+              param: null,
+              code: fault.status === 401 ? 'invalid_api_key' : fault.status === 429 ? 'rate_limit_exceeded' : null,
+            },
+          };
     headers[protocol === 'anthropic' ? 'request-id' : 'x-request-id'] = requestId;
     this.#sendJson(entry, res, fault.status, body, headers, 'fault');
   }
 
-  #sendJson(entry: MockRequest, res: ServerResponse, status: number, json: unknown, headers: Record<string, string>, outcome: MockRequest['outcome'], onSent?: () => void): void {
+  #sendJson(
+    entry: MockRequest,
+    res: ServerResponse,
+    status: number,
+    json: unknown,
+    headers: Record<string, string>,
+    outcome: MockRequest['outcome'],
+    onSent?: () => void,
+  ): void {
     const text = JSON.stringify(json);
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
     res.end(text, () => {
@@ -485,24 +534,36 @@ export class MockModelServer {
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: reply.model ?? body.model ?? 'mock-model',
-      choices: [{
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: reply.refusal || (reply.toolCalls?.length && !text) ? null : text,
-          refusal: reply.refusal ?? null,
-          ...(reply.toolCalls?.length
-            ? { tool_calls: reply.toolCalls.map((c, i) => ({ id: c.id ?? `call_mock_${this.requests.length}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
-            : {}),
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: reply.refusal || (reply.toolCalls?.length && !text) ? null : text,
+            refusal: reply.refusal ?? null,
+            ...(reply.toolCalls?.length
+              ? {
+                  tool_calls: reply.toolCalls.map((c, i) => ({
+                    id: c.id ?? `call_mock_${this.requests.length}_${i}`,
+                    type: 'function',
+                    function: { name: c.name, arguments: c.arguments },
+                  })),
+                }
+              : {}),
+          },
+          logprobs: null,
+          finish_reason: reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop'),
         },
-        logprobs: null,
-        finish_reason: reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop'),
-      }],
+      ],
       usage: {
         prompt_tokens: input,
         completion_tokens: output,
         total_tokens: input + output,
-        prompt_tokens_details: { cached_tokens: u.cachedInputTokens ?? Math.min(cache.read, input), audio_tokens: 0, ...(u.cacheWriteInputTokens !== undefined ? { cache_write_tokens: u.cacheWriteInputTokens } : {}) },
+        prompt_tokens_details: {
+          cached_tokens: u.cachedInputTokens ?? Math.min(cache.read, input),
+          audio_tokens: 0,
+          ...(u.cacheWriteInputTokens !== undefined ? { cache_write_tokens: u.cacheWriteInputTokens } : {}),
+        },
         completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
       },
     };
@@ -520,7 +581,12 @@ export class MockModelServer {
       model: reply.model ?? body.model ?? 'mock-model',
       content: [
         ...(text ? [{ type: 'text', text }] : []),
-        ...(reply.toolCalls ?? []).map((c, i) => ({ type: 'tool_use', id: c.id ?? `toolu_mock_${this.requests.length}_${i}`, name: c.name, input: safeJsonObject(c.arguments) })),
+        ...(reply.toolCalls ?? []).map((c, i) => ({
+          type: 'tool_use',
+          id: c.id ?? `toolu_mock_${this.requests.length}_${i}`,
+          name: c.name,
+          input: safeJsonObject(c.arguments),
+        })),
       ],
       stop_reason: reply.finishReason ?? (reply.toolCalls?.length ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
@@ -577,7 +643,9 @@ export function scriptFromJson(script: MockReply[] | MockScriptFile): MockHandle
     const queued = queue.shift();
     if (queued) return queued;
     if (file.default) return file.default;
-    return { fault: { type: 'status', status: 400, message: `mock server: no scripted reply for request #${request.seq}`, errorType: 'mock_script_exhausted' } };
+    return {
+      fault: { type: 'status', status: 400, message: `mock server: no scripted reply for request #${request.seq}`, errorType: 'mock_script_exhausted' },
+    };
   };
 }
 
@@ -616,7 +684,9 @@ function readBody(req: IncomingMessage): Promise<string> {
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content.map((part) => (part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('');
+    return content
+      .map((part) => (part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : ''))
+      .join('');
   }
   return '';
 }
@@ -624,7 +694,10 @@ function contentText(content: unknown): string {
 function openaiText(body: any): { system: string; user: string[] } {
   const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
   return {
-    system: messages.filter((m) => m?.role === 'system' || m?.role === 'developer').map((m) => contentText(m.content)).join('\n\n'),
+    system: messages
+      .filter((m) => m?.role === 'system' || m?.role === 'developer')
+      .map((m) => contentText(m.content))
+      .join('\n\n'),
     user: messages.filter((m) => m?.role === 'user').map((m) => contentText(m.content)),
   };
 }
@@ -660,7 +733,15 @@ function anthropicPromptString(body: any): { prompt: string; cachePrefix?: strin
   blocks.forEach((b, i) => {
     if (b.cache) last = i;
   });
-  return last === -1 ? { prompt } : { prompt, cachePrefix: blocks.slice(0, last + 1).map((b) => b.text).join('\n') };
+  return last === -1
+    ? { prompt }
+    : {
+        prompt,
+        cachePrefix: blocks
+          .slice(0, last + 1)
+          .map((b) => b.text)
+          .join('\n'),
+      };
 }
 
 function safeJsonObject(text: string): unknown {

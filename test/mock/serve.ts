@@ -32,7 +32,9 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) {
-    process.stdout.write('usage: tsx test/mock/serve.ts [--port N] [--host H] [--script file.json] [--default-text T] [--api-key K] [--log file.jsonl] [--cache-min-tokens N] [--quiet]\n');
+    process.stdout.write(
+      'usage: tsx test/mock/serve.ts [--port N] [--host H] [--script file.json] [--default-text T] [--api-key K] [--log file.jsonl] [--cache-min-tokens N] [--quiet]\n',
+    );
     return;
   }
   const port = Number(values.port);
@@ -55,7 +57,9 @@ async function main(): Promise<void> {
       if (r.endedAt === undefined || logged.has(r.seq)) continue;
       logged.add(r.seq);
       if (!values.quiet) {
-        process.stderr.write(`#${r.seq} ${r.method} ${r.path} ${r.protocol} model=${r.model} -> ${r.status ?? '-'} ${r.outcome}${r.fault ? ` (${r.fault})` : ''} ${Math.round(r.endedAt - r.startedAt)} ms\n`);
+        process.stderr.write(
+          `#${r.seq} ${r.method} ${r.path} ${r.protocol} model=${r.model} -> ${r.status ?? '-'} ${r.outcome}${r.fault ? ` (${r.fault})` : ''} ${Math.round(r.endedAt - r.startedAt)} ms\n`,
+        );
       }
       if (values.log) appendFileSync(values.log, `${JSON.stringify({ ...r, rawBody: undefined })}\n`);
     }

@@ -132,20 +132,26 @@ export async function startCodeServer({
   echo = false,
   startTimeoutMs = 90_000,
 }) {
-  for (const [what, path] of [['Node 24', node24], ['code-server', codeServerBin]]) {
+  for (const [what, path] of [
+    ['Node 24', node24],
+    ['code-server', codeServerBin],
+  ]) {
     if (!existsSync(path)) throw new Error(`${what} not found at ${path}; run node scripts/setup-vscode.mjs`);
   }
   if (workspace && !existsSync(workspace)) throw new Error(`workspace folder ${workspace} does not exist`);
   const args = [
     codeServerBin,
     ...commonArgs({ userDataDir, extensionsDir, configFile }),
-    '--bind-addr', '127.0.0.1:0',
-    '--auth', 'none',
+    '--bind-addr',
+    '127.0.0.1:0',
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
-    '--vscode-option', 'enable-smoke-test-driver',
+    '--vscode-option',
+    'enable-smoke-test-driver',
     ...extraArgs,
     ...(workspace ? [workspace] : []),
   ];
@@ -156,7 +162,11 @@ export async function startCodeServer({
     detached: true, // own process group, so stop() reaches the extension host too
   });
   const killGroup = () => {
-    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
   };
   process.on('exit', killGroup);
 
@@ -181,7 +191,10 @@ export async function startCodeServer({
 
   let timer;
   const timeout = new Promise((_, rejectTimeout) => {
-    timer = setTimeout(() => rejectTimeout(new Error(`code-server did not print "HTTP server listening on" within ${startTimeoutMs} ms:\n${output.slice(-4000)}`)), startTimeoutMs);
+    timer = setTimeout(
+      () => rejectTimeout(new Error(`code-server did not print "HTTP server listening on" within ${startTimeoutMs} ms:\n${output.slice(-4000)}`)),
+      startTimeoutMs,
+    );
   });
 
   let stopped = false;
@@ -189,7 +202,11 @@ export async function startCodeServer({
     if (stopped) return;
     stopped = true;
     if (child.exitCode === null && child.signalCode === null) {
-      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
       const graceful = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
       if (!graceful) log('code-server did not stop within 5 s; killing it');
     }
@@ -277,7 +294,10 @@ export async function waitForWorkbench(page, { timeoutMs = 60_000 } = {}) {
  * palette, e.g. 'Trajectory Auditor: Show Trajectory Outline'), pick the exact match.
  */
 export async function runFromCommandPalette(page, title, { timeoutMs = 15_000 } = {}) {
-  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => {});
+  await page
+    .locator('.monaco-workbench')
+    .click({ position: { x: 5, y: 5 }, force: true })
+    .catch(() => {});
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: timeoutMs });
@@ -285,7 +305,10 @@ export async function runFromCommandPalette(page, title, { timeoutMs = 15_000 } 
   const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
   await row.waitFor({ state: 'visible', timeout: timeoutMs });
   await input.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: timeoutMs }).catch(() => {});
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: timeoutMs })
+    .catch(() => {});
 }
 
 /** The frame (of the nested webview iframes) that contains `selector`, or undefined. */
@@ -293,7 +316,13 @@ export async function findFrameWith(page, selector, { timeoutMs = 15_000 } = {})
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     for (const frame of page.frames()) {
-      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+      if (
+        await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      )
+        return frame;
     }
     await new Promise((r) => setTimeout(r, 200));
   }

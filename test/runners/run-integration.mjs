@@ -20,8 +20,17 @@ import { dirname, join, relative } from 'node:path';
 import { format, parseArgs } from 'node:util';
 import { setupVscode } from '../../scripts/setup-vscode.mjs';
 import {
-  artifactsDir, deadline, launchBrowser, makeSandbox, repoRoot, samplesDir, seconds,
-  startCodeServer, testRunPayload, workbenchUrl, writeUserSettings,
+  artifactsDir,
+  deadline,
+  launchBrowser,
+  makeSandbox,
+  repoRoot,
+  samplesDir,
+  seconds,
+  startCodeServer,
+  testRunPayload,
+  workbenchUrl,
+  writeUserSettings,
 } from './code-server.mjs';
 
 const { values: opts } = parseArgs({
@@ -72,7 +81,8 @@ const NOISE = [
   /^Canceled(: Canceled)*\n/, // extension hosts being stopped after the run
 ];
 // Workbench info lines that can interleave with the test output.
-const CHATTER = /^\[(AccountPolicyGate|AgentHost[^\]]*|Service Worker|reconnection-grace-time)\]|^(Creating a socket|Resolving connection token|Resolved connection token|Updating additional builtin extensions)/;
+const CHATTER =
+  /^\[(AccountPolicyGate|AgentHost[^\]]*|Service Worker|reconnection-grace-time)\]|^(Creating a socket|Resolving connection token|Resolved connection token|Updating additional builtin extensions)/;
 
 async function main() {
   const started = Date.now();
@@ -94,8 +104,11 @@ async function main() {
   let server;
   let browser;
   let exitCode = 1;
-  const limit = deadline(overallTimeoutMs, `the integration run did not finish within ${seconds(overallTimeoutMs)} ` +
-    '(is the extension host hanging, or was the test payload ignored? see test-artifacts/integration-*.log)');
+  const limit = deadline(
+    overallTimeoutMs,
+    `the integration run did not finish within ${seconds(overallTimeoutMs)} ` +
+      '(is the extension host hanging, or was the test payload ignored? see test-artifacts/integration-*.log)',
+  );
   const stopOnSignal = (signal) => {
     say(`received ${signal}; stopping`);
     Promise.allSettled([browser?.close(), server?.stop()]).finally(() => process.exit(130));
@@ -123,7 +136,9 @@ async function main() {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 
     let resolveExit;
-    const testsExited = new Promise((r) => { resolveExit = r; });
+    const testsExited = new Promise((r) => {
+      resolveExit = r;
+    });
     // Every workbench log line arrives here, the extension host's console output
     // (mocha's spec reporter) included, as console-style argument lists. Print what
     // index.ts logs between its start/end markers, and the workbench's warnings and
@@ -132,8 +147,14 @@ async function main() {
     await page.exposeFunction('codeAutomationLog', (level, message) => {
       const text = Array.isArray(message) ? format(...message) : String(message);
       workbenchLog.push(`[${level}] ${text}`);
-      if (text.startsWith(`${OUTPUT_MARKER} start`)) { inTests = true; return; }
-      if (text.startsWith(`${OUTPUT_MARKER} end`)) { inTests = false; return; }
+      if (text.startsWith(`${OUTPUT_MARKER} start`)) {
+        inTests = true;
+        return;
+      }
+      if (text.startsWith(`${OUTPUT_MARKER} end`)) {
+        inTests = false;
+        return;
+      }
       if (opts.verbose) process.stdout.write(`[${level}] ${text}\n`);
       else if (inTests && !CHATTER.test(text)) process.stdout.write(`${text}\n`);
       else if ((level === 'error' || level === 'warn') && !NOISE.some((re) => re.test(text))) {
@@ -175,7 +196,9 @@ async function main() {
       try {
         const [page] = browser.contexts().flatMap((c) => c.pages());
         await page?.screenshot({ path: screenshotFile });
-      } catch { /* browser already gone */ }
+      } catch {
+        /* browser already gone */
+      }
     }
   } finally {
     limit.cancel();

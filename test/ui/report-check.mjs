@@ -14,8 +14,16 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setupVscode } from '../../scripts/setup-vscode.mjs';
 import {
-  artifactsDir, findFrameWith, launchBrowser, makeSandbox, openWorkbench, repoRoot, runFromCommandPalette, samplesDir,
-  startCodeServer, writeUserSettings,
+  artifactsDir,
+  findFrameWith,
+  launchBrowser,
+  makeSandbox,
+  openWorkbench,
+  repoRoot,
+  runFromCommandPalette,
+  samplesDir,
+  startCodeServer,
+  writeUserSettings,
 } from '../runners/code-server.mjs';
 
 const { values: opts } = parseArgs({ options: { keep: { type: 'boolean', default: false } } });
@@ -63,7 +71,10 @@ async function scoreFromPalette(page, label) {
 }
 
 async function scoreFromPaletteOnce(page, label) {
-  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => {});
+  await page
+    .locator('.monaco-workbench')
+    .click({ position: { x: 5, y: 5 }, force: true })
+    .catch(() => {});
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
@@ -76,7 +87,10 @@ async function scoreFromPaletteOnce(page, label) {
   const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
   await row.waitFor({ state: 'visible', timeout: 15_000 });
   await input.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => {});
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 15_000 })
+    .catch(() => {});
 }
 
 /** The report frame showing `label`, once its charts are painted. */
@@ -86,13 +100,17 @@ async function reportFrame(page, label, { charts, timeoutMs = 30_000 } = {}) {
     for (const frame of page.frames()) {
       const shown = await frame.evaluate(() => document.querySelector('.report-view .rp-folder')?.textContent ?? null).catch(() => null);
       if (shown !== label) continue;
-      const painted = await frame.evaluate(() => [...document.querySelectorAll('canvas[data-chart]')].map((c) => {
-        if (!c.width || !c.height) return 0;
-        const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
-        return n;
-      })).catch(() => []);
+      const painted = await frame
+        .evaluate(() =>
+          [...document.querySelectorAll('canvas[data-chart]')].map((c) => {
+            if (!c.width || !c.height) return 0;
+            const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            let n = 0;
+            for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
+            return n;
+          }),
+        )
+        .catch(() => []);
       if (painted.length >= charts && painted.every((n) => n > 500)) return { frame, painted };
     }
     await sleep(250);
@@ -102,7 +120,10 @@ async function reportFrame(page, label, { charts, timeoutMs = 30_000 } = {}) {
 
 /** Switches the colour theme with "Preferences: Color Theme" and waits for the workbench to follow. */
 async function setTheme(page, theme) {
-  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => {});
+  await page
+    .locator('.monaco-workbench')
+    .click({ position: { x: 5, y: 5 }, force: true })
+    .catch(() => {});
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
@@ -114,7 +135,10 @@ async function setTheme(page, theme) {
   await input.fill(THEME_LABELS[theme]);
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: THEME_LABELS[theme] }).first().waitFor({ state: 'visible', timeout: 15_000 });
   await input.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => {});
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 15_000 })
+    .catch(() => {});
   const cls = theme === 'light' ? 'vscode-light' : theme === 'dark' ? 'vscode-dark' : 'vscode-high-contrast';
   await page.waitForFunction((c) => document.querySelector('.monaco-workbench')?.classList.contains(c), cls, { timeout: 15_000 }).catch(() => {});
   await sleep(800);
@@ -150,7 +174,11 @@ async function main() {
       { label: 'runs/nuggets-run', name: 'nuggets', charts: 2, figures: 4 },
       { label: 'runs/scenarios-run', name: 'scenarios', charts: 2, figures: 4 },
     ];
-    const plan = { light: reports, dark: reports.filter((r) => ['audit', 'deepsearchqa', 'nuggets'].includes(r.name)), hc: reports.filter((r) => r.name === 'audit') };
+    const plan = {
+      light: reports,
+      dark: reports.filter((r) => ['audit', 'deepsearchqa', 'nuggets'].includes(r.name)),
+      hc: reports.filter((r) => r.name === 'audit'),
+    };
     for (const [theme, list] of Object.entries(plan)) {
       if (theme !== 'light') await setTheme(page, theme);
       say(`theme ${THEMES[theme]}`);
@@ -164,10 +192,21 @@ async function main() {
           links: document.querySelectorAll('a.rp-step').length,
           kind: document.querySelector('.rp-kind')?.textContent,
           body: document.body.className,
-          describedBy: [...document.querySelectorAll('canvas[data-chart]')].every((c) => document.getElementById(c.getAttribute('aria-describedby') ?? '')?.tagName === 'TABLE'),
+          describedBy: [...document.querySelectorAll('canvas[data-chart]')].every(
+            (c) => document.getElementById(c.getAttribute('aria-describedby') ?? '')?.tagName === 'TABLE',
+          ),
         }));
-        check(`${theme}: ${r.name}: figures, tables, table equivalents of the charts`, info.figures === r.figures && info.tables >= 2 && info.describedBy, JSON.stringify(info));
-        if (theme !== 'light') check(`${theme}: ${r.name}: the webview follows the theme`, theme === 'dark' ? /vscode-dark/.test(info.body) : /vscode-high-contrast/.test(info.body), info.body);
+        check(
+          `${theme}: ${r.name}: figures, tables, table equivalents of the charts`,
+          info.figures === r.figures && info.tables >= 2 && info.describedBy,
+          JSON.stringify(info),
+        );
+        if (theme !== 'light')
+          check(
+            `${theme}: ${r.name}: the webview follows the theme`,
+            theme === 'dark' ? /vscode-dark/.test(info.body) : /vscode-high-contrast/.test(info.body),
+            info.body,
+          );
         if (r.links) check(`${theme}: ${r.name}: step links`, info.links > 10, `${info.links} links`);
         await sleep(300);
         const file = join(outDir, `report-${r.name}-${theme}.png`);
@@ -187,13 +226,21 @@ async function main() {
           const dialogInput = page.locator('.quick-input-widget input.input');
           await dialogInput.waitFor({ state: 'visible', timeout: 15_000 });
           await sleep(300);
-          check('the JSON export proposes the run folder', (await dialogInput.inputValue()).endsWith('/trajectories/score.json'), await dialogInput.inputValue());
+          check(
+            'the JSON export proposes the run folder',
+            (await dialogInput.inputValue()).endsWith('/trajectories/score.json'),
+            await dialogInput.inputValue(),
+          );
           await dialogInput.press('Enter');
           const written = join(trajectories.folder, 'score.json');
           const writtenBy = Date.now() + 10_000;
           while (!existsSync(written) && Date.now() < writtenBy) await sleep(200);
           const cli = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'score', trajectories.folder, '--json'], { encoding: 'utf8' });
-          check('the exported JSON is the score --json document', existsSync(written) && readFileSync(written, 'utf8') === cli.stdout, `cli exit ${cli.status}`);
+          check(
+            'the exported JSON is the score --json document',
+            existsSync(written) && readFileSync(written, 'utf8') === cli.stdout,
+            `cli exit ${cli.status}`,
+          );
           const status = await frame.evaluate(() => document.querySelector('.rp-status')?.textContent ?? '');
           check('the report says where it saved', /Saved .*score\.json/.test(status), status);
 
@@ -205,7 +252,9 @@ async function main() {
           let selected = null;
           const end = Date.now() + 15_000;
           while (editor && Date.now() < end) {
-            selected = await editor.evaluate(() => Number(document.querySelector('.tl-row[aria-selected="true"]')?.getAttribute('data-position'))).catch(() => null);
+            selected = await editor
+              .evaluate(() => Number(document.querySelector('.tl-row[aria-selected="true"]')?.getAttribute('data-position')))
+              .catch(() => null);
             if (selected === step) break;
             await sleep(200);
           }
@@ -229,14 +278,24 @@ async function main() {
     await folderRow.waitFor({ state: 'visible', timeout: 15_000 });
     await folderRow.click({ button: 'right' });
     const item = page.locator('.monaco-menu .action-item', { hasText: 'Score Run Folder' }).first();
-    const inMenu = await item.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
+    const inMenu = await item.waitFor({ state: 'visible', timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    );
     check('the explorer context menu of a folder offers Score Run Folder', inMenu);
     if (inMenu) {
       // Context-menu items sometimes ignore the first click while the menu animates in: hover,
       // click, and press Enter on the highlighted item if the menu is still open.
       await item.hover();
       await item.click();
-      if (await page.locator('.monaco-menu').first().isVisible().catch(() => false)) await page.keyboard.press('Enter');
+      if (
+        await page
+          .locator('.monaco-menu')
+          .first()
+          .isVisible()
+          .catch(() => false)
+      )
+        await page.keyboard.press('Enter');
       const { frame } = await reportFrame(page, 'runs/scenarios-run', { charts: 2 });
       check('Score Run Folder from the explorer opens the report', Boolean(frame));
       await page.screenshot({ path: join(outDir, 'report-explorer-hc.png') });

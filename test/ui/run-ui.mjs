@@ -30,8 +30,15 @@ import { artifactsDir, deadline, repoRoot, seconds, waitForWorkbench } from '../
 import { createReporter } from './lib/report.mjs';
 import { OFFLINE_NOISE, extensionLogs, startSession } from './lib/session.mjs';
 import {
-  activeTab, closeAllEditors, editorFrame, focusWorkbench, quickOpen, runFromCommandPalette,
-  sleep, toggleColorTheme, waitUntil,
+  activeTab,
+  closeAllEditors,
+  editorFrame,
+  focusWorkbench,
+  quickOpen,
+  runFromCommandPalette,
+  sleep,
+  toggleColorTheme,
+  waitUntil,
 } from './lib/workbench.mjs';
 import { clickRow, gotoPosition, layoutMetrics, rowInView, selectedPosition, visibleRowCount } from './lib/timeline.mjs';
 import { HOSTILE_FILE_NAME, PWNED_FLAG, writeHostileNamedTrajectory, writeHostileTrajectory } from './lib/fixtures.mjs';
@@ -52,7 +59,9 @@ const extensionPath = opts.extension ?? repoRoot;
 const overallTimeoutMs = Number(opts.timeout ?? process.env.TRAJAUDIT_UI_TIMEOUT_MS ?? 300_000);
 const outDir = join(artifactsDir, 'ui');
 const say = (message) => process.stderr.write(`[ui] ${message}\n`);
-const note = (message) => { if (opts.verbose) say(message); };
+const note = (message) => {
+  if (opts.verbose) say(message);
+};
 
 function checkPrerequisites() {
   if (opts.vsix) {
@@ -84,7 +93,9 @@ async function main() {
   const limit = deadline(overallTimeoutMs, `the UI run did not finish within ${seconds(overallTimeoutMs)}`);
   let session;
   let hostile;
-  const cleanup = async () => { await session?.stop(); };
+  const cleanup = async () => {
+    await session?.stop();
+  };
   const onSignal = (signal) => {
     say(`received ${signal}; stopping`);
     cleanup().finally(() => process.exit(130));
@@ -131,7 +142,11 @@ async function main() {
   } catch (error) {
     say(`ERROR: ${error.stack ?? error.message}`);
     exitCode = 1;
-    try { await session?.page.screenshot({ path: join(outDir, 'editor-error.png') }); } catch { /* gone */ }
+    try {
+      await session?.page.screenshot({ path: join(outDir, 'editor-error.png') });
+    } catch {
+      /* gone */
+    }
   } finally {
     limit.cancel();
     await cleanup();
@@ -147,7 +162,11 @@ function isOurArtifact(name) {
 }
 
 function readdirSafe(dir) {
-  try { return readdirSync(dir); } catch { return []; }
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 const wanted = (name) => !opts.only?.length || opts.only.some((o) => name.toLowerCase().includes(o.toLowerCase()));
@@ -244,7 +263,9 @@ async function runChecks(ctx) {
     await waitUntil(() => rowInView(frame, 15), { message: 'row 15 scrolled into view' });
     assert.ok(await frame.locator('#tl-row-15.is-current-match').count(), 'row 15 marked as the current match');
     await page.keyboard.press('Enter');
-    await waitUntil(async () => (await selectedPosition(frame)) === 16 && (await status.textContent()) === '2 of 4', { message: 'Enter moves to the next match (16)' });
+    await waitUntil(async () => (await selectedPosition(frame)) === 16 && (await status.textContent()) === '2 of 4', {
+      message: 'Enter moves to the next match (16)',
+    });
     await page.keyboard.press('Escape');
     await waitUntil(async () => (await status.textContent()) === '', { message: 'Escape closes the search' });
     return `"${countText}", revealed 15 then 16`;
@@ -254,12 +275,17 @@ async function runChecks(ctx) {
   await check('c. clicking an outline entry selects and scrolls to that step', async () => {
     const frame = await openWithQuickOpen(page, SAMPLES.footballer, { minRows: 8 });
     const outline = frame.locator('.ol-scroller');
-    await outline.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await outline.evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
     await sleep(150);
     const target = await frame.evaluate(() => {
       const items = [...document.querySelectorAll('.ol-item')];
       const box = document.querySelector('.ol-scroller').getBoundingClientRect();
-      const visible = items.filter((i) => { const r = i.getBoundingClientRect(); return r.top >= box.top && r.bottom <= box.bottom; });
+      const visible = items.filter((i) => {
+        const r = i.getBoundingClientRect();
+        return r.top >= box.top && r.bottom <= box.bottom;
+      });
       return Number(visible.at(-2)?.getAttribute('data-position') ?? -1);
     });
     assert.ok(target > 40, `a late outline entry is visible (got ${target})`);
@@ -276,118 +302,166 @@ async function runChecks(ctx) {
   });
 
   // ── d. hostile content ───────────────────────────────────────────────────────────────────
-  await check('d. hostile content (markup, script, javascript:/data: links, SVG, CSS, bidi, 1 MB line) executes nothing and keeps the layout', async () => {
-    const { hostile } = ctx;
-    if (!ctx.benignLayout) {
-      const f = await openWithQuickOpen(page, SAMPLES.footballer, { minRows: 8 });
-      ctx.benignLayout = await layoutMetrics(f);
-    }
-    const logStart = session.workbenchLog.length;
-    const dialogsBefore = session.dialogs.length;
-    const frame = await openWithQuickOpen(page, SAMPLES.hostile, { minRows: 5 });
-    const opened = await layoutMetrics(frame);
-    // Expand every message (bodies hold the payloads): Enter on each, j to the next one.
-    await clickRow(frame, 0);
-    for (let p = 0; p < hostile.messageCount; p++) {
-      await waitUntil(async () => (await selectedPosition(frame)) === p, { message: `row ${p} selected` });
+  await check(
+    'd. hostile content (markup, script, javascript:/data: links, SVG, CSS, bidi, 1 MB line) executes nothing and keeps the layout',
+    async () => {
+      const { hostile } = ctx;
+      if (!ctx.benignLayout) {
+        const f = await openWithQuickOpen(page, SAMPLES.footballer, { minRows: 8 });
+        ctx.benignLayout = await layoutMetrics(f);
+      }
+      const logStart = session.workbenchLog.length;
+      const dialogsBefore = session.dialogs.length;
+      const frame = await openWithQuickOpen(page, SAMPLES.hostile, { minRows: 5 });
+      const opened = await layoutMetrics(frame);
+      // Expand every message (bodies hold the payloads): Enter on each, j to the next one.
+      await clickRow(frame, 0);
+      for (let p = 0; p < hostile.messageCount; p++) {
+        await waitUntil(async () => (await selectedPosition(frame)) === p, { message: `row ${p} selected` });
+        await page.keyboard.press('Enter');
+        await frame.locator(`#tl-row-${p} .msg-body`).waitFor({ timeout: 10_000 });
+        await page.keyboard.press('j');
+      }
+      // The 1 MB line in full.
+      const big = hostile.positions.bigLine;
+      await gotoPosition(page, frame, big);
+      await waitUntil(async () => (await selectedPosition(frame)) === big, { message: `row ${big} selected with g` });
+      await frame.locator(`#tl-row-${big} .msg-more button`, { hasText: 'Show all' }).click();
+      await waitUntil(() => frame.evaluate((p) => !document.querySelector(`#tl-row-${p} .msg-more`), big), {
+        timeoutMs: 20_000,
+        message: 'the whole 1 MB line rendered',
+      });
+      await sleep(300);
+      const bigBody = await frame.evaluate((p) => {
+        const body = document.querySelector(`#tl-row-${p} .msg-body`);
+        const text = body.querySelector('.msg-content .msg-text');
+        return {
+          h: Math.round(body.getBoundingClientRect().height),
+          vh: window.innerHeight,
+          sw: text.scrollWidth,
+          cw: text.clientWidth,
+          len: text.textContent.length,
+        };
+      }, big);
+      const withBigLine = await layoutMetrics(frame);
+      // Search for markup (matches are highlighted with <mark> around text) and open the answer trace.
+      await page.keyboard.press('/');
+      await page.keyboard.type('<img src=x');
+      await waitUntil(async () => /match|of/.test((await frame.locator('.search-status').textContent()) ?? ''), {
+        timeoutMs: 10_000,
+        message: 'search results',
+      });
       await page.keyboard.press('Enter');
-      await frame.locator(`#tl-row-${p} .msg-body`).waitFor({ timeout: 10_000 });
-      await page.keyboard.press('j');
-    }
-    // The 1 MB line in full.
-    const big = hostile.positions.bigLine;
-    await gotoPosition(page, frame, big);
-    await waitUntil(async () => (await selectedPosition(frame)) === big, { message: `row ${big} selected with g` });
-    await frame.locator(`#tl-row-${big} .msg-more button`, { hasText: 'Show all' }).click();
-    await waitUntil(() => frame.evaluate((p) => !document.querySelector(`#tl-row-${p} .msg-more`), big), { timeoutMs: 20_000, message: 'the whole 1 MB line rendered' });
-    await sleep(300);
-    const bigBody = await frame.evaluate((p) => {
-      const body = document.querySelector(`#tl-row-${p} .msg-body`);
-      const text = body.querySelector('.msg-content .msg-text');
-      return { h: Math.round(body.getBoundingClientRect().height), vh: window.innerHeight, sw: text.scrollWidth, cw: text.clientWidth, len: text.textContent.length };
-    }, big);
-    const withBigLine = await layoutMetrics(frame);
-    // Search for markup (matches are highlighted with <mark> around text) and open the answer trace.
-    await page.keyboard.press('/');
-    await page.keyboard.type('<img src=x');
-    await waitUntil(async () => /match|of/.test((await frame.locator('.search-status').textContent()) ?? ''), { timeoutMs: 10_000, message: 'search results' });
-    await page.keyboard.press('Enter');
-    await frame.locator('.trace-button').click().catch(() => {});
-    await sleep(800);
-    await page.screenshot({ path: join(outDir, 'hostile-dark.png') });
+      await frame
+        .locator('.trace-button')
+        .click()
+        .catch(() => {});
+      await sleep(800);
+      await page.screenshot({ path: join(outDir, 'hostile-dark.png') });
 
-    // 1. Nothing ran: no flag in the workbench or any frame, no dialog.
-    const flags = [];
-    for (const f of page.frames()) {
-      const v = await f.evaluate((k) => ({ url: location.href.slice(0, 80), v: globalThis[k] }), PWNED_FLAG).catch(() => null);
-      if (v && v.v !== undefined) flags.push(v);
-    }
-    assert.deepEqual(flags, [], 'a payload set the global flag');
-    assert.deepEqual(session.dialogs.slice(dialogsBefore), [], 'a dialog (alert) fired');
-    // 2. No content became markup.
-    const dom = await frame.evaluate((flag) => {
-      const all = [...document.querySelectorAll('*')];
-      const onAttrs = all.flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName.toLowerCase()}[${a.name}]`));
-      const urlAttrs = all.flatMap((e) => ['href', 'src', 'srcdoc', 'data', 'action', 'formaction', 'xlink:href']
-        .filter((n) => e.hasAttribute(n) && (e.tagName !== 'SCRIPT' && e.tagName !== 'LINK'))
-        .map((n) => `${e.tagName.toLowerCase()}[${n}=${e.getAttribute(n).slice(0, 40)}]`));
-      // Executable scripts: the bundle (inlined under the nonce, or linked) and VS Code's own;
-      // data blocks: only the embedded first message, inert JSON with no raw '<' in it.
-      const isData = (x) => x.type === 'application/json';
-      const scripts = [...document.scripts].filter((x) => !isData(x)).map((x) => (x.src ? `src:${x.src.split('/').pop()}` : `inline:${x.textContent.includes(flag) ? 'FLAG ' : ''}${x.textContent.slice(0, 60)}`));
-      const dataBlocks = [...document.scripts].filter(isData).map((x) => `${x.id}${x.textContent.includes('<') ? ' (raw <)' : ''}`);
-      // Our stylesheet is inlined under the page's nonce; any other <style> with these rules came from content.
-      const nonce = document.querySelector('meta[name="trajaudit-nonce"]')?.getAttribute('content');
-      const styles = [...document.querySelectorAll('style')].filter((s) => s.nonce !== nonce && /display:\s*none|color:\s*red/.test(s.textContent)).length;
-      const links = [...document.querySelectorAll('link')].map((l) => l.href.split('/').pop());
-      return {
-        forbidden: document.querySelectorAll('img, iframe, object, embed, video, audio, source, svg, math, details, base, meta[http-equiv="refresh"], form').length,
-        anchors: document.querySelectorAll('a[href]').length,
-        onAttrs,
-        urlAttrs,
-        scripts,
-        dataBlocks,
-        hostileStyles: styles,
-        links,
-        fixed: all.filter((e) => getComputedStyle(e).position === 'fixed' && /OVERLAY/.test(e.textContent) && e.children.length === 0).length,
-        shownAsText: [...document.querySelectorAll('.msg-body')].some((b) => b.textContent.includes('<img src=x onerror=')),
-        ctrlChars: document.querySelectorAll('.ctrl-char').length,
-        marks: document.querySelectorAll('mark.search-hit').length,
-      };
-    }, PWNED_FLAG);
-    assert.equal(dom.forbidden, 0, 'img/iframe/object/embed/svg/... elements exist');
-    assert.equal(dom.anchors, 0, '<a href> elements exist');
-    assert.deepEqual(dom.onAttrs, [], 'on* attributes exist');
-    assert.deepEqual(dom.urlAttrs, [], 'url attributes exist');
-    assert.ok(dom.scripts.every((s) => s === 'src:webview.js' || (s.startsWith('inline:') && !s.startsWith('inline:FLAG'))), `scripts: ${dom.scripts.join(', ')}`);
-    assert.ok(dom.dataBlocks.every((d) => d === 'trajaudit-init'), `data blocks: ${dom.dataBlocks.join(', ')}`);
-    assert.equal(dom.hostileStyles, 0, 'a <style> from content is in the DOM');
-    assert.ok(dom.links.every((l) => l === 'webview.css'), `links: ${dom.links.join(', ')}`);
-    assert.equal(dom.fixed, 0, 'a fixed overlay from content is in the DOM');
-    assert.ok(dom.shownAsText, 'the markup in the message bodies is shown as text');
-    assert.ok(dom.ctrlChars > 0, 'bidi / zero-width characters are shown as visible escapes');
-    assert.ok(dom.marks > 0, 'search matches are highlighted');
-    // 3. CSP: nothing tried to load (a violation would mean markup got through somewhere).
-    const cspLines = session.workbenchLog.slice(logStart).filter((l) => /Content Security Policy|Refused to (load|execute|apply)/i.test(l));
-    assert.deepEqual(cspLines, [], 'CSP violations were reported');
-    // 4. The layout holds.
-    const after = await layoutMetrics(frame);
-    const pageOverflow = await page.evaluate(() => ({ x: document.documentElement.scrollWidth - document.documentElement.clientWidth, y: document.documentElement.scrollHeight - document.documentElement.clientHeight }));
-    const b = ctx.benignLayout;
-    assert.ok(after.bodyVisible, 'the body is hidden');
-    assert.ok(Math.abs(withBigLine.timeline.width - b.timeline.width) <= 2, `timeline width ${withBigLine.timeline.width} px with the 1 MB line shown vs ${b.timeline.width} px for a benign sample`);
-    assert.ok(withBigLine.docOverflowX <= 0 && withBigLine.scrollerOverflowX <= 0, `horizontal overflow with the 1 MB line shown: ${withBigLine.docOverflowX} / ${withBigLine.scrollerOverflowX} px`);
-    assert.ok(Math.abs(opened.timeline.width - b.timeline.width) <= 2, `timeline width ${opened.timeline.width} px on open vs ${b.timeline.width} px for a benign sample`);
-    assert.ok(Math.abs(after.timeline.width - b.timeline.width) <= 2, `timeline width ${after.timeline.width} px after expanding vs ${b.timeline.width} px for a benign sample`);
-    assert.equal(after.viewport.width, b.viewport.width, 'webview width changed');
-    assert.ok(after.docOverflowX <= 0 && after.bodyOverflowX <= 0, `horizontal overflow in the webview: ${after.docOverflowX} / ${after.bodyOverflowX} px`);
-    assert.ok(after.scrollerOverflowX <= 0, `horizontal overflow in the timeline: ${after.scrollerOverflowX} px`);
-    assert.ok(pageOverflow.x <= 0 && pageOverflow.y <= 0, `the workbench page overflows: ${JSON.stringify(pageOverflow)}`);
-    assert.ok(bigBody.len > 1_000_000, `the 1 MB line is fully rendered (${bigBody.len} chars)`);
-    assert.ok(bigBody.sw <= bigBody.cw + 1, `the 1 MB line overflows horizontally (${bigBody.sw} > ${bigBody.cw})`);
-    assert.ok(bigBody.h <= bigBody.vh * 0.6 + 4, `the 1 MB body is ${bigBody.h} px tall (cap 60% of ${bigBody.vh})`);
-    return `no flag, no dialog, ${dom.ctrlChars} control chars escaped, ${dom.marks} marks; timeline ${after.timeline.width} px (benign ${b.timeline.width} px), no overflow`;
-  }, { timeoutMs: 120_000 });
+      // 1. Nothing ran: no flag in the workbench or any frame, no dialog.
+      const flags = [];
+      for (const f of page.frames()) {
+        const v = await f.evaluate((k) => ({ url: location.href.slice(0, 80), v: globalThis[k] }), PWNED_FLAG).catch(() => null);
+        if (v && v.v !== undefined) flags.push(v);
+      }
+      assert.deepEqual(flags, [], 'a payload set the global flag');
+      assert.deepEqual(session.dialogs.slice(dialogsBefore), [], 'a dialog (alert) fired');
+      // 2. No content became markup.
+      const dom = await frame.evaluate((flag) => {
+        const all = [...document.querySelectorAll('*')];
+        const onAttrs = all.flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName.toLowerCase()}[${a.name}]`));
+        const urlAttrs = all.flatMap((e) =>
+          ['href', 'src', 'srcdoc', 'data', 'action', 'formaction', 'xlink:href']
+            .filter((n) => e.hasAttribute(n) && e.tagName !== 'SCRIPT' && e.tagName !== 'LINK')
+            .map((n) => `${e.tagName.toLowerCase()}[${n}=${e.getAttribute(n).slice(0, 40)}]`),
+        );
+        // Executable scripts: the bundle (inlined under the nonce, or linked) and VS Code's own;
+        // data blocks: only the embedded first message, inert JSON with no raw '<' in it.
+        const isData = (x) => x.type === 'application/json';
+        const scripts = [...document.scripts]
+          .filter((x) => !isData(x))
+          .map((x) => (x.src ? `src:${x.src.split('/').pop()}` : `inline:${x.textContent.includes(flag) ? 'FLAG ' : ''}${x.textContent.slice(0, 60)}`));
+        const dataBlocks = [...document.scripts].filter(isData).map((x) => `${x.id}${x.textContent.includes('<') ? ' (raw <)' : ''}`);
+        // Our stylesheet is inlined under the page's nonce; any other <style> with these rules came from content.
+        const nonce = document.querySelector('meta[name="trajaudit-nonce"]')?.getAttribute('content');
+        const styles = [...document.querySelectorAll('style')].filter((s) => s.nonce !== nonce && /display:\s*none|color:\s*red/.test(s.textContent)).length;
+        const links = [...document.querySelectorAll('link')].map((l) => l.href.split('/').pop());
+        return {
+          forbidden: document.querySelectorAll('img, iframe, object, embed, video, audio, source, svg, math, details, base, meta[http-equiv="refresh"], form')
+            .length,
+          anchors: document.querySelectorAll('a[href]').length,
+          onAttrs,
+          urlAttrs,
+          scripts,
+          dataBlocks,
+          hostileStyles: styles,
+          links,
+          fixed: all.filter((e) => getComputedStyle(e).position === 'fixed' && /OVERLAY/.test(e.textContent) && e.children.length === 0).length,
+          shownAsText: [...document.querySelectorAll('.msg-body')].some((b) => b.textContent.includes('<img src=x onerror=')),
+          ctrlChars: document.querySelectorAll('.ctrl-char').length,
+          marks: document.querySelectorAll('mark.search-hit').length,
+        };
+      }, PWNED_FLAG);
+      assert.equal(dom.forbidden, 0, 'img/iframe/object/embed/svg/... elements exist');
+      assert.equal(dom.anchors, 0, '<a href> elements exist');
+      assert.deepEqual(dom.onAttrs, [], 'on* attributes exist');
+      assert.deepEqual(dom.urlAttrs, [], 'url attributes exist');
+      assert.ok(
+        dom.scripts.every((s) => s === 'src:webview.js' || (s.startsWith('inline:') && !s.startsWith('inline:FLAG'))),
+        `scripts: ${dom.scripts.join(', ')}`,
+      );
+      assert.ok(
+        dom.dataBlocks.every((d) => d === 'trajaudit-init'),
+        `data blocks: ${dom.dataBlocks.join(', ')}`,
+      );
+      assert.equal(dom.hostileStyles, 0, 'a <style> from content is in the DOM');
+      assert.ok(
+        dom.links.every((l) => l === 'webview.css'),
+        `links: ${dom.links.join(', ')}`,
+      );
+      assert.equal(dom.fixed, 0, 'a fixed overlay from content is in the DOM');
+      assert.ok(dom.shownAsText, 'the markup in the message bodies is shown as text');
+      assert.ok(dom.ctrlChars > 0, 'bidi / zero-width characters are shown as visible escapes');
+      assert.ok(dom.marks > 0, 'search matches are highlighted');
+      // 3. CSP: nothing tried to load (a violation would mean markup got through somewhere).
+      const cspLines = session.workbenchLog.slice(logStart).filter((l) => /Content Security Policy|Refused to (load|execute|apply)/i.test(l));
+      assert.deepEqual(cspLines, [], 'CSP violations were reported');
+      // 4. The layout holds.
+      const after = await layoutMetrics(frame);
+      const pageOverflow = await page.evaluate(() => ({
+        x: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        y: document.documentElement.scrollHeight - document.documentElement.clientHeight,
+      }));
+      const b = ctx.benignLayout;
+      assert.ok(after.bodyVisible, 'the body is hidden');
+      assert.ok(
+        Math.abs(withBigLine.timeline.width - b.timeline.width) <= 2,
+        `timeline width ${withBigLine.timeline.width} px with the 1 MB line shown vs ${b.timeline.width} px for a benign sample`,
+      );
+      assert.ok(
+        withBigLine.docOverflowX <= 0 && withBigLine.scrollerOverflowX <= 0,
+        `horizontal overflow with the 1 MB line shown: ${withBigLine.docOverflowX} / ${withBigLine.scrollerOverflowX} px`,
+      );
+      assert.ok(
+        Math.abs(opened.timeline.width - b.timeline.width) <= 2,
+        `timeline width ${opened.timeline.width} px on open vs ${b.timeline.width} px for a benign sample`,
+      );
+      assert.ok(
+        Math.abs(after.timeline.width - b.timeline.width) <= 2,
+        `timeline width ${after.timeline.width} px after expanding vs ${b.timeline.width} px for a benign sample`,
+      );
+      assert.equal(after.viewport.width, b.viewport.width, 'webview width changed');
+      assert.ok(after.docOverflowX <= 0 && after.bodyOverflowX <= 0, `horizontal overflow in the webview: ${after.docOverflowX} / ${after.bodyOverflowX} px`);
+      assert.ok(after.scrollerOverflowX <= 0, `horizontal overflow in the timeline: ${after.scrollerOverflowX} px`);
+      assert.ok(pageOverflow.x <= 0 && pageOverflow.y <= 0, `the workbench page overflows: ${JSON.stringify(pageOverflow)}`);
+      assert.ok(bigBody.len > 1_000_000, `the 1 MB line is fully rendered (${bigBody.len} chars)`);
+      assert.ok(bigBody.sw <= bigBody.cw + 1, `the 1 MB line overflows horizontally (${bigBody.sw} > ${bigBody.cw})`);
+      assert.ok(bigBody.h <= bigBody.vh * 0.6 + 4, `the 1 MB body is ${bigBody.h} px tall (cap 60% of ${bigBody.vh})`);
+      return `no flag, no dialog, ${dom.ctrlChars} control chars escaped, ${dom.marks} marks; timeline ${after.timeline.width} px (benign ${b.timeline.width} px), no overflow`;
+    },
+    { timeoutMs: 120_000 },
+  );
 
   await check('d2. a trajectory whose file name is markup opens with the name shown as text', async () => {
     await closeAllEditors(page);
@@ -396,7 +470,11 @@ async function runChecks(ctx) {
     const tab = await activeTab(page);
     assert.equal(tab?.label.split(',')[0].trim(), HOSTILE_FILE_NAME, `tab label ${JSON.stringify(tab?.label)}`);
     assert.equal(await page.locator('.tabs-container img, .tabs-container svg').count(), 0, 'markup in the tab');
-    const info = await frame.evaluate(() => ({ title: document.title, header: document.querySelector('.app-header-slot')?.textContent ?? '', imgs: document.querySelectorAll('img, svg').length }));
+    const info = await frame.evaluate(() => ({
+      title: document.title,
+      header: document.querySelector('.app-header-slot')?.textContent ?? '',
+      imgs: document.querySelectorAll('img, svg').length,
+    }));
     assert.ok(info.header.includes('<img src=x onerror=alert(1)>'), `header shows the name as text: ${info.header.slice(0, 120)}`);
     assert.ok(info.title.includes('<img src=x onerror=alert(1)>'), `document title: ${info.title}`);
     assert.equal(info.imgs, 0);
@@ -416,7 +494,13 @@ async function runChecks(ctx) {
     await page.keyboard.press('Shift+J');
     await page.keyboard.press('Shift+J');
     await page.keyboard.press('Shift+J');
-    const step = await waitUntil(async () => { const s = await selectedPosition(frame); return s > 0 && s; }, { message: 'a decision step selected' });
+    const step = await waitUntil(
+      async () => {
+        const s = await selectedPosition(frame);
+        return s > 0 && s;
+      },
+      { message: 'a decision step selected' },
+    );
     assert.ok(await frame.locator(`#tl-row-${step}.kind-decision`).count(), `row ${step} is a decision step`);
     assert.equal((await activeTab(page))?.dirty, false, 'the tab starts clean');
     await page.keyboard.press('c');
@@ -427,7 +511,9 @@ async function runChecks(ctx) {
     await page.keyboard.press('Control+S');
     await waitUntil(async () => (await activeTab(page))?.dirty === false, { message: 'the tab to be clean after Ctrl+S' });
     const saved = await waitUntil(() => existsSync(sidecar) && JSON.parse(readFileSync(sidecar, 'utf8')), { message: 'the sidecar on disk' });
-    const annotations = Object.values(saved.records ?? {}).map((r) => r.annotation).filter(Boolean);
+    const annotations = Object.values(saved.records ?? {})
+      .map((r) => r.annotation)
+      .filter(Boolean);
     assert.equal(annotations.length, 1, `one annotated record: ${JSON.stringify(saved.records)}`);
     assert.equal(annotations[0].criticalStep, step);
     assert.equal(saved.schema, 'trajaudit.audit/v2');
@@ -437,53 +523,78 @@ async function runChecks(ctx) {
   });
 
   // ── e2. hot exit: a real window reload keeps an unsaved annotation ──────────────────────────
-  await check('e2. an unsaved annotation survives Developer: Reload Window (hot exit): restored from the backup, tab dirty, sidecar untouched until Ctrl+S', async () => {
-    const trajectory = join(session.workspace, SAMPLES.architect.path);
-    const sidecar = `${trajectory}.audit.json`;
-    assert.ok(existsSync(sidecar), 'check e saved a sidecar first');
-    const savedText = readFileSync(sidecar, 'utf8');
-    const savedStep = Object.values(JSON.parse(savedText).records ?? {}).map((r) => r.annotation).find(Boolean)?.criticalStep;
-    const frame = await openWithQuickOpen(page, SAMPLES.architect, { minRows: 8 });
-    await clickRow(frame, 0);
-    await waitUntil(async () => (await selectedPosition(frame)) === 0, { message: 'row 0 selected' });
-    // The first decision step other than the saved critical one.
-    let step = 0;
-    for (let i = 0; i < 6 && (step === 0 || step === savedStep); i++) {
-      const before = step;
-      await page.keyboard.press('Shift+J');
-      step = await waitUntil(async () => { const s = await selectedPosition(frame); return s !== before && s; }, { message: 'the next decision step selected' });
-    }
-    assert.notEqual(step, savedStep, 'found a second decision step');
-    await page.keyboard.press('c');
-    await waitUntil(async () => (await activeTab(page))?.dirty === true, { message: 'the tab to show dirty' });
-    await waitUntil(async () => (await frame.locator(`#tl-row-${step}.is-critical`).count()) > 0, { message: `row ${step} marked critical` });
-    // VS Code backs up dirty editors a moment after an edit (our provider logs each backup).
-    const logText = () => extensionLogs(session.sandbox.userDataDir);
-    await waitUntil(() => /backed up unsaved annotations of .*architect/.test(logText()), { timeoutMs: 30_000, message: 'VS Code to back up the dirty editor' });
-    // "Developer: Reload Window" goes through the workbench's shutdown (backups, then the editor
-    // state) like a desktop reload. (A bare browser reload within a few seconds of an edit can
-    // persist the editor state before the backup id: VS Code for the Web then reopens the editor
-    // from disk. Seen here; not ours to fix.)
-    await sleep(1500);
-    const dialogsBefore = session.dialogs.length;
-    const navigated = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 30_000 });
-    await runFromCommandPalette(page, 'Developer: Reload Window');
-    await navigated;
-    assert.deepEqual(session.dialogs.slice(dialogsBefore), [], 'the reload asked before unloading');
-    await waitForWorkbench(page);
-    const restored = await editorFrame(page, { timeoutMs: 60_000 });
-    await waitUntil(async () => (await restored.locator(`#tl-row-${step}.is-critical`).count()) > 0, { timeoutMs: 30_000, message: `row ${step} critical again after the reload` });
-    await waitUntil(async () => (await activeTab(page))?.dirty === true, { timeoutMs: 15_000, message: 'the restored tab to show dirty' });
-    assert.match(logText(), /restored unsaved annotations of .*architect/, 'the document was opened from the backup');
-    assert.equal(readFileSync(sidecar, 'utf8'), savedText, 'the sidecar on disk is untouched by the reload');
-    await restored.locator(`#tl-row-${step}`).click();
-    await page.keyboard.press('Control+S');
-    await waitUntil(async () => (await activeTab(page))?.dirty === false, { message: 'the tab to be clean after Ctrl+S' });
-    const saved = await waitUntil(() => { const t = readFileSync(sidecar, 'utf8'); return t !== savedText && JSON.parse(t); }, { message: 'the sidecar rewritten' });
-    const annotation = Object.values(saved.records ?? {}).map((r) => r.annotation).find(Boolean);
-    assert.equal(annotation?.criticalStep, step, 'the saved critical step is the one restored from the backup');
-    return `critical step ${savedStep} → ${step} unsaved, reload, restored dirty, saved`;
-  });
+  await check(
+    'e2. an unsaved annotation survives Developer: Reload Window (hot exit): restored from the backup, tab dirty, sidecar untouched until Ctrl+S',
+    async () => {
+      const trajectory = join(session.workspace, SAMPLES.architect.path);
+      const sidecar = `${trajectory}.audit.json`;
+      assert.ok(existsSync(sidecar), 'check e saved a sidecar first');
+      const savedText = readFileSync(sidecar, 'utf8');
+      const savedStep = Object.values(JSON.parse(savedText).records ?? {})
+        .map((r) => r.annotation)
+        .find(Boolean)?.criticalStep;
+      const frame = await openWithQuickOpen(page, SAMPLES.architect, { minRows: 8 });
+      await clickRow(frame, 0);
+      await waitUntil(async () => (await selectedPosition(frame)) === 0, { message: 'row 0 selected' });
+      // The first decision step other than the saved critical one.
+      let step = 0;
+      for (let i = 0; i < 6 && (step === 0 || step === savedStep); i++) {
+        const before = step;
+        await page.keyboard.press('Shift+J');
+        step = await waitUntil(
+          async () => {
+            const s = await selectedPosition(frame);
+            return s !== before && s;
+          },
+          { message: 'the next decision step selected' },
+        );
+      }
+      assert.notEqual(step, savedStep, 'found a second decision step');
+      await page.keyboard.press('c');
+      await waitUntil(async () => (await activeTab(page))?.dirty === true, { message: 'the tab to show dirty' });
+      await waitUntil(async () => (await frame.locator(`#tl-row-${step}.is-critical`).count()) > 0, { message: `row ${step} marked critical` });
+      // VS Code backs up dirty editors a moment after an edit (our provider logs each backup).
+      const logText = () => extensionLogs(session.sandbox.userDataDir);
+      await waitUntil(() => /backed up unsaved annotations of .*architect/.test(logText()), {
+        timeoutMs: 30_000,
+        message: 'VS Code to back up the dirty editor',
+      });
+      // "Developer: Reload Window" goes through the workbench's shutdown (backups, then the editor
+      // state) like a desktop reload. (A bare browser reload within a few seconds of an edit can
+      // persist the editor state before the backup id: VS Code for the Web then reopens the editor
+      // from disk. Seen here; not ours to fix.)
+      await sleep(1500);
+      const dialogsBefore = session.dialogs.length;
+      const navigated = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 30_000 });
+      await runFromCommandPalette(page, 'Developer: Reload Window');
+      await navigated;
+      assert.deepEqual(session.dialogs.slice(dialogsBefore), [], 'the reload asked before unloading');
+      await waitForWorkbench(page);
+      const restored = await editorFrame(page, { timeoutMs: 60_000 });
+      await waitUntil(async () => (await restored.locator(`#tl-row-${step}.is-critical`).count()) > 0, {
+        timeoutMs: 30_000,
+        message: `row ${step} critical again after the reload`,
+      });
+      await waitUntil(async () => (await activeTab(page))?.dirty === true, { timeoutMs: 15_000, message: 'the restored tab to show dirty' });
+      assert.match(logText(), /restored unsaved annotations of .*architect/, 'the document was opened from the backup');
+      assert.equal(readFileSync(sidecar, 'utf8'), savedText, 'the sidecar on disk is untouched by the reload');
+      await restored.locator(`#tl-row-${step}`).click();
+      await page.keyboard.press('Control+S');
+      await waitUntil(async () => (await activeTab(page))?.dirty === false, { message: 'the tab to be clean after Ctrl+S' });
+      const saved = await waitUntil(
+        () => {
+          const t = readFileSync(sidecar, 'utf8');
+          return t !== savedText && JSON.parse(t);
+        },
+        { message: 'the sidecar rewritten' },
+      );
+      const annotation = Object.values(saved.records ?? {})
+        .map((r) => r.annotation)
+        .find(Boolean);
+      assert.equal(annotation?.criticalStep, step, 'the saved critical step is the one restored from the backup');
+      return `critical step ${savedStep} → ${step} unsaved, reload, restored dirty, saved`;
+    },
+  );
 
   // Found while reviewing the screenshots: marker badges must not be cut off by the gutter.
   await check('f0. marker badges (critical, audit, branch, cited) in the timeline gutter and the outline are not clipped', async () => {
@@ -495,7 +606,10 @@ async function runChecks(ctx) {
       const out = [];
       const within = (el, box, where) => {
         const b = el.getBoundingClientRect();
-        if (b.width > 0 && (b.left < box.left - 0.5 || b.right > box.right + 0.5)) out.push(`${where} badge "${el.textContent}" (${el.title}) at ${Math.round(b.left)}–${Math.round(b.right)} px, box ${Math.round(box.left)}–${Math.round(box.right)} px`);
+        if (b.width > 0 && (b.left < box.left - 0.5 || b.right > box.right + 0.5))
+          out.push(
+            `${where} badge "${el.textContent}" (${el.title}) at ${Math.round(b.left)}–${Math.round(b.right)} px, box ${Math.round(box.left)}–${Math.round(box.right)} px`,
+          );
       };
       for (const g of document.querySelectorAll('.tl-row .tl-gutter')) {
         const box = g.getBoundingClientRect();
@@ -523,7 +637,10 @@ async function runChecks(ctx) {
     await clickRow(frame, 16);
     await sleep(400);
   };
-  for (const [theme, label, type, bodyClass] of [['Default Dark Modern', 'dark', 'vs-dark', 'vscode-dark'], ['Default Light Modern', 'light', 'vs', 'vscode-light']]) {
+  for (const [theme, label, type, bodyClass] of [
+    ['Default Dark Modern', 'dark', 'vs-dark', 'vscode-dark'],
+    ['Default Light Modern', 'light', 'vs', 'vscode-light'],
+  ]) {
     await check(`f. screenshot in ${theme}: the editor follows the theme and its text is readable`, async () => {
       await toggleColorTheme(page, type);
       const frame = await openWithQuickOpen(page, SAMPLES.footballer, { minRows: 8 });
@@ -536,7 +653,10 @@ async function runChecks(ctx) {
       await frame.locator('.panel-right').screenshot({ path: join(outDir, `editor-${label}-annotation.png`) });
       const first = await contrastReport(frame);
       // The comparison and audit results further down the right panel.
-      await frame.locator('.audit').first().evaluate((el) => el.scrollIntoView());
+      await frame
+        .locator('.audit')
+        .first()
+        .evaluate((el) => el.scrollIntoView());
       await sleep(150);
       await frame.locator('.panel-right').screenshot({ path: join(outDir, `editor-${label}-audits.png`) });
       const report = mergeWorst(first, await contrastReport(frame));

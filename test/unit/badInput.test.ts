@@ -11,7 +11,11 @@ const root = join(__dirname, '..', '..');
 function messages(n: number, fill = 'evidence ') {
   const out: unknown[] = [{ role: 'user', content: 'Which lake?' }];
   for (let i = 0; i < n; i++) {
-    out.push({ role: 'assistant', content: '', tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'search', arguments: `{"query": "lake ${i}"}` } }] });
+    out.push({
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'search', arguments: `{"query": "lake ${i}"}` } }],
+    });
     out.push({ role: 'tool', tool_call_id: `c${i}`, content: fill });
   }
   return out;
@@ -28,12 +32,35 @@ describe('bad input gives exit 1 and one clear line, and the file is untouched',
   })();
   const corpus: { name: string; content: string | Buffer; expect: RegExp }[] = [
     { name: 'truncated.json', content: valid.slice(0, Math.floor(valid.length / 2)), expect: /truncated\.json:\d+:\d+: invalid JSON/ },
-    { name: 'wrong-types.json', content: JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'x', tool_calls: [{ id: 'a', function: { name: 7, arguments: '{}' } }] }] }, null, 2), expect: /wrong-types\.json:14:21: at \$\.messages\[1\]\.tool_calls\[0\]\.function\.name: expected string, got number 7/ },
+    {
+      name: 'wrong-types.json',
+      content: JSON.stringify(
+        {
+          messages: [
+            { role: 'user', content: 'q' },
+            { role: 'assistant', content: 'x', tool_calls: [{ id: 'a', function: { name: 7, arguments: '{}' } }] },
+          ],
+        },
+        null,
+        2,
+      ),
+      expect: /wrong-types\.json:14:21: at \$\.messages\[1\]\.tool_calls\[0\]\.function\.name: expected string, got number 7/,
+    },
     { name: 'empty.json', content: '', expect: /empty\.json: empty file; expected/ },
-    { name: 'binary.json', content: Buffer.from([0x7b, 0x00, 0xff, 0xfe, 0x01, 0x02, 0x89, 0x50, 0x4e, 0x47]), expect: /binary\.json:1:1: binary or non-UTF-8 content/ },
+    {
+      name: 'binary.json',
+      content: Buffer.from([0x7b, 0x00, 0xff, 0xfe, 0x01, 0x02, 0x89, 0x50, 0x4e, 0x47]),
+      expect: /binary\.json:1:1: binary or non-UTF-8 content/,
+    },
     { name: 'string.json', content: '"just a string"', expect: /string\.json:1:1: at \$: unrecognized content \(a string\); expected a trajectory/ },
     { name: 'fifty-mb.json', content: fifty, expect: /fifty-mb\.json:1:\d+: at \$\.messages\[800\]\.role: expected role system, user, assistant or tool/ },
-    { name: 'one-bad-line.jsonl', content: [JSON.stringify({ id: 'a', messages: messages(1) }), '{"id": "b", "messages": [}', JSON.stringify({ id: 'c', messages: messages(1) })].join('\n'), expect: /one-bad-line\.jsonl:2:\d+: invalid JSON/ },
+    {
+      name: 'one-bad-line.jsonl',
+      content: [JSON.stringify({ id: 'a', messages: messages(1) }), '{"id": "b", "messages": [}', JSON.stringify({ id: 'c', messages: messages(1) })].join(
+        '\n',
+      ),
+      expect: /one-bad-line\.jsonl:2:\d+: invalid JSON/,
+    },
   ];
 
   for (const entry of corpus) {
@@ -58,13 +85,19 @@ describe('bad input gives exit 1 and one clear line, and the file is untouched',
     const { code, out, err } = await runCli(['inspect', path, '--json']);
     assert.equal(code, 1);
     const records = JSON.parse(out);
-    assert.deepEqual(records.map((r: { id: string }) => r.id), ['a', 'c']);
+    assert.deepEqual(
+      records.map((r: { id: string }) => r.id),
+      ['a', 'c'],
+    );
     assert.match(err, /:2:\d+: invalid JSON/);
   });
 
   it('the real CLI process prints one line on stderr, nothing on stdout, exit 1', () => {
     const path = join(dir, 'truncated.json');
-    const result = spawnSync(process.execPath, ['-r', 'tsx/cjs', join(root, 'src', 'cli', 'main.ts'), 'inspect', path, '--json'], { encoding: 'utf8', cwd: root });
+    const result = spawnSync(process.execPath, ['-r', 'tsx/cjs', join(root, 'src', 'cli', 'main.ts'), 'inspect', path, '--json'], {
+      encoding: 'utf8',
+      cwd: root,
+    });
     assert.equal(result.status, 1);
     assert.equal(result.stdout, '');
     assert.equal(result.stderr.trim().split('\n').length, 1);
@@ -82,7 +115,10 @@ describe('bad input gives exit 1 and one clear line, and the file is untouched',
     const problems = err.split('\n').filter((l) => l && !/file\(s\) checked/.test(l));
     assert.equal(problems.length, 1, err);
     assert.match(problems[0], /judgments\.jsonl:\d+:\d+: invalid JSON/);
-    const ok = out.split('\n').filter((l) => l.endsWith(': ok')).map((l) => l.replace(/^.*[\\/]/, '').replace(': ok', ''));
+    const ok = out
+      .split('\n')
+      .filter((l) => l.endsWith(': ok'))
+      .map((l) => l.replace(/^.*[\\/]/, '').replace(': ok', ''));
     assert.deepEqual(ok.sort(), ['clarifications.jsonl', 'gold_nuggets.jsonl', 'trajaudit.run.json']);
   });
 

@@ -11,9 +11,22 @@ describe('openai-chat loader', () => {
   const messages = [
     { role: 'system', content: 'You are a search agent.' },
     { role: 'user', content: 'Which city hosted the 1952 Winter Olympics?' },
-    { role: 'assistant', content: null, reasoning_content: 'Search first.', tool_calls: [call('c1', 'search', '{"query": ["1952 Winter Olympics host", "Oslo 1952"]}')] },
+    {
+      role: 'assistant',
+      content: null,
+      reasoning_content: 'Search first.',
+      tool_calls: [call('c1', 'search', '{"query": ["1952 Winter Olympics host", "Oslo 1952"]}')],
+    },
     { role: 'tool', tool_call_id: 'c1', content: 'Oslo hosted the 1952 Winter Olympics.' },
-    { role: 'assistant', content: [{ type: 'text', text: 'Let me open it.' }, { type: 'text', text: 'Visiting.' }], reasoning: 'Visit the page.', tool_calls: [call('c2', 'visit', '{"url": "https://example.org/oslo", "goal": "conf')] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Let me open it.' },
+        { type: 'text', text: 'Visiting.' },
+      ],
+      reasoning: 'Visit the page.',
+      tool_calls: [call('c2', 'visit', '{"url": "https://example.org/oslo", "goal": "conf')],
+    },
     { role: 'tool', content: 'Page text.' },
     { role: 'assistant', content: 'The answer is <answer>Oslo</answer>' },
   ];
@@ -22,7 +35,10 @@ describe('openai-chat loader', () => {
     const t = trajectoryOf({ messages, predicted_answer: 'Oslo' });
     assert.equal(t.format, 'openai-chat');
     assert.equal(t.messages.length, 7);
-    assert.deepEqual(t.messages.map((m) => m.position), [0, 1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      t.messages.map((m) => m.position),
+      [0, 1, 2, 3, 4, 5, 6],
+    );
     assert.deepEqual(t.decisionSteps, [2, 4, 6]);
     assert.equal(t.finalAnswerStep, 6);
     assert.equal(t.messages[2].content, '', 'null content becomes empty text');
@@ -41,7 +57,11 @@ describe('openai-chat loader', () => {
   });
 
   it('accepts a bare array of messages and legacy function role', () => {
-    const t = trajectoryOf([{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a', function_call: { name: 'search', arguments: '{"query":"x"}' } }, { role: 'function', name: 'search', content: 'r' }]);
+    const t = trajectoryOf([
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: 'a', function_call: { name: 'search', arguments: '{"query":"x"}' } },
+      { role: 'function', name: 'search', content: 'r' },
+    ]);
     assert.equal(t.format, 'openai-chat');
     assert.equal(t.messages[2].role, 'tool');
     assert.equal(t.messages[1].toolCalls[0].name, 'search');
@@ -54,9 +74,22 @@ describe('anthropic loader', () => {
       system: 'You research.',
       messages: [
         { role: 'user', content: 'Find the river.' },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'Search.' }, { type: 'text', text: 'Searching.' }, { type: 'tool_use', id: 'tu1', name: 'search', input: { query: ['river'] } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'Search.' },
+            { type: 'text', text: 'Searching.' },
+            { type: 'tool_use', id: 'tu1', name: 'search', input: { query: ['river'] } },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: [{ type: 'text', text: 'The Danube.' }], is_error: true }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: 'x' }, { type: 'text', text: 'Also consider this.' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'tu1', content: 'x' },
+            { type: 'text', text: 'Also consider this.' },
+          ],
+        },
         { role: 'assistant', content: 'Danube' },
       ],
     });
@@ -77,7 +110,13 @@ describe('anthropic loader', () => {
       messages: [
         { role: 'user', content: 'Find the lake.' },
         { role: 'assistant', content: [{ type: 'text', text: 'It is <answer> Lake Ellesmere </answer>, I think.' }] },
-        { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'zzz' }, { type: 'text', text: 'Anything else?' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'redacted_thinking', data: 'zzz' },
+            { type: 'text', text: 'Anything else?' },
+          ],
+        },
       ],
     });
     assert.equal(t.format, 'anthropic');
@@ -89,11 +128,17 @@ describe('anthropic loader', () => {
 describe('tongyi-react loader', () => {
   it('parses <think>, <tool_call>, <tool_response> and <answer>', () => {
     const t = trajectoryOf({
-      question: 'Who wrote it?', answer: 'Gold Name', prediction: 'Wrong Name', termination: 'answer',
+      question: 'Who wrote it?',
+      answer: 'Gold Name',
+      prediction: 'Wrong Name',
+      termination: 'answer',
       messages: [
         { role: 'system', content: 'You are a deep research assistant.' },
         { role: 'user', content: 'Who wrote it?' },
-        { role: 'assistant', content: '<think>I should search.</think>\n<tool_call>\n{"name": "search", "arguments": {"query": ["a", "b", "c"]}}\n</tool_call>' },
+        {
+          role: 'assistant',
+          content: '<think>I should search.</think>\n<tool_call>\n{"name": "search", "arguments": {"query": ["a", "b", "c"]}}\n</tool_call>',
+        },
         { role: 'user', content: '<tool_response>\nresults…\n</tool_response>' },
         { role: 'assistant', content: '<think>Not JSON next.</think>\n<tool_call>\n{"name": "visit", "arguments": {"url": ["u1", "u2"]\n</tool_call>' },
         { role: 'user', content: '<tool_response>page</tool_response>' },
@@ -115,11 +160,23 @@ describe('tongyi-react loader', () => {
 
 describe('searchauditbench loader', () => {
   const base = {
-    query: 'q', predicted_answer: 'wrong',
-    trajectory: [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'x', tool_calls: [call('a', 'search', '{"query":"q"}')] }, { role: 'tool', tool_call_id: 'a', content: 'r' }, { role: 'assistant', content: 'wrong' }],
+    query: 'q',
+    predicted_answer: 'wrong',
+    trajectory: [
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: 'x', tool_calls: [call('a', 'search', '{"query":"q"}')] },
+      { role: 'tool', tool_call_id: 'a', content: 'r' },
+      { role: 'assistant', content: 'wrong' },
+    ],
   };
   it('reads gold fields under every alias', () => {
-    const a = trajectoryOf({ ...base, critical_step: 1, tolerance_span: [1, 3], root_cause_primary: 'Entity—Relation  misbinding', repair_rubrics: ['r1', 'r2', 'r3'] });
+    const a = trajectoryOf({
+      ...base,
+      critical_step: 1,
+      tolerance_span: [1, 3],
+      root_cause_primary: 'Entity—Relation  misbinding',
+      repair_rubrics: ['r1', 'r2', 'r3'],
+    });
     assert.equal(a.format, 'searchauditbench');
     assert.deepEqual(a.gold?.toleranceSpan, [1, 3]);
     assert.equal(a.gold?.rootCause, 'entity_relation_misbinding');
@@ -156,7 +213,10 @@ describe('who-and-when loader on the real public files', () => {
     const t = trajectoryOf(raw);
     assert.equal(t.messages[1].agent, 'Computer_terminal');
     assert.equal(t.messages[1].role, 'assistant');
-    assert.deepEqual(t.decisionSteps, raw.history.map((_: unknown, i: number) => i));
+    assert.deepEqual(
+      t.decisionSteps,
+      raw.history.map((_: unknown, i: number) => i),
+    );
     assert.equal(t.gold?.criticalStep, 2);
     assert.equal(t.predictedAnswer, undefined);
   });
@@ -165,23 +225,47 @@ describe('who-and-when loader on the real public files', () => {
 describe('content-based detection', () => {
   it('renaming the extension does not change the detected format', () => {
     const dir = tempDir();
-    const body = JSON.stringify({ question: 'q', prediction: 'p', termination: 'answer', messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: '<answer>p</answer>' }] });
+    const body = JSON.stringify({
+      question: 'q',
+      prediction: 'p',
+      termination: 'answer',
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: '<answer>p</answer>' },
+      ],
+    });
     const kinds = ['a.traj.json', 'a.txt', 'a', 'a.csv', 'a.jsonl'].map((name) => loadFile(writeTemp(dir, name, body)).detection.kind);
     assert.deepEqual(new Set(kinds), new Set(['tongyi-react']));
   });
 
   it('loads JSONL records with ids from fields or line numbers, and keeps good records around a bad line', () => {
-    const good = (id?: string) => JSON.stringify({ ...(id ? { id } : {}), messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }] });
+    const good = (id?: string) =>
+      JSON.stringify({
+        ...(id ? { id } : {}),
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: 'a' },
+        ],
+      });
     const loaded = loadText([good('alpha'), '{"messages": [', good(), ''].join('\n'), 'runs.jsonl');
     assert.equal(loaded.container, 'jsonl');
-    assert.deepEqual(loaded.records.map((r) => r.id), ['alpha', '3']);
+    assert.deepEqual(
+      loaded.records.map((r) => r.id),
+      ['alpha', '3'],
+    );
     assert.equal(loaded.problems.length, 1);
     assert.equal(loaded.problems[0].line, 2);
   });
 
   it('recognizes benchmark items, sidecars and manifests', () => {
-    assert.equal(loadText(JSON.stringify({ id: 'd1', query: 'q', golden_answer: 'a', golden_docs: [{ doc_id: 'g1', content: 'c' }] }), 'x').detection.kind, 'delegation-item');
-    assert.equal(loadText(JSON.stringify({ id: 'c1', blurred_query: 'b', fused_query: 'f', nuggets: [{ text: 't', weight: 2 }] }), 'x').detection.kind, 'clarify-instance');
+    assert.equal(
+      loadText(JSON.stringify({ id: 'd1', query: 'q', golden_answer: 'a', golden_docs: [{ doc_id: 'g1', content: 'c' }] }), 'x').detection.kind,
+      'delegation-item',
+    );
+    assert.equal(
+      loadText(JSON.stringify({ id: 'c1', blurred_query: 'b', fused_query: 'f', nuggets: [{ text: 't', weight: 2 }] }), 'x').detection.kind,
+      'clarify-instance',
+    );
     assert.equal(loadText('problem,problem_category,answer,answer_type\n"Which, exactly?",Science,42,Single Answer\n', 'x').detection.kind, 'deepsearchqa');
     assert.equal(loadText(JSON.stringify({ kind: 'audit', gold: 'gold.jsonl' }), 'x').detection.kind, 'run-manifest');
     assert.equal(loadText(JSON.stringify({ schema: 'trajaudit.audit/v1', trajectory: { file: 'a.json' }, records: {} }), 'x').detection.kind, 'audit-sidecar');
@@ -189,10 +273,19 @@ describe('content-based detection', () => {
 
   it('gives DeepSearchQA rows their id column, else the 0-based row number', () => {
     const csv = loadText('problem,problem_category,answer,answer_type\nA?,Science,1,Single Answer\nB?,Science,"x, y",set answer\n', 'd.csv');
-    assert.deepEqual(csv.records.map((r) => r.id), ['0', '1']);
+    assert.deepEqual(
+      csv.records.map((r) => r.id),
+      ['0', '1'],
+    );
     const row = csv.records[1];
     assert.ok(row.kind === 'deepsearchqa' && row.row.answer_type === 'Set Answer');
-    const jsonl = loadText('{"id":"q7","problem":"A?","problem_category":"S","answer":"1","answer_type":"Single Answer"}\n{"problem":"B?","problem_category":"S","answer":"2","answer_type":"Single Answer"}\n', 'd.jsonl');
-    assert.deepEqual(jsonl.records.map((r) => r.id), ['q7', '1']);
+    const jsonl = loadText(
+      '{"id":"q7","problem":"A?","problem_category":"S","answer":"1","answer_type":"Single Answer"}\n{"problem":"B?","problem_category":"S","answer":"2","answer_type":"Single Answer"}\n',
+      'd.jsonl',
+    );
+    assert.deepEqual(
+      jsonl.records.map((r) => r.id),
+      ['q7', '1'],
+    );
   });
 });

@@ -64,11 +64,23 @@ describe('seeded randomness', () => {
       const pool = itemPool(item);
       const { ids } = settingOneIds(item, pool, 'rename', 0);
       // web1, web2, … in the order of `want.ids`.
-      assert.deepEqual([...ids].sort((a, b) => Number(a[1].slice(3)) - Number(b[1].slice(3))).map(([original]) => original), want.ids, `${name}: public ids`);
-      assert.deepEqual(orderPool(item, pool, 'golden_middle', 0).map((d) => d.original), want.order, `${name}: order`);
+      assert.deepEqual(
+        [...ids].sort((a, b) => Number(a[1].slice(3)) - Number(b[1].slice(3))).map(([original]) => original),
+        want.ids,
+        `${name}: public ids`,
+      );
+      assert.deepEqual(
+        orderPool(item, pool, 'golden_middle', 0).map((d) => d.original),
+        want.order,
+        `${name}: order`,
+      );
       const withheld = chooseWithheld(item, 1, 0);
       assert.deepEqual(withheld, want.withheld, `${name}: withheld`);
-      assert.deepEqual(initialContext(item, pool, withheld, 0).map((d) => d.original), want.initial, `${name}: initial context`);
+      assert.deepEqual(
+        initialContext(item, pool, withheld, 0).map((d) => d.original),
+        want.initial,
+        `${name}: initial context`,
+      );
     }
   });
 });

@@ -6,18 +6,34 @@ import { InputError } from '../../src/core/input/inputError';
 import { emptySidecar, readSidecar, sidecarPathFor, writeSidecar, sha256Of } from '../../src/core/sidecar/sidecarFile';
 import { runCli, tempDir, writeTemp } from './helpers';
 
-const trajectory = JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'tool', content: 'r' }, { role: 'assistant', content: 'a' }, { role: 'assistant', content: 'b' }] });
+const trajectory = JSON.stringify({
+  messages: [
+    { role: 'user', content: 'q' },
+    { role: 'tool', content: 'r' },
+    { role: 'assistant', content: 'a' },
+    { role: 'assistant', content: 'b' },
+  ],
+});
 
 describe('audit sidecar', () => {
   it('round-trips with unknown fields preserved and root-cause display names normalized', async () => {
     const dir = tempDir();
     const file = writeTemp(dir, 'case.traj.json', trajectory);
     const path = sidecarPathFor(file);
-    writeFileSync(path, JSON.stringify({
-      schema: 'trajaudit.audit/v1', futureField: { keep: true },
-      trajectory: { file: 'case.traj.json', sha256: sha256Of(trajectory), format: 'openai-chat', extra: 1 },
-      records: { '0': { annotation: { criticalStep: 2, toleranceSpan: [2, 3], rootCause: 'Entity–Relation Misbinding', reviewer_note: 'x' }, reviews: [{ by: 'ann' }] } },
-    }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        schema: 'trajaudit.audit/v1',
+        futureField: { keep: true },
+        trajectory: { file: 'case.traj.json', sha256: sha256Of(trajectory), format: 'openai-chat', extra: 1 },
+        records: {
+          '0': {
+            annotation: { criticalStep: 2, toleranceSpan: [2, 3], rootCause: 'Entity–Relation Misbinding', reviewer_note: 'x' },
+            reviews: [{ by: 'ann' }],
+          },
+        },
+      }),
+    );
     const sidecar = readSidecar(path);
     assert.ok(sidecar);
     assert.equal(sidecar.records['0'].annotation?.rootCause, 'entity_relation_misbinding');
@@ -34,9 +50,27 @@ describe('audit sidecar', () => {
   it('refuses a newer schema version and a bad sidecar with a clear message', () => {
     const dir = tempDir();
     const newer = writeTemp(dir, 'a.json.audit.json', JSON.stringify({ schema: 'trajaudit.audit/v3', trajectory: { file: 'a.json' }, records: {} }));
-    assert.throws(() => readSidecar(newer), (e: InputError) => /schema "trajaudit\.audit\/v3" is not supported/.test(e.message) && e.where.path === '$.schema');
-    const bad = writeTemp(dir, 'b.json.audit.json', JSON.stringify({ schema: 'trajaudit.audit/v1', trajectory: { file: 'b.json' }, records: { '0': { annotation: { criticalStep: 5, toleranceSpan: [1, 3], rootCause: 'bad luck' } } } }, null, 2));
-    assert.throws(() => readSidecar(bad), (e: InputError) => /unknown root cause "bad luck"/.test(e.message) && e.where.line === 14);
+    assert.throws(
+      () => readSidecar(newer),
+      (e: InputError) => /schema "trajaudit\.audit\/v3" is not supported/.test(e.message) && e.where.path === '$.schema',
+    );
+    const bad = writeTemp(
+      dir,
+      'b.json.audit.json',
+      JSON.stringify(
+        {
+          schema: 'trajaudit.audit/v1',
+          trajectory: { file: 'b.json' },
+          records: { '0': { annotation: { criticalStep: 5, toleranceSpan: [1, 3], rootCause: 'bad luck' } } },
+        },
+        null,
+        2,
+      ),
+    );
+    assert.throws(
+      () => readSidecar(bad),
+      (e: InputError) => /unknown root cause "bad luck"/.test(e.message) && e.where.line === 14,
+    );
     const broken = writeTemp(dir, 'c.json.audit.json', '{"schema": "trajaudit.audit/v1", ');
     assert.throws(() => readSidecar(broken), /c\.json\.audit\.json:1:\d+: invalid JSON/);
   });
@@ -66,7 +100,10 @@ describe('audit sidecar', () => {
     assert.notEqual(readFileSync(path, 'utf8'), inode);
     assert.equal(JSON.parse(readFileSync(path, 'utf8')).records['0'].annotation.criticalStep, 2);
     assert.throws(() => writeSidecar(join(dir, 'missing-folder', 'x.audit.json'), first));
-    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('.tmp-')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((n) => n.includes('.tmp-')),
+      [],
+    );
   });
 
   it('removes the temps of a killed earlier save on the next write, and nothing a live writer may still rename', () => {
@@ -89,7 +126,9 @@ describe('audit sidecar', () => {
       const otherFile = '.other.json.audit.json.tmp-1-0a1b2c3d';
       writeFileSync(join(dir, otherFile), 'x');
       writeSidecar(path, emptySidecar(file, 'x', 'openai-chat'));
-      const left = readdirSync(dir).filter((n) => n.includes('.tmp-')).sort();
+      const left = readdirSync(dir)
+        .filter((n) => n.includes('.tmp-'))
+        .sort();
       assert.ok(!left.includes(killedLongAgo), 'the stale temp of a dead writer is removed');
       assert.deepEqual(left, [killedJustNow, stillWriting, otherFile].sort());
     } finally {

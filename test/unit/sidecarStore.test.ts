@@ -6,12 +6,22 @@ import { InputError } from '../../src/core/input/inputError';
 import { emptySidecar, readSidecar, serializeSidecar, sha256Of, sidecarPathFor, writeSidecar } from '../../src/core/sidecar/sidecarFile';
 import { runCli, tempDir, writeTemp } from './helpers';
 
-const messages = [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'let me search', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'search', arguments: '{"query":"x"}' } }] }, { role: 'tool', tool_call_id: 'c1', content: 'r' }, { role: 'assistant', content: 'The answer is B' }];
+const messages = [
+  { role: 'user', content: 'q' },
+  { role: 'assistant', content: 'let me search', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'search', arguments: '{"query":"x"}' } }] },
+  { role: 'tool', tool_call_id: 'c1', content: 'r' },
+  { role: 'assistant', content: 'The answer is B' },
+];
 const line = (id: string, extra = '') => JSON.stringify({ id, messages: messages.map((m, i) => (i === 0 ? { ...m, content: `q ${id}${extra}` } : m)) });
 
 function auditWith(id: string, text: string) {
   return {
-    id, method: 'searchauditor', provider: 'openai', model: 'm', createdAt: '2026-01-01T00:00:00Z', promptVersion: 'searchauditor/v1',
+    id,
+    method: 'searchauditor',
+    provider: 'openai',
+    model: 'm',
+    createdAt: '2026-01-01T00:00:00Z',
+    promptVersion: 'searchauditor/v1',
     diagnosis: { criticalStep: 1, rootCause: 'constraint_neglect', rationale: text, citedSteps: [1] },
     repair: { directives: ['d'] },
     branches: ['holistic', 'backward', 'forward'].map((name) => ({ name, criticalStep: 1, rootCause: 'constraint_neglect', rationale: text })),
@@ -79,7 +89,12 @@ describe('audit sidecar: ids, reuse, bounds, shared texts, links (issue 20 findi
     assert.equal(Object.keys(raw.texts).length, 1);
     raw.texts = {};
     writeFileSync(path, JSON.stringify(raw, null, 2));
-    assert.throws(() => readSidecar(path), (e: InputError) => /text reference "[0-9a-f]{64}" is not in the sidecar's "texts" table/.test(e.message) && e.where.path === '$.records["0"].audits[0].diagnosis.rationale');
+    assert.throws(
+      () => readSidecar(path),
+      (e: InputError) =>
+        /text reference "[0-9a-f]{64}" is not in the sidecar's "texts" table/.test(e.message) &&
+        e.where.path === '$.records["0"].audits[0].diagnosis.rationale',
+    );
   });
 
   it('writes many records in pieces, exactly as JSON.stringify would; a sidecar over the limit is refused with a message and the old one kept', () => {
@@ -87,13 +102,17 @@ describe('audit sidecar: ids, reuse, bounds, shared texts, links (issue 20 findi
     const file = writeTemp(dir, 'a.json', JSON.stringify({ messages }));
     const path = sidecarPathFor(file);
     const sidecar = emptySidecar(file, 'abc', 'openai-chat');
-    for (let i = 0; i < 50; i++) sidecar.records[`r${i}`] = { annotation: { criticalStep: 1, rationale: `note ${i}` }, audits: [auditWith(`a${i}`, 'short')] as never };
+    for (let i = 0; i < 50; i++)
+      sidecar.records[`r${i}`] = { annotation: { criticalStep: 1, rationale: `note ${i}` }, audits: [auditWith(`a${i}`, 'short')] as never };
     (sidecar as Record<string, unknown>).extra = { nested: [1, { x: 'y' }], empty: {} };
     assert.equal(serializeSidecar(sidecar), `${JSON.stringify(sidecar, null, 2)}\n`);
     writeSidecar(path, sidecar);
     const old = readFileSync(path, 'utf8');
     sidecar.records.big = { annotation: { rationale: 'x'.repeat(100_000) } };
-    assert.throws(() => writeSidecar(path, sidecar, { maxBytes: 64 * 1024 }), (e: InputError) => e instanceof InputError && /the sidecar would be 0\.2 MiB, over the 0\.1 MiB a sidecar may hold; nothing was written/.test(e.message));
+    assert.throws(
+      () => writeSidecar(path, sidecar, { maxBytes: 64 * 1024 }),
+      (e: InputError) => e instanceof InputError && /the sidecar would be 0\.2 MiB, over the 0\.1 MiB a sidecar may hold; nothing was written/.test(e.message),
+    );
     assert.equal(readFileSync(path, 'utf8'), old);
   });
 
@@ -119,7 +138,11 @@ describe('audit sidecar: ids, reuse, bounds, shared texts, links (issue 20 findi
   it('reads v1: an annotation without its own hash is taken as made against trajectory.sha256, and is written as v2 with it', () => {
     const dir = tempDir();
     const file = writeTemp(dir, 'a.json', JSON.stringify({ messages }));
-    const path = writeTemp(dir, 'a.json.audit.json', JSON.stringify({ schema: 'trajaudit.audit/v1', trajectory: { file: 'a.json', sha256: 'old' }, records: { '0': { annotation: { criticalStep: 1 } } } }));
+    const path = writeTemp(
+      dir,
+      'a.json.audit.json',
+      JSON.stringify({ schema: 'trajaudit.audit/v1', trajectory: { file: 'a.json', sha256: 'old' }, records: { '0': { annotation: { criticalStep: 1 } } } }),
+    );
     const sidecar = readSidecar(path)!;
     assert.equal(sidecar.schema, 'trajaudit.audit/v2');
     assert.equal(sidecar.records['0'].annotation?.trajectorySha256, 'old');

@@ -6,10 +6,15 @@ import { countTrajectory, criticalPosition } from '../../src/core/stats/statisti
 import { tokenCount } from '../../src/core/stats/tokens';
 import { trajectoryOf } from './helpers';
 
-const call = (name: string, args: unknown) => ({ id: `${name}-${JSON.stringify(args).length}`, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } });
+const call = (name: string, args: unknown) => ({
+  id: `${name}-${JSON.stringify(args).length}`,
+  type: 'function',
+  function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+});
 
 const sample = {
-  query: 'q', predicted_answer: 'Bern',
+  query: 'q',
+  predicted_answer: 'Bern',
   trajectory: [
     { role: 'system', content: 'sys' },
     { role: 'user', content: 'What is the capital?' },
@@ -23,7 +28,9 @@ const sample = {
     { role: 'tool', content: 'page' },
     { role: 'assistant', content: 'Bern' },
   ],
-  critical_step: 4, tolerance_span: [2, 7], root_cause: 'search_coverage_gap',
+  critical_step: 4,
+  tolerance_span: [2, 7],
+  root_cause: 'search_coverage_gap',
 };
 
 describe('statistics (SearchAuditBench Appendix C)', () => {
@@ -71,7 +78,24 @@ describe('statistics (SearchAuditBench Appendix C)', () => {
 
   it('inspect --json keys are exactly those of docs/cli.md §2', () => {
     const r = inspectTrajectory(trajectoryOf(sample));
-    assert.deepEqual(Object.keys(r).sort(), ['atomicOps', 'decisionSteps', 'finalAnswerStep', 'format', 'gold', 'id', 'messages', 'predictedAnswer', 'query', 'searchCalls', 'tokens', 'toolCalls', 'visitCalls'].sort());
+    assert.deepEqual(
+      Object.keys(r).sort(),
+      [
+        'atomicOps',
+        'decisionSteps',
+        'finalAnswerStep',
+        'format',
+        'gold',
+        'id',
+        'messages',
+        'predictedAnswer',
+        'query',
+        'searchCalls',
+        'tokens',
+        'toolCalls',
+        'visitCalls',
+      ].sort(),
+    );
     assert.deepEqual(Object.keys(r.tokens).sort(), ['predictedAnswer', 'reasoning', 'toolReturns', 'total']);
   });
 });
@@ -79,7 +103,10 @@ describe('statistics (SearchAuditBench Appendix C)', () => {
 describe('outline O(τ)', () => {
   it('lists every decision step with a truncated preview and its calls', () => {
     const entries = buildOutline(trajectoryOf(sample), 12);
-    assert.deepEqual(entries.map((e) => e.position), [2, 4, 7, 10]);
+    assert.deepEqual(
+      entries.map((e) => e.position),
+      [2, 4, 7, 10],
+    );
     assert.equal(entries[0].preview, 'Batch three…');
     assert.equal(entries[0].calls[0], 'search(query=["q1","q2","q3"])');
     assert.ok(entries[2].calls[1].includes('[unparsed]'));
@@ -95,7 +122,10 @@ describe('evidence windows', () => {
   it('returns the original messages around the anchor, clamped to the trajectory', () => {
     const w = evidenceWindow(t, 9, { radius: 2, tokenBudget: 100000 });
     assert.deepEqual([w.start, w.end], [7, 10]);
-    assert.deepEqual(w.messages.map((m) => m.position), [7, 8, 9, 10]);
+    assert.deepEqual(
+      w.messages.map((m) => m.position),
+      [7, 8, 9, 10],
+    );
     assert.ok(w.messages.every((m) => m.cutTokens === 0));
   });
 

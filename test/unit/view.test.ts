@@ -8,12 +8,24 @@ import { trajectoryOf } from './helpers';
 
 const call = (id: string, name: string, args: unknown) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
 const t = trajectoryOf({
-  query: 'Which architect designed the Ravenna ferry terminal?', predicted_answer: 'Aldo  Brera', gold_answer: 'Lucia Ferri',
+  query: 'Which architect designed the Ravenna ferry terminal?',
+  predicted_answer: 'Aldo  Brera',
+  gold_answer: 'Lucia Ferri',
   trajectory: [
     { role: 'user', content: 'Which architect designed the Ravenna ferry terminal?' },
-    { role: 'assistant', reasoning_content: 'Search broadly.', content: '', tool_calls: [call('s1', 'search', { query: ['Ravenna ferry terminal architect'] })] },
+    {
+      role: 'assistant',
+      reasoning_content: 'Search broadly.',
+      content: '',
+      tool_calls: [call('s1', 'search', { query: ['Ravenna ferry terminal architect'] })],
+    },
     { role: 'tool', tool_call_id: 's1', content: '1. Terminal opens — snippet: designed by aldo brera studio (press release)' },
-    { role: 'assistant', reasoning_content: 'Aldo Brera looks right; open the official page.', content: '', tool_calls: [call('v1', 'visit', { url: 'https://port.example/terminal', goal: 'architect' })] },
+    {
+      role: 'assistant',
+      reasoning_content: 'Aldo Brera looks right; open the official page.',
+      content: '',
+      tool_calls: [call('v1', 'visit', { url: 'https://port.example/terminal', goal: 'architect' })],
+    },
     { role: 'tool', tool_call_id: 'v1', content: 'Design competition won by Lucia Ferri; Aldo Brera was site engineer.' },
     { role: 'assistant', content: 'Aldo Brera' },
   ],
@@ -29,7 +41,10 @@ describe('timeline rows', () => {
     assert.equal(rows[4].toolName, 'visit');
     assert.equal(rows[1].hasReasoning, true);
     assert.equal(rows[1].preview, 'Search broadly.');
-    assert.deepEqual(rows.filter((r) => r.isDecision).map((r) => r.position), [1, 3, 5]);
+    assert.deepEqual(
+      rows.filter((r) => r.isDecision).map((r) => r.position),
+      [1, 3, 5],
+    );
     assert.equal(rows[5].isFinalAnswer, true);
   });
 });

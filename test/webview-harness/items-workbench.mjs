@@ -38,7 +38,10 @@ async function openItemView(fileName, selector) {
 }
 
 async function dirty() {
-  return page.locator('.tabs-container .tab.active.dirty').count().then((n) => n > 0);
+  return page
+    .locator('.tabs-container .tab.active.dirty')
+    .count()
+    .then((n) => n > 0);
 }
 
 try {
@@ -81,7 +84,11 @@ try {
   check('Ctrl+S writes the sidecar', existsSync(sidecarPath));
   if (existsSync(sidecarPath)) {
     const review = JSON.parse(readFileSync(sidecarPath, 'utf8')).records['deleg-en-0231'].reviews[0];
-    check('the review is saved under the reviewer name', review.annotator === 'annotator-1' && review.answerability === true && review.irrelevant_labels.d09 === false && review.distractor_validity.d02 === true, JSON.stringify(review));
+    check(
+      'the review is saved under the reviewer name',
+      review.annotator === 'annotator-1' && review.answerability === true && review.irrelevant_labels.d09 === false && review.distractor_validity.d02 === true,
+      JSON.stringify(review),
+    );
   }
   await toggleColorTheme(page, 'vs');
   await sleep(800);
@@ -102,7 +109,12 @@ try {
   await waitUntil(async () => !(await dirty()), { message: 'the tab to be clean after save', timeoutMs: 15_000 });
   const results = join(workspace, 'items/scenarios/scenarios-run/results.jsonl');
   check('Ctrl+S writes results.jsonl and the manifest', existsSync(results) && existsSync(join(workspace, 'items/scenarios/scenarios-run/trajaudit.run.json')));
-  if (existsSync(results)) check('results lines', readFileSync(results, 'utf8') === '{"scenario":"TS-01","criteria":{"TS01-A5":false}}\n{"scenario":"TS-02","criteria":{"TS02-A4":true}}\n', readFileSync(results, 'utf8'));
+  if (existsSync(results))
+    check(
+      'results lines',
+      readFileSync(results, 'utf8') === '{"scenario":"TS-01","criteria":{"TS01-A5":false}}\n{"scenario":"TS-02","criteria":{"TS02-A4":true}}\n',
+      readFileSync(results, 'utf8'),
+    );
   await toggleColorTheme(page, 'vs-dark');
   await sleep(800);
   await page.screenshot({ path: join(shots, 'wb-scenarios-dark.png') });

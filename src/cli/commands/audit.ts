@@ -48,7 +48,13 @@ export async function runAuditCommand(positionals: string[], values: Record<stri
   const fresh = results.filter((r) => r.audit && !r.cached).map((r) => ({ recordId: r.recordId, audit: r.audit! }));
   const written = fresh.length ? (await appendAudits(file, loaded.detection.kind, fresh, { rerun: Boolean(values.rerun) })).written : 0;
   if (values.json) {
-    io.out(JSON.stringify(results.map((r) => ({ record: r.recordId, ...(r.audit ? { audit: r.audit, cached: Boolean(r.cached) } : { error: r.error }) })), null, 2));
+    io.out(
+      JSON.stringify(
+        results.map((r) => ({ record: r.recordId, ...(r.audit ? { audit: r.audit, cached: Boolean(r.cached) } : { error: r.error }) })),
+        null,
+        2,
+      ),
+    );
   } else {
     for (const r of results) {
       if (!r.audit) {
@@ -60,7 +66,9 @@ export async function runAuditCommand(positionals: string[], values: Record<stri
       io.out(`  ${d.rationale}`);
       for (const directive of r.audit.repair.directives) io.out(`  - ${directive}`);
     }
-    io.err(`${written} audit(s) written to ${sidecarPathFor(file)}${results.some((r) => r.cached) ? ` (${results.filter((r) => r.cached).length} unchanged, reused)` : ''}`);
+    io.err(
+      `${written} audit(s) written to ${sidecarPathFor(file)}${results.some((r) => r.cached) ? ` (${results.filter((r) => r.cached).length} unchanged, reused)` : ''}`,
+    );
   }
   reportProblems(loaded.problems, io);
   return results.some((r) => r.error) || loaded.problems.length ? 1 : 0;
@@ -69,7 +77,8 @@ export async function runAuditCommand(positionals: string[], values: Record<stri
 export const auditCommand: CliCommand = {
   name: 'audit',
   args: '<file>',
-  summary: 'Runs an audit method on a trajectory file and appends the audits to its sidecar <file>.audit.json. Methods: searchauditor, all-at-once, step-by-step, binary-search (model-backed) and heuristic (offline, no model).',
+  summary:
+    'Runs an audit method on a trajectory file and appends the audits to its sidecar <file>.audit.json. Methods: searchauditor, all-at-once, step-by-step, binary-search (model-backed) and heuristic (offline, no model).',
   options: {
     method: { type: 'string', value: AUDIT_METHODS.join('|'), help: 'the audit method', required: true },
     ...RECORD_OPTION,

@@ -29,18 +29,21 @@ export function modelSettingsFrom(values: Record<string, unknown>, env: NodeJS.P
   if (!model) throw new CliUsageError('--model is required for model-backed methods (or set TRAJAUDIT_MODEL); --method heuristic needs no model');
   const baseUrl = (values['base-url'] ?? env.TRAJAUDIT_BASE_URL) as string | undefined;
   const apiKey = provider === 'openai' ? env.OPENAI_API_KEY : env.ANTHROPIC_API_KEY;
-  if (!apiKey && !baseUrl) throw new CliUsageError(`set ${provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY'}, or point --base-url at a local OpenAI-compatible server`);
+  if (!apiKey && !baseUrl)
+    throw new CliUsageError(`set ${provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY'}, or point --base-url at a local OpenAI-compatible server`);
   const settings: ModelSettings = { provider, model };
   if (baseUrl) settings.baseUrl = baseUrl;
   if (apiKey) settings.apiKey = apiKey;
   if (values.temperature !== undefined) {
     const temperature = Number(values.temperature);
-    if (String(values.temperature).trim() === '' || !(temperature >= 0 && temperature <= 2)) throw new CliUsageError(`--temperature expects a number from 0 to 2, got "${String(values.temperature)}"`);
+    if (String(values.temperature).trim() === '' || !(temperature >= 0 && temperature <= 2))
+      throw new CliUsageError(`--temperature expects a number from 0 to 2, got "${String(values.temperature)}"`);
     settings.temperature = temperature;
   }
   if (values['reasoning-effort'] !== undefined) {
     const effort = values['reasoning-effort'];
-    if (!REASONING_EFFORTS.includes(effort as ReasoningEffort)) throw new CliUsageError(`--reasoning-effort must be ${REASONING_EFFORTS.join(', ')}, got "${String(effort)}"`);
+    if (!REASONING_EFFORTS.includes(effort as ReasoningEffort))
+      throw new CliUsageError(`--reasoning-effort must be ${REASONING_EFFORTS.join(', ')}, got "${String(effort)}"`);
     settings.reasoningEffort = effort as ReasoningEffort;
   }
   if (values['max-output-tokens'] !== undefined) settings.maxOutputTokens = positiveInt(values['max-output-tokens'], '--max-output-tokens', 8000);
@@ -80,11 +83,18 @@ export async function runModelAudits(
   const concurrency = positiveInt(values.concurrency, '--concurrency', 4);
   let done = 0;
   return mapWithConcurrency(records, concurrency, async (record) => {
-    const cached = context.cached(record.id, { method, model: settings.model, promptVersion: promptVersionOf(method), ...(keyOptions ? { options: keyOptions } : {}) });
+    const cached = context.cached(record.id, {
+      method,
+      model: settings.model,
+      promptVersion: promptVersionOf(method),
+      ...(keyOptions ? { options: keyOptions } : {}),
+    });
     if (cached) return { recordId: record.id, audit: cached, cached: true };
     try {
       const audit = await runModelAudit(record.trajectory, method, options, context.sha);
-      io.err(`[${++done}/${records.length}] record ${record.id}: ${audit.usage.calls} calls, ${audit.usage.inputTokens} input tokens (${audit.usage.cachedInputTokens} cached), ${(audit.usage.latencyMs / 1000).toFixed(1)} s`);
+      io.err(
+        `[${++done}/${records.length}] record ${record.id}: ${audit.usage.calls} calls, ${audit.usage.inputTokens} input tokens (${audit.usage.cachedInputTokens} cached), ${(audit.usage.latencyMs / 1000).toFixed(1)} s`,
+      );
       return { recordId: record.id, audit };
     } catch (error) {
       io.err(`[${++done}/${records.length}] record ${record.id}: failed — ${(error as Error).message.split('\n')[0]}`);

@@ -12,16 +12,24 @@ import { harnessStageCCommand } from './harnessStageC';
 
 function ordersFrom(values: Record<string, unknown>): DocumentOrder[] {
   if (values.order === undefined) return [...DOCUMENT_ORDERS];
-  const list = String(values.order).split(',').map((o) => o.trim()).filter(Boolean).map((o) => (o === 'golden_mid' ? 'golden_middle' : o));
-  for (const o of list) if (!(DOCUMENT_ORDERS as readonly string[]).includes(o)) throw new CliUsageError(`--order must be ${DOCUMENT_ORDERS.join(', ')} (comma-separated for several), got "${o}"`);
+  const list = String(values.order)
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((o) => (o === 'golden_mid' ? 'golden_middle' : o));
+  for (const o of list)
+    if (!(DOCUMENT_ORDERS as readonly string[]).includes(o))
+      throw new CliUsageError(`--order must be ${DOCUMENT_ORDERS.join(', ')} (comma-separated for several), got "${o}"`);
   return [...new Set(list)] as DocumentOrder[];
 }
 
 async function runHarnessDelegation(positionals: string[], values: Record<string, unknown>, io: CliIo): Promise<number> {
-  if (positionals.length !== 1) throw new CliUsageError(positionals.length ? 'harness delegation expects exactly one items file or folder' : 'harness delegation: missing <items>');
+  if (positionals.length !== 1)
+    throw new CliUsageError(positionals.length ? 'harness delegation expects exactly one items file or folder' : 'harness delegation: missing <items>');
   const setting = values.setting;
   if (setting !== 'full' && setting !== 'search') throw new CliUsageError('harness delegation: --setting must be full (setting I) or search (setting II)');
-  if (setting === 'search' && values.order !== undefined) throw new CliUsageError('--order applies to --setting full; setting II shuffles its initial context reproducibly');
+  if (setting === 'search' && values.order !== undefined)
+    throw new CliUsageError('--order applies to --setting full; setting II shuffles its initial context reproducibly');
   const docIds = (values['doc-ids'] ?? 'auto') as DocIdPolicy;
   if (!['auto', 'original', 'rename'].includes(docIds)) throw new CliUsageError('--doc-ids must be auto, original or rename');
   const itemsPath = positionals[0];
@@ -48,10 +56,22 @@ async function runHarnessDelegation(positionals: string[], values: Record<string
   if (settings.reasoningEffort) options.reasoningEffort = settings.reasoningEffort;
   const pricing = pricingFlag(values);
   const out = typeof values.out === 'string' ? values.out : defaultOut('delegation', itemsPath);
-  const summary = await withInterrupt(io, (signal) => runDelegation({
-    ...options, setting, orders, itemsPath, items: chosen, itemsSha: itemsSha256(items), out, client,
-    concurrency: intFlag(values, 'concurrency', 4, 1), signal, onProgress: progressPrinter(io, 'delegation'), pricing,
-  }));
+  const summary = await withInterrupt(io, (signal) =>
+    runDelegation({
+      ...options,
+      setting,
+      orders,
+      itemsPath,
+      items: chosen,
+      itemsSha: itemsSha256(items),
+      out,
+      client,
+      concurrency: intFlag(values, 'concurrency', 4, 1),
+      signal,
+      onProgress: progressPrinter(io, 'delegation'),
+      pricing,
+    }),
+  );
   return reportSummary(io, 'delegation', summary, values, pricing, { score: `trajaudit score ${out}` });
 }
 
@@ -61,12 +81,20 @@ const harnessDelegationCommand: CliCommand = {
   summary: 'Delegation settings I (full: every document in the initial context) and II (search: documents through a search tool); resumable.',
   options: {
     setting: { type: 'string', value: 'full|search', help: 'setting I (full) or II (search)', required: true },
-    order: { type: 'string', value: DOCUMENT_ORDERS.join('|'), help: 'setting I: where the golden block goes, comma-separated for several (default all three)' },
+    order: {
+      type: 'string',
+      value: DOCUMENT_ORDERS.join('|'),
+      help: 'setting I: where the golden block goes, comma-separated for several (default all three)',
+    },
     k: { type: 'string', value: 'N', help: 'setting II: documents per search (default 3)' },
     budget: { type: 'string', value: 'N', help: 'setting II: search calls allowed (default 5)' },
     withhold: { type: 'string', value: 'N', help: 'setting II: golden documents withheld from the initial context (default 1)' },
     seed: { type: 'string', value: 'S', help: 'seed of the reproducible shuffles (default 0)' },
-    'doc-ids': { type: 'string', value: 'auto|original|rename', help: 'setting I: keep or rename the document ids (default auto: rename when the ids reveal the golden group)' },
+    'doc-ids': {
+      type: 'string',
+      value: 'auto|original|rename',
+      help: 'setting I: keep or rename the document ids (default auto: rename when the ids reveal the golden group)',
+    },
     'dry-run': { type: 'boolean', help: 'call no model; print the first request of each unit' },
     ...PROVIDER_OPTIONS,
     ...PRICE_OPTION,

@@ -27,8 +27,11 @@ export function seedFlag(values: Record<string, unknown>): string | number {
 /** `--price input,cachedInput,output` in USD per million tokens. */
 export function pricingFlag(values: Record<string, unknown>): Pricing | undefined {
   if (values.price === undefined) return undefined;
-  const parts = String(values.price).split(',').map((p) => Number(p.trim()));
-  if (parts.length !== 3 || parts.some((p) => !Number.isFinite(p) || p < 0)) throw new CliUsageError('--price expects "input,cachedInput,output" in USD per million tokens, e.g. 1.25,0.125,10');
+  const parts = String(values.price)
+    .split(',')
+    .map((p) => Number(p.trim()));
+  if (parts.length !== 3 || parts.some((p) => !Number.isFinite(p) || p < 0))
+    throw new CliUsageError('--price expects "input,cachedInput,output" in USD per million tokens, e.g. 1.25,0.125,10');
   return { input: parts[0], cachedInput: parts[1], output: parts[2] };
 }
 
@@ -61,24 +64,48 @@ export function progressPrinter(io: CliIo, name: string): (event: HarnessProgres
 }
 
 /** Prints a run summary; returns the exit code (1 when a unit failed or the run was interrupted). */
-export function reportSummary(io: CliIo, name: string, summary: HarnessRunSummary, values: Record<string, unknown>, pricing: Pricing | undefined, extra: Record<string, unknown> = {}): number {
+export function reportSummary(
+  io: CliIo,
+  name: string,
+  summary: HarnessRunSummary,
+  values: Record<string, unknown>,
+  pricing: Pricing | undefined,
+  extra: Record<string, unknown> = {},
+): number {
   const cost = costUsd(summary.runUsage, pricing);
   for (const note of summary.notes) io.err(`trajaudit harness ${name}: note: ${note}`);
   if (values.json) {
-    io.out(JSON.stringify({
-      folder: summary.folder, total: summary.total, skipped: summary.skipped, completed: summary.completed,
-      failed: summary.failed, aborted: summary.aborted, usage: summary.usage, run_usage: summary.runUsage,
-      ...(cost !== undefined ? { run_cost_usd: cost } : {}), ...extra,
-    }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          folder: summary.folder,
+          total: summary.total,
+          skipped: summary.skipped,
+          completed: summary.completed,
+          failed: summary.failed,
+          aborted: summary.aborted,
+          usage: summary.usage,
+          run_usage: summary.runUsage,
+          ...(cost !== undefined ? { run_cost_usd: cost } : {}),
+          ...extra,
+        },
+        null,
+        2,
+      ),
+    );
   } else {
-    io.out(`${summary.folder}: ${summary.total} unit(s); ${summary.skipped} done earlier, ${summary.completed} now, ${summary.failed.length} failed${summary.aborted ? ', interrupted' : ''}`);
+    io.out(
+      `${summary.folder}: ${summary.total} unit(s); ${summary.skipped} done earlier, ${summary.completed} now, ${summary.failed.length} failed${summary.aborted ? ', interrupted' : ''}`,
+    );
     io.out(`this session: ${usageLine(summary.usage, pricing)}`);
     io.out(`whole run:    ${usageLine(summary.runUsage, pricing)}`);
     for (const f of summary.failed) io.out(`  failed ${f.key.split('#').filter(Boolean).join(' / ')}: ${f.error}`);
     for (const [k, v] of Object.entries(extra)) if (typeof v === 'string') io.out(`${k}: ${v}`);
   }
   if (summary.failed.length || summary.aborted) {
-    io.err(`trajaudit harness ${name}: ${summary.failed.length} failed${summary.aborted ? ', interrupted' : ''}; rerun the same command to run what is missing`);
+    io.err(
+      `trajaudit harness ${name}: ${summary.failed.length} failed${summary.aborted ? ', interrupted' : ''}; rerun the same command to run what is missing`,
+    );
     return 1;
   }
   return 0;

@@ -18,17 +18,25 @@ import { modelSettingsFrom } from './auditWithModel';
 import { defaultOut, intFlag, pricingFlag, progressPrinter, reportSummary, withInterrupt } from './harnessCommon';
 
 const verifierFileSchema = z.object({
-  verifiers: z.array(z.object({
-    provider: z.enum(['openai', 'anthropic']),
-    model: z.string().min(1),
-    baseUrl: z.string().optional(),
-    apiKeyEnv: z.string().optional(),
-    label: z.string().optional(),
-  })).min(1),
+  verifiers: z
+    .array(
+      z.object({
+        provider: z.enum(['openai', 'anthropic']),
+        model: z.string().min(1),
+        baseUrl: z.string().optional(),
+        apiKeyEnv: z.string().optional(),
+        label: z.string().optional(),
+      }),
+    )
+    .min(1),
   aggregate: z.enum(['all', 'majority']).optional(),
 });
 
-function verifierFrom(spec: { provider: ProviderName; model: string; baseUrl?: string; apiKeyEnv?: string; label?: string }, values: Record<string, unknown>, env: NodeJS.ProcessEnv): Verifier {
+function verifierFrom(
+  spec: { provider: ProviderName; model: string; baseUrl?: string; apiKeyEnv?: string; label?: string },
+  values: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): Verifier {
   const keyVar = spec.apiKeyEnv ?? (spec.provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY');
   const baseUrl = spec.baseUrl ?? (values['base-url'] as string | undefined) ?? env.TRAJAUDIT_BASE_URL;
   const apiKey = env[keyVar];
@@ -50,7 +58,11 @@ export function verifierPool(values: Record<string, unknown>, env: NodeJS.Proces
       throw new InputError(values.verifiers, `cannot read the verifier pool (${(error as Error).message.split('\n')[0]})`);
     }
     const parsed = verifierFileSchema.safeParse(raw);
-    if (!parsed.success) throw new InputError(values.verifiers, `expected {"verifiers": [{"provider": "openai"|"anthropic", "model": "…", "baseUrl"?, "apiKeyEnv"?, "label"?}], "aggregate"?: "all"|"majority"}: ${z.prettifyError(parsed.error).split('\n').join(' ')}`);
+    if (!parsed.success)
+      throw new InputError(
+        values.verifiers,
+        `expected {"verifiers": [{"provider": "openai"|"anthropic", "model": "…", "baseUrl"?, "apiKeyEnv"?, "label"?}], "aggregate"?: "all"|"majority"}: ${z.prettifyError(parsed.error).split('\n').join(' ')}`,
+      );
     return { verifiers: parsed.data.verifiers.map((v) => verifierFrom(v, values, env)), aggregate: parsed.data.aggregate };
   }
   const flags = (values.verifier as string[] | undefined) ?? [];
@@ -72,7 +84,10 @@ export function verifierPool(values: Record<string, unknown>, env: NodeJS.Proces
 
 function viewsFrom(values: Record<string, unknown>): ViewName[] {
   if (values.views === undefined) return [...VIEWS];
-  const list = String(values.views).split(',').map((v) => v.trim().toUpperCase()).filter(Boolean);
+  const list = String(values.views)
+    .split(',')
+    .map((v) => v.trim().toUpperCase())
+    .filter(Boolean);
   for (const v of list) if (!(VIEWS as readonly string[]).includes(v)) throw new CliUsageError(`--views takes ${VIEWS.join(',')}, got "${v}"`);
   return [...new Set(list)] as ViewName[];
 }
@@ -82,7 +97,7 @@ function prechecksOnly(itemsPath: string, values: Record<string, unknown>, io: C
   const items = loadItemsList(itemsPath);
   const results = precheckPath(itemsPath);
   if (results.length === 0) throw new InputError(itemsPath, 'no Delegation items found');
-  const byItem = new Map<string, { file: string; findings: typeof results[number]['findings'] }>();
+  const byItem = new Map<string, { file: string; findings: (typeof results)[number]['findings'] }>();
   for (const r of results) for (const f of r.findings) byItem.set(f.itemId, { file: r.file, findings: [...(byItem.get(f.itemId)?.findings ?? []), f] });
   const lines = items.map((item) => {
     const findings = byItem.get(String(item.id))?.findings ?? [];
@@ -90,10 +105,17 @@ function prechecksOnly(itemsPath: string, values: Record<string, unknown>, io: C
   });
   if (typeof values.report === 'string') writeFileSync(values.report, renderStageCReport(lines, { verifiers: [], views: [], aggregate: 'all' }));
   if (values.json) {
-    io.out(JSON.stringify(results.map((r) => ({ file: r.file, items: r.items, findings: r.findings })), null, 2));
+    io.out(
+      JSON.stringify(
+        results.map((r) => ({ file: r.file, items: r.items, findings: r.findings })),
+        null,
+        2,
+      ),
+    );
   } else {
     for (const r of results) {
-      for (const f of r.findings) io.out(`${r.file}:${f.range?.start.line ?? 1}:${f.range?.start.column ?? 1}: ${f.severity} [${f.check}] item ${f.itemId}: ${f.message}`);
+      for (const f of r.findings)
+        io.out(`${r.file}:${f.range?.start.line ?? 1}:${f.range?.start.column ?? 1}: ${f.severity} [${f.check}] item ${f.itemId}: ${f.message}`);
     }
     const failed = lines.filter((l) => !l.passed).length;
     io.err(`trajaudit harness stage-c: pre-checks: ${lines.length - failed} of ${lines.length} item(s) pass, ${failed} rejected`);
@@ -102,7 +124,8 @@ function prechecksOnly(itemsPath: string, values: Record<string, unknown>, io: C
 }
 
 export async function runHarnessStageC(positionals: string[], values: Record<string, unknown>, io: CliIo): Promise<number> {
-  if (positionals.length !== 1) throw new CliUsageError(positionals.length ? 'harness stage-c expects exactly one items file or folder' : 'harness stage-c: missing <items>');
+  if (positionals.length !== 1)
+    throw new CliUsageError(positionals.length ? 'harness stage-c expects exactly one items file or folder' : 'harness stage-c: missing <items>');
   const itemsPath = positionals[0];
   if (values['precheck-only']) return prechecksOnly(itemsPath, values, io);
   const { verifiers, aggregate: fromFile } = verifierPool(values);
@@ -112,19 +135,21 @@ export async function runHarnessStageC(positionals: string[], values: Record<str
   const limit = values.limit === undefined ? undefined : intFlag(values, 'limit', 0, 1);
   const out = typeof values.out === 'string' ? values.out : defaultOut('stage-c', itemsPath);
   const pricing = pricingFlag(values);
-  const summary = await withInterrupt(io, (signal) => runStageC({
-    items: limit ? items.slice(0, limit) : items,
-    itemsPath,
-    out,
-    verifiers,
-    views: viewsFrom(values),
-    aggregate,
-    concurrency: intFlag(values, 'concurrency', 4, 1),
-    documentTemplate: delegationPrompts().document,
-    signal,
-    onProgress: progressPrinter(io, 'stage-c'),
-    pricing,
-  }));
+  const summary = await withInterrupt(io, (signal) =>
+    runStageC({
+      items: limit ? items.slice(0, limit) : items,
+      itemsPath,
+      out,
+      verifiers,
+      views: viewsFrom(values),
+      aggregate,
+      concurrency: intFlag(values, 'concurrency', 4, 1),
+      documentTemplate: delegationPrompts().document,
+      signal,
+      onProgress: progressPrinter(io, 'stage-c'),
+      pricing,
+    }),
+  );
   if (typeof values.report === 'string') writeFileSync(values.report, readFileSync(summary.reportPath, 'utf8'));
   return reportSummary(io, 'stage-c', summary, values, pricing, { accepted: `${summary.accepted} of ${summary.total}`, report: summary.reportPath });
 }

@@ -16,7 +16,9 @@ function human(r: TrajectoryInspection): string {
   ];
   if (r.gold) {
     const pos = r.gold.criticalPosition === null ? '—' : `${(r.gold.criticalPosition * 100).toFixed(1)}%`;
-    lines.push(`gold:            critical step ${r.gold.criticalStep ?? '—'}   span ${r.gold.toleranceSpan ? `[${r.gold.toleranceSpan.join(', ')}]` : '—'}   root cause ${r.gold.rootCause ?? '—'}   position ${pos}`);
+    lines.push(
+      `gold:            critical step ${r.gold.criticalStep ?? '—'}   span ${r.gold.toleranceSpan ? `[${r.gold.toleranceSpan.join(', ')}]` : '—'}   root cause ${r.gold.rootCause ?? '—'}   position ${pos}`,
+    );
   }
   return lines.join('\n');
 }

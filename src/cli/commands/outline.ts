@@ -25,7 +25,7 @@ export function runOutline(positionals: string[], values: Record<string, unknown
 export const outlineCommand: CliCommand = {
   name: 'outline',
   args: '<file>',
-  summary: 'The decision-step outline O(τ): every decision step\'s position with a truncated preview.',
+  summary: "The decision-step outline O(τ): every decision step's position with a truncated preview.",
   options: { ...JSON_OPTION, ...RECORD_OPTION },
   run: runOutline,
 };

@@ -7,7 +7,10 @@ export function selectRecords(loaded: LoadedFile, recordId: unknown): LoadedReco
   if (typeof recordId !== 'string') return loaded.records;
   const found = loaded.records.find((r) => r.id === recordId);
   if (!found) {
-    const ids = loaded.records.slice(0, 8).map((r) => r.id).join(', ');
+    const ids = loaded.records
+      .slice(0, 8)
+      .map((r) => r.id)
+      .join(', ');
     throw new InputError(loaded.file, `no record "${recordId}"; records are ${ids}${loaded.records.length > 8 ? ', …' : ''}`);
   }
   return [found];

@@ -56,7 +56,8 @@ export function runValidate(positionals: string[], values: Record<string, unknow
     }
   }
   const errors = all.filter((p) => p.severity === 'error').length;
-  if (values.json) io.out(JSON.stringify({ files: files.length, errors, warnings: all.length - errors, problems: all.map((p) => ({ ...p, text: problemLine(p) })) }, null, 2));
+  if (values.json)
+    io.out(JSON.stringify({ files: files.length, errors, warnings: all.length - errors, problems: all.map((p) => ({ ...p, text: problemLine(p) })) }, null, 2));
   else io.err(`${files.length} file(s) checked: ${errors} error(s), ${all.length - errors} warning(s)`);
   return errors > 0 ? 1 : 0;
 }
@@ -91,7 +92,10 @@ export const validateCommand: CliCommand = {
   summary: 'Schema check of trajectories, benchmark items, sidecars and run folders: one line per problem, file:line:column: message.',
   options: {
     ...JSON_OPTION,
-    'accept-content': { type: 'boolean', help: "confirm the sidecars' annotations for the trajectories as they are now (after checking the steps); clears the 'made on other content' warning" },
+    'accept-content': {
+      type: 'boolean',
+      help: "confirm the sidecars' annotations for the trajectories as they are now (after checking the steps); clears the 'made on other content' warning",
+    },
   },
   run: (positionals, values, io) => (values['accept-content'] ? runAcceptContent(positionals, io) : runValidate(positionals, values, io)),
 };

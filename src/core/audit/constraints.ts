@@ -4,7 +4,47 @@ export interface QueryConstraint {
   text: string;
 }
 
-const STOP_CAPITALS = new Set(['Which', 'What', 'Who', 'Whom', 'Whose', 'When', 'Where', 'Why', 'How', 'The', 'A', 'An', 'In', 'On', 'At', 'Of', 'For', 'From', 'This', 'That', 'These', 'Those', 'It', 'Its', 'I', 'Name', 'Give', 'Find', 'Identify', 'Please', 'Answer', 'And', 'Or', 'But', 'If', 'As', 'By', 'With', 'To']);
+const STOP_CAPITALS = new Set([
+  'Which',
+  'What',
+  'Who',
+  'Whom',
+  'Whose',
+  'When',
+  'Where',
+  'Why',
+  'How',
+  'The',
+  'A',
+  'An',
+  'In',
+  'On',
+  'At',
+  'Of',
+  'For',
+  'From',
+  'This',
+  'That',
+  'These',
+  'Those',
+  'It',
+  'Its',
+  'I',
+  'Name',
+  'Give',
+  'Find',
+  'Identify',
+  'Please',
+  'Answer',
+  'And',
+  'Or',
+  'But',
+  'If',
+  'As',
+  'By',
+  'With',
+  'To',
+]);
 
 /** Years, other numbers, quoted phrases and capitalized names of a query (deterministic). */
 export function extractConstraints(query: string): QueryConstraint[] {

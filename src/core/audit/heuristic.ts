@@ -17,11 +17,21 @@ export interface HeuristicFinding {
 }
 
 function answerPattern(answer: string): RegExp {
-  return new RegExp(answer.trim().split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'), 'iu');
+  return new RegExp(
+    answer
+      .trim()
+      .split(/\s+/)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('\\s+'),
+    'iu',
+  );
 }
 
 function normalizeQuery(q: string): string {
-  return q.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return q
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /** Search queries issued before (or at) a position, flattened. */
@@ -59,9 +69,14 @@ export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicF
   if (!answer) {
     evidence.push('no predicted answer in the trajectory');
     return {
-      criticalStep: final, rootCause: 'unsupported_answer', citedSteps: [final], evidence,
+      criticalStep: final,
+      rootCause: 'unsupported_answer',
+      citedSteps: [final],
+      evidence,
       rationale: `The run ends at step ${final} without a recoverable predicted answer.`,
-      directives: [`At step ${final}, do not finish without stating an answer that is extracted from an inspected source; if none supports an answer, continue searching for the decisive constraint instead of stopping.`],
+      directives: [
+        `At step ${final}, do not finish without stating an answer that is extracted from an inspected source; if none supports an answer, continue searching for the decisive constraint instead of stopping.`,
+      ],
     };
   }
 
@@ -69,8 +84,16 @@ export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicF
   const key = trace.text;
   const inEvidence = trace.occurrences.filter((o) => o.source === 'search snippet' || o.source === 'visited page' || o.source === 'tool return');
   const re = answerPattern(key);
-  const commitment = decisions.find((p) => p < final && (re.test(t.messages[p].reasoning ?? '') || re.test(t.messages[p].content) || t.messages[p].toolCalls.some((c) => re.test(c.rawArguments)))) ?? final;
-  evidence.push(inEvidence.length ? `the predicted answer first appears at message ${inEvidence[0].position} (${inEvidence[0].source})` : 'the predicted answer appears in no tool return');
+  const commitment =
+    decisions.find(
+      (p) =>
+        p < final && (re.test(t.messages[p].reasoning ?? '') || re.test(t.messages[p].content) || t.messages[p].toolCalls.some((c) => re.test(c.rawArguments))),
+    ) ?? final;
+  evidence.push(
+    inEvidence.length
+      ? `the predicted answer first appears at message ${inEvidence[0].position} (${inEvidence[0].source})`
+      : 'the predicted answer appears in no tool return',
+  );
   evidence.push(commitment === final ? `the answer is first stated at the final step ${final}` : `the agent first takes up the answer at step ${commitment}`);
 
   // 1. No evidence for the answer anywhere: the agent stopped early, or asserted it.
@@ -78,7 +101,10 @@ export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicF
     if (toolCalls <= 3) {
       evidence.push(toolCalls === 0 ? 'no tool call before answering' : `only ${counted(toolCalls, 'tool call')} before answering`);
       return {
-        criticalStep: final, rootCause: 'search_coverage_gap', citedSteps: [final], evidence,
+        criticalStep: final,
+        rootCause: 'search_coverage_gap',
+        citedSteps: [final],
+        evidence,
         rationale: `The agent answered "${answer}" at step ${final} ${toolCalls === 0 ? 'without a single tool call' : `after only ${counted(toolCalls, 'tool call')}`}; the evidence the query needs was never sought.`,
         directives: [
           `At step ${final}, do not answer yet: list the query's constraints and search for each one that no result has covered.`,
@@ -87,7 +113,10 @@ export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicF
       };
     }
     return {
-      criticalStep: final, rootCause: 'unsupported_answer', citedSteps: [final], evidence,
+      criticalStep: final,
+      rootCause: 'unsupported_answer',
+      citedSteps: [final],
+      evidence,
       rationale: `"${answer}" is not found in any search result or visited page; the final answer at step ${final} is not extracted from the trajectory's evidence.`,
       directives: [
         `At step ${final}, answer only with a value that appears in an inspected source, and cite the message where it appears.`,
@@ -111,7 +140,10 @@ export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicF
   if (firstSource.source === 'search snippet' && !visitedWithAnswer) {
     evidence.push(`no visited page containing "${key}" at or before step ${commitment}`);
     return {
-      criticalStep: commitment, rootCause: 'unverified_source_reliance', citedSteps: [firstSource.position, commitment], evidence,
+      criticalStep: commitment,
+      rootCause: 'unverified_source_reliance',
+      citedSteps: [firstSource.position, commitment],
+      evidence,
       rationale: `At step ${commitment} the agent adopts "${answer}" from a search snippet (message ${firstSource.position}) without opening and verifying the underlying source.`,
       directives: [
         `At step ${commitment}, open the page behind the snippet in message ${firstSource.position} and confirm the claim in its original content before adopting the candidate.`,
@@ -122,10 +154,15 @@ export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicF
   }
 
   // 3. A hard constraint the candidate's own source contradicts, or that evidence never covered.
-  const mismatched = unsupported.filter((c) => c.kind === 'year' || c.kind === 'year-range' ? /\b(1[5-9]\d\d|20\d\d)\b/.test(sourceText) : c.kind === 'number' ? /\b\d+\b/.test(sourceText) : false);
+  const mismatched = unsupported.filter((c) =>
+    c.kind === 'year' || c.kind === 'year-range' ? /\b(1[5-9]\d\d|20\d\d)\b/.test(sourceText) : c.kind === 'number' ? /\b\d+\b/.test(sourceText) : false,
+  );
   if (mismatched.length) {
     return {
-      criticalStep: commitment, rootCause: 'constraint_neglect', citedSteps: [firstSource.position, commitment], evidence,
+      criticalStep: commitment,
+      rootCause: 'constraint_neglect',
+      citedSteps: [firstSource.position, commitment],
+      evidence,
       rationale: `At step ${commitment} the agent keeps "${answer}" although its source (message ${firstSource.position}) states other values than the query's ${describe(mismatched)}.`,
       directives: [
         `At step ${commitment}, check ${describe(mismatched)} against the candidate's source before accepting it; a mismatch on a hard constraint rejects the candidate.`,
@@ -136,7 +173,10 @@ export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicF
   }
   if (unsupported.length) {
     return {
-      criticalStep: commitment, rootCause: 'search_coverage_gap', citedSteps: [commitment], evidence,
+      criticalStep: commitment,
+      rootCause: 'search_coverage_gap',
+      citedSteps: [commitment],
+      evidence,
       rationale: `By step ${commitment} no search result or page covers the query's ${describe(unsupported)}, yet the agent commits to "${answer}".`,
       directives: [
         `Before committing at step ${commitment}, search specifically for ${describe(unsupported)} together with the candidate.`,
@@ -150,7 +190,10 @@ export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicF
   const repeated = queries.length - new Set(queries).size;
   if (repeated) evidence.push(`${repeated} repeated search queries`);
   return {
-    criticalStep: commitment, rootCause: 'candidate_mismanagement', citedSteps: [firstSource.position, commitment], evidence,
+    criticalStep: commitment,
+    rootCause: 'candidate_mismanagement',
+    citedSteps: [firstSource.position, commitment],
+    evidence,
     rationale: `The evidence for the query's constraints is in hand by step ${commitment}, where the agent settles on "${answer}" without comparing it systematically with the other candidates the results surfaced.`,
     directives: [
       `At step ${commitment}, list every candidate surfaced so far with the constraints each satisfies, and compare them before committing.`,

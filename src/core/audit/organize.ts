@@ -35,8 +35,12 @@ export function organizeReports(t: Trajectory, reports: BranchReport[], gap = 2)
   const steps = reports.map((r) => r.criticalStep);
   const causes = reports.map((r) => r.rootCause);
   const clusters = clusterSteps(t, steps, gap);
-  const stepAgreement = new Set(steps).size === 1 ? `all reports agree on step ${steps[0]}` : `steps differ: ${reports.map((r) => `${r.name} → ${r.criticalStep}`).join(', ')}`;
-  const causeAgreement = new Set(causes).size === 1 ? `all reports agree on ${ROOT_CAUSE_LABELS[causes[0]]}` : `root causes differ: ${reports.map((r) => `${r.name} → ${ROOT_CAUSE_LABELS[r.rootCause]}`).join(', ')}`;
+  const stepAgreement =
+    new Set(steps).size === 1 ? `all reports agree on step ${steps[0]}` : `steps differ: ${reports.map((r) => `${r.name} → ${r.criticalStep}`).join(', ')}`;
+  const causeAgreement =
+    new Set(causes).size === 1
+      ? `all reports agree on ${ROOT_CAUSE_LABELS[causes[0]]}`
+      : `root causes differ: ${reports.map((r) => `${r.name} → ${ROOT_CAUSE_LABELS[r.rootCause]}`).join(', ')}`;
   const lines = [
     '| report | critical step | root cause |',
     '| --- | --- | --- |',
@@ -59,7 +63,10 @@ export function voteAdjudication(t: Trajectory, reports: BranchReport[]): { crit
   for (const r of reports) counts.set(r.rootCause, (counts.get(r.rootCause) ?? 0) + 1);
   const order = Object.keys(ROOT_CAUSE_LABELS) as BranchReport['rootCause'][];
   const rootCause = [...counts.entries()].sort((a, b) => b[1] - a[1] || order.indexOf(a[0]) - order.indexOf(b[0]))[0][0];
-  const clusters = clusterSteps(t, reports.map((r) => r.criticalStep));
+  const clusters = clusterSteps(
+    t,
+    reports.map((r) => r.criticalStep),
+  );
   const support = (c: number[]) => reports.filter((r) => c.includes(r.criticalStep)).length;
   const best = [...clusters].sort((a, b) => support(b) - support(a) || a[0] - b[0])[0];
   return { criticalStep: best[0], rootCause, clusters };

@@ -6,7 +6,9 @@ import { join, resolve } from 'node:path';
  * the sources (src/core/audit/../../../prompts), or where TRAJAUDIT_PROMPTS points.
  */
 export function promptsRoot(): string {
-  const candidates = [process.env.TRAJAUDIT_PROMPTS, resolve(__dirname, '..', 'prompts'), resolve(__dirname, '..', '..', '..', 'prompts')].filter((p): p is string => Boolean(p));
+  const candidates = [process.env.TRAJAUDIT_PROMPTS, resolve(__dirname, '..', 'prompts'), resolve(__dirname, '..', '..', '..', 'prompts')].filter(
+    (p): p is string => Boolean(p),
+  );
   const found = candidates.find((p) => existsSync(join(p, 'searchauditor')));
   if (!found) throw new Error(`the prompts folder was not found (looked in ${candidates.join(', ')})`);
   return found;

@@ -75,7 +75,9 @@ export function renderWindows(t: Trajectory, anchors: number[], radius = 2, toke
   return anchors
     .map((anchor) => {
       const w = evidenceWindow(t, anchor, { radius, tokenBudget });
-      const body = w.messages.map((m) => `[${m.position}] ${m.agent ? `${m.role}:${m.agent}` : m.role}${m.cutTokens ? ` (cut ${m.cutTokens} tokens)` : ''}\n${m.text}`).join('\n\n');
+      const body = w.messages
+        .map((m) => `[${m.position}] ${m.agent ? `${m.role}:${m.agent}` : m.role}${m.cutTokens ? ` (cut ${m.cutTokens} tokens)` : ''}\n${m.text}`)
+        .join('\n\n');
       return `### Window around message ${anchor} (messages ${w.start}–${w.end})\n${body}`;
     })
     .join('\n\n');

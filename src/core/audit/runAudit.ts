@@ -7,7 +7,6 @@ import { newAuditId } from './ids';
 import { recordContentSha256 } from './sidecarAudits';
 import { emptyUsage, type AuditMethod, type AuditResult } from './types';
 
-
 /** The heuristic's configuration (part of its cache key): the tool names, when not the defaults. */
 export function heuristicOptions(names: ToolNames = {}): Record<string, unknown> | undefined {
   const options: Record<string, unknown> = {};
@@ -48,11 +47,20 @@ export function isModelMethod(method: AuditMethod): boolean {
 export async function runModelAudit(t: Trajectory, method: AuditMethod, options: SearchAuditorOptions, trajectorySha256?: string): Promise<AuditResult> {
   let result: AuditResult;
   switch (method) {
-    case 'searchauditor': result = await runSearchAuditor(t, options, trajectorySha256); break;
-    case 'all-at-once': result = await runAllAtOnce(t, options, trajectorySha256); break;
-    case 'step-by-step': result = await runStepByStep(t, options, trajectorySha256); break;
-    case 'binary-search': result = await runBinarySearch(t, options, trajectorySha256); break;
-    default: throw new Error(`${method} is not a model method`);
+    case 'searchauditor':
+      result = await runSearchAuditor(t, options, trajectorySha256);
+      break;
+    case 'all-at-once':
+      result = await runAllAtOnce(t, options, trajectorySha256);
+      break;
+    case 'step-by-step':
+      result = await runStepByStep(t, options, trajectorySha256);
+      break;
+    case 'binary-search':
+      result = await runBinarySearch(t, options, trajectorySha256);
+      break;
+    default:
+      throw new Error(`${method} is not a model method`);
   }
   return { ...result, contentSha256: recordContentSha256(t) };
 }

@@ -36,17 +36,42 @@ export interface SearchAuditorOptions extends CallSettings {
 // One schema (and name) for the three branches: OpenAI puts the json_schema before the system
 // prompt in the cached prefix, so different schemas would stop the branches sharing τ in cache.
 const branchSchema = z.object({ critical_step: z.number().int(), root_cause: rootCauseField, rationale: z.string().min(1), notes: z.string() });
-const adjudicationSchema = z.object({ critical_step: z.number().int(), root_cause: rootCauseField, rationale: z.string().min(1), cited_steps: z.array(z.number().int()) });
+const adjudicationSchema = z.object({
+  critical_step: z.number().int(),
+  root_cause: rootCauseField,
+  rationale: z.string().min(1),
+  cited_steps: z.array(z.number().int()),
+});
 export const repairSchema = z.object({ directives: z.array(z.string().min(1)).min(1).max(6) });
 
 type Procedure = 'holistic' | 'backward' | 'forward';
 
 function branchesOf(variant: SearchAuditorVariant): { name: string; procedure: Procedure }[] {
   switch (variant) {
-    case '3x-holistic': return [{ name: 'holistic-1', procedure: 'holistic' }, { name: 'holistic-2', procedure: 'holistic' }, { name: 'holistic-3', procedure: 'holistic' }];
-    case 'no-forward': return [{ name: 'holistic', procedure: 'holistic' }, { name: 'backward', procedure: 'backward' }, { name: 'holistic-2', procedure: 'holistic' }];
-    case 'no-backward': return [{ name: 'holistic', procedure: 'holistic' }, { name: 'holistic-2', procedure: 'holistic' }, { name: 'forward', procedure: 'forward' }];
-    default: return [{ name: 'holistic', procedure: 'holistic' }, { name: 'backward', procedure: 'backward' }, { name: 'forward', procedure: 'forward' }];
+    case '3x-holistic':
+      return [
+        { name: 'holistic-1', procedure: 'holistic' },
+        { name: 'holistic-2', procedure: 'holistic' },
+        { name: 'holistic-3', procedure: 'holistic' },
+      ];
+    case 'no-forward':
+      return [
+        { name: 'holistic', procedure: 'holistic' },
+        { name: 'backward', procedure: 'backward' },
+        { name: 'holistic-2', procedure: 'holistic' },
+      ];
+    case 'no-backward':
+      return [
+        { name: 'holistic', procedure: 'holistic' },
+        { name: 'holistic-2', procedure: 'holistic' },
+        { name: 'forward', procedure: 'forward' },
+      ];
+    default:
+      return [
+        { name: 'holistic', procedure: 'holistic' },
+        { name: 'backward', procedure: 'backward' },
+        { name: 'forward', procedure: 'forward' },
+      ];
   }
 }
 
@@ -63,7 +88,15 @@ export function auditContext(t: Trajectory, contextLimit: number, reserveTokens:
 
 function reportsText(reports: BranchReport[]): string {
   return reports
-    .map((r) => [`### Report ${r.name}`, `Critical step: ${r.criticalStep}`, `Root cause: ${r.rootCause} (${ROOT_CAUSE_LABELS[r.rootCause]})`, `Rationale: ${r.rationale}`, ...(r.notes ? [`Audit notes: ${r.notes}`] : [])].join('\n'))
+    .map((r) =>
+      [
+        `### Report ${r.name}`,
+        `Critical step: ${r.criticalStep}`,
+        `Root cause: ${r.rootCause} (${ROOT_CAUSE_LABELS[r.rootCause]})`,
+        `Rationale: ${r.rationale}`,
+        ...(r.notes ? [`Audit notes: ${r.notes}`] : []),
+      ].join('\n'),
+    )
     .join('\n\n');
 }
 
@@ -89,12 +122,24 @@ export async function runSearchAuditor(t: Trajectory, options: SearchAuditorOpti
   // Stage 1: the three branches, in parallel (or one first: warmCacheFirst), sharing the trajectory as a cacheable prefix.
   const reports = await (options.warmCacheFirst ? warmThenParallel : allAtOnce)(
     branchesOf(variant).map(({ name, procedure }) => async (): Promise<BranchReport> => {
-      const instructions = procedure === 'holistic' ? loadPrompt('searchauditor/v1/holistic.md') : fillPrompt(loadPrompt(`searchauditor/v1/${procedure}.md`), { outline });
-      const request = { system, cacheablePrefix: context.text, messages: [{ role: 'user' as const, content: instructions }], ...(trajectorySha256 ? { promptCacheKey: trajectorySha256 } : {}) };
+      const instructions =
+        procedure === 'holistic' ? loadPrompt('searchauditor/v1/holistic.md') : fillPrompt(loadPrompt(`searchauditor/v1/${procedure}.md`), { outline });
+      const request = {
+        system,
+        cacheablePrefix: context.text,
+        messages: [{ role: 'user' as const, content: instructions }],
+        ...(trajectorySha256 ? { promptCacheKey: trajectorySha256 } : {}),
+      };
       const value = await structuredCall(options, usage, request, branchSchema, 'branch_audit');
       const mapped = toDecisionStep(t, value.critical_step, name);
       if (mapped.correction) corrections.push(mapped.correction);
-      return { name, criticalStep: mapped.step, rootCause: value.root_cause, rationale: value.rationale, ...(value.notes.trim() ? { notes: value.notes } : {}) };
+      return {
+        name,
+        criticalStep: mapped.step,
+        rootCause: value.root_cause,
+        rationale: value.rationale,
+        ...(value.notes.trim() ? { notes: value.notes } : {}),
+      };
     }),
   );
 
@@ -104,22 +149,41 @@ export async function runSearchAuditor(t: Trajectory, options: SearchAuditorOpti
   let diagnosis: AuditResult['diagnosis'];
   if (variant === 'vote') {
     const vote = voteAdjudication(t, reports);
-    const source = reports.find((r) => r.rootCause === vote.rootCause && r.criticalStep === vote.criticalStep) ?? reports.find((r) => r.rootCause === vote.rootCause)!;
+    const source =
+      reports.find((r) => r.rootCause === vote.rootCause && r.criticalStep === vote.criticalStep) ?? reports.find((r) => r.rootCause === vote.rootCause)!;
     diagnosis = { criticalStep: vote.criticalStep, rootCause: vote.rootCause, rationale: source.rationale, citedSteps: [vote.criticalStep] };
   } else {
     const user = fillPrompt(loadPrompt('searchauditor/v1/adjudicator.md'), {
       reports: reportsText(reports),
       summary: organized.summary,
       outline: withViews ? outline : '(not provided in this configuration)',
-      windows: withViews ? renderWindows(t, organized.anchors, options.windowRadius ?? 2, options.windowTokens ?? 3000) : '(not provided in this configuration)',
+      windows: withViews
+        ? renderWindows(t, organized.anchors, options.windowRadius ?? 2, options.windowTokens ?? 3000)
+        : '(not provided in this configuration)',
     });
-    const prefix = options.adjudicatorSeesTrajectory === false
-      ? fillPrompt(loadPrompt('searchauditor/v1/context.md'), { query: t.query ?? '', predicted_answer: t.predictedAnswer ?? '', trajectory: '(the full trajectory is not provided in this configuration; use the outline and windows)' })
-      : context.text;
-    const value = await structuredCall(options, usage, { system, cacheablePrefix: prefix, messages: [{ role: 'user', content: user }] }, adjudicationSchema, 'adjudication');
+    const prefix =
+      options.adjudicatorSeesTrajectory === false
+        ? fillPrompt(loadPrompt('searchauditor/v1/context.md'), {
+            query: t.query ?? '',
+            predicted_answer: t.predictedAnswer ?? '',
+            trajectory: '(the full trajectory is not provided in this configuration; use the outline and windows)',
+          })
+        : context.text;
+    const value = await structuredCall(
+      options,
+      usage,
+      { system, cacheablePrefix: prefix, messages: [{ role: 'user', content: user }] },
+      adjudicationSchema,
+      'adjudication',
+    );
     const mapped = toDecisionStep(t, value.critical_step, 'adjudicator');
     if (mapped.correction) corrections.push(mapped.correction);
-    diagnosis = { criticalStep: mapped.step, rootCause: value.root_cause, rationale: value.rationale, citedSteps: [...new Set(value.cited_steps)].filter((p) => p >= 0 && p < t.messages.length) };
+    diagnosis = {
+      criticalStep: mapped.step,
+      rootCause: value.root_cause,
+      rationale: value.rationale,
+      citedSteps: [...new Set(value.cited_steps)].filter((p) => p >= 0 && p < t.messages.length),
+    };
   }
 
   // Stage 3: diagnosis-conditioned repair, from q, â, the diagnosis and fresh windows only.
@@ -145,7 +209,13 @@ export async function runSearchAuditor(t: Trajectory, options: SearchAuditorOpti
 }
 
 /** Stage 3, shared with the baselines that need a repair: never sees τ or any gold field. */
-export async function synthesizeRepair(t: Trajectory, diagnosis: AuditResult['diagnosis'], options: SearchAuditorOptions, usage: AuditResult['usage'], final: number): Promise<{ directives: string[] }> {
+export async function synthesizeRepair(
+  t: Trajectory,
+  diagnosis: AuditResult['diagnosis'],
+  options: SearchAuditorOptions,
+  usage: AuditResult['usage'],
+  final: number,
+): Promise<{ directives: string[] }> {
   const user = fillPrompt(loadPrompt('searchauditor/v1/repair-user.md'), {
     query: t.query ?? '(no query recorded)',
     predicted_answer: t.predictedAnswer ?? '(no final answer recorded)',
@@ -154,6 +224,12 @@ export async function synthesizeRepair(t: Trajectory, diagnosis: AuditResult['di
     rationale: diagnosis.rationale,
     windows: renderWindows(t, [...new Set([diagnosis.criticalStep, final])], options.windowRadius ?? 2, options.windowTokens ?? 3000),
   });
-  const value = await structuredCall(options, usage, { system: loadPrompt('searchauditor/v1/repair.md'), messages: [{ role: 'user', content: user }] }, repairSchema, 'repair');
+  const value = await structuredCall(
+    options,
+    usage,
+    { system: loadPrompt('searchauditor/v1/repair.md'), messages: [{ role: 'user', content: user }] },
+    repairSchema,
+    'repair',
+  );
   return { directives: value.directives };
 }

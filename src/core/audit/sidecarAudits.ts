@@ -117,7 +117,12 @@ export interface AppendOptions {
  * An audit whose key is already stored (another process did the same work) is not stored twice
  * unless `rerun`. Returns how many were stored.
  */
-export async function appendAudits(trajectoryFile: string, format: string, entries: AuditToStore[], options: AppendOptions = {}): Promise<{ written: number; sidecar: Sidecar }> {
+export async function appendAudits(
+  trajectoryFile: string,
+  format: string,
+  entries: AuditToStore[],
+  options: AppendOptions = {},
+): Promise<{ written: number; sidecar: Sidecar }> {
   const path = sidecarPathFor(trajectoryFile);
   const sha = sha256Of(readFileBytes(trajectoryFile));
   let written = 0;

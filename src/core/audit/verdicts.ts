@@ -7,7 +7,11 @@ import { normalizeRootCause } from '../model/rootCauses';
 export type StepVerdict = 'exact' | 'within span' | 'outside span' | 'missing';
 export type CauseVerdict = 'agree' | 'disagree' | 'missing';
 
-export function stepVerdict(predicted: number | null | undefined, reference: number | null | undefined, span: readonly [number, number] | null | undefined): StepVerdict {
+export function stepVerdict(
+  predicted: number | null | undefined,
+  reference: number | null | undefined,
+  span: readonly [number, number] | null | undefined,
+): StepVerdict {
   if (predicted === null || predicted === undefined || reference === null || reference === undefined) return 'missing';
   if (predicted === reference) return 'exact';
   if (span && predicted >= span[0] && predicted <= span[1]) return 'within span';
@@ -16,8 +20,8 @@ export function stepVerdict(predicted: number | null | undefined, reference: num
 
 /** Ids and display names compare as their id; a value outside the taxonomy compares as given. */
 export function causeVerdict(a: string | null | undefined, b: string | null | undefined): CauseVerdict {
-  const x = a ? normalizeRootCause(a) ?? a : null;
-  const y = b ? normalizeRootCause(b) ?? b : null;
+  const x = a ? (normalizeRootCause(a) ?? a) : null;
+  const y = b ? (normalizeRootCause(b) ?? b) : null;
   if (!x || !y) return 'missing';
   return x === y ? 'agree' : 'disagree';
 }

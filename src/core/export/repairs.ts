@@ -80,9 +80,18 @@ export function collectRepairs(path: string, method?: string): { sources: Repair
       }
       const d = audit.diagnosis!;
       sources.push({
-        file, record: record.id, format: record.trajectory.format, method: audit.method, model: audit.model ?? null, auditId: audit.id,
-        criticalStep: d.criticalStep!, rootCause: d.rootCause ?? 'unknown', rationale: d.rationale ?? '', directives: audit.repair!.directives,
-        trajectory: record.trajectory, raw: rawOf(record, index),
+        file,
+        record: record.id,
+        format: record.trajectory.format,
+        method: audit.method,
+        model: audit.model ?? null,
+        auditId: audit.id,
+        criticalStep: d.criticalStep!,
+        rootCause: d.rootCause ?? 'unknown',
+        rationale: d.rationale ?? '',
+        directives: audit.repair!.directives,
+        trajectory: record.trajectory,
+        raw: rawOf(record, index),
       });
     });
   }
@@ -105,7 +114,9 @@ export function repairsAsMarkdown(sources: RepairSource[]): string {
     // Every piece of data is inert text (markdownText): queries are scraped, rationales written by models.
     lines.push(`## ${markdownText(basename(s.file))} — record ${markdownText(s.record)}`, '');
     lines.push(`- Query: ${markdownText(s.trajectory.query ?? '')}`);
-    lines.push(`- Critical step: ${s.criticalStep} · Root cause: ${markdownText(cause ? ROOT_CAUSE_LABELS[cause] : s.rootCause)} · Audit: ${markdownText(s.method)}${s.model ? ` (${markdownText(s.model)})` : ''}`);
+    lines.push(
+      `- Critical step: ${s.criticalStep} · Root cause: ${markdownText(cause ? ROOT_CAUSE_LABELS[cause] : s.rootCause)} · Audit: ${markdownText(s.method)}${s.model ? ` (${markdownText(s.model)})` : ''}`,
+    );
     if (s.rationale) lines.push(`- Diagnosis: ${markdownText(s.rationale)}`);
     lines.push('', ...s.directives.map((d, i) => `${i + 1}. ${markdownText(d)}`), '');
   }
@@ -127,7 +138,9 @@ export function resumePayload(source: RepairSource): { format: string; payload: 
   const k = source.criticalStep;
   const message = repairMessage(source.directives);
   const raw = source.raw as Record<string, unknown> | unknown[];
-  const meta = { trajaudit: { file: basename(source.file), record: source.record, criticalStep: k, rootCause: source.rootCause, auditId: source.auditId, resumeFrom: k } };
+  const meta = {
+    trajaudit: { file: basename(source.file), record: source.record, criticalStep: k, rootCause: source.rootCause, auditId: source.auditId, resumeFrom: k },
+  };
   switch (source.format) {
     case 'openai-chat': {
       const list = (Array.isArray(raw) ? raw : (raw as { messages: unknown[] }).messages).slice(0, k);
@@ -139,14 +152,30 @@ export function resumePayload(source: RepairSource): { format: string; payload: 
     }
     case 'anthropic': {
       const obj = raw as { system?: unknown; messages: unknown[] };
-      return { format: 'anthropic', payload: { ...meta, ...(obj.system !== undefined ? { system: obj.system } : {}), messages: [...obj.messages.slice(0, k), { role: 'user', content: message }] } };
+      return {
+        format: 'anthropic',
+        payload: {
+          ...meta,
+          ...(obj.system !== undefined ? { system: obj.system } : {}),
+          messages: [...obj.messages.slice(0, k), { role: 'user', content: message }],
+        },
+      };
     }
     case 'tongyi-react': {
       const obj = raw as { question?: unknown; messages: unknown[] };
-      return { format: 'tongyi-react', payload: { ...meta, question: obj.question, messages: [...obj.messages.slice(0, k), { role: 'user', content: message }] } };
+      return {
+        format: 'tongyi-react',
+        payload: { ...meta, question: obj.question, messages: [...obj.messages.slice(0, k), { role: 'user', content: message }] },
+      };
     }
     default: {
-      const messages = source.trajectory.messages.slice(0, k).map((m) => ({ role: m.role === 'tool' ? 'user' : m.role, ...(m.agent ? { name: m.agent.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) } : {}), content: m.content }));
+      const messages = source.trajectory.messages
+        .slice(0, k)
+        .map((m) => ({
+          role: m.role === 'tool' ? 'user' : m.role,
+          ...(m.agent ? { name: m.agent.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) } : {}),
+          content: m.content,
+        }));
       return { format: 'openai-chat', payload: { ...meta, messages: [...messages, { role: 'user', content: message }] } };
     }
   }
@@ -164,10 +193,7 @@ export function resumeFileNames(sources: readonly RepairSource[], root: string):
   const used = new Set<string>();
   return sources.map((s) => {
     const record = s.record === '0' ? '' : `.${safeNameComponent(s.record)}`;
-    const stems = [
-      safeNameComponent(basename(s.file).replace(TRAJECTORY_EXTENSION, '')),
-      safeNameComponent(relative(root, s.file).split(/[\\/]/).join('/')),
-    ];
+    const stems = [safeNameComponent(basename(s.file).replace(TRAJECTORY_EXTENSION, '')), safeNameComponent(relative(root, s.file).split(/[\\/]/).join('/'))];
     let name = stems.map((stem) => `${stem}${record}.resume.json`).find((c) => !used.has(c.toLowerCase()));
     for (let n = 2; name === undefined; n++) {
       const numbered = `${stems[1]}~${n}${record}.resume.json`;

@@ -63,4 +63,3 @@ function removeStaleTemps(target: string): void {
     }
   }
 }
-

@@ -62,7 +62,9 @@ export function confinedWritePath(target: string, t: WriteTarget): string {
   const real = realTarget(path);
   if (lexicallyInside && inside(realFolder, real)) return path;
   const seen = lexicallyInside ? `${target}, which leads to ${real} through a symbolic link,` : target;
-  const fix = t.manifestKey ? `name a file inside the run folder under "${t.manifestKey}" (e.g. "${t.manifestKey}.jsonl"), or copy the file into it` : 'replace the link by a file, or use another run folder';
+  const fix = t.manifestKey
+    ? `name a file inside the run folder under "${t.manifestKey}" (e.g. "${t.manifestKey}.jsonl"), or copy the file into it`
+    : 'replace the link by a file, or use another run folder';
   const detail = `${seen} is outside the run folder ${t.folder}; trajaudit writes ${t.what} there and writes only inside the run folder: ${fix}`;
   if (t.manifestKey) throw new InputError(join(t.folder, MANIFEST_FILE), detail, { path: `$.${t.manifestKey}` });
   throw new InputError(path, detail);

@@ -15,7 +15,8 @@ type Block = Record<string, unknown> & { type: string };
 
 function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map((b) => (isObject(b) ? (typeof b.text === 'string' ? b.text : `[${String(b.type ?? 'block')}]`) : String(b))).join('\n');
+  if (Array.isArray(value))
+    return value.map((b) => (isObject(b) ? (typeof b.text === 'string' ? b.text : `[${String(b.type ?? 'block')}]`) : String(b))).join('\n');
   return value === undefined || value === null ? '' : JSON.stringify(value);
 }
 
@@ -24,7 +25,8 @@ export function looksAnthropic(obj: Record<string, unknown>): boolean {
   for (const m of obj.messages) {
     if (!isObject(m)) continue;
     if (m.role === 'tool' || 'tool_calls' in m || 'tool_call_id' in m) return false;
-    if (Array.isArray(m.content) && m.content.some((b) => isObject(b) && ['tool_use', 'tool_result', 'thinking', 'redacted_thinking'].includes(String(b.type)))) return true;
+    if (Array.isArray(m.content) && m.content.some((b) => isObject(b) && ['tool_use', 'tool_result', 'thinking', 'redacted_thinking'].includes(String(b.type))))
+      return true;
   }
   return 'system' in obj && (typeof obj.system === 'string' || Array.isArray(obj.system));
 }
@@ -40,7 +42,8 @@ function normalize(raw: z.infer<typeof anthropicMessage>, position: number): Mes
     if (b.type === 'text') texts.push(textOf(b.text));
     else if (b.type === 'thinking') thinking.push(textOf(b.thinking));
     else if (b.type === 'redacted_thinking') thinking.push('[redacted thinking]');
-    else if (b.type === 'tool_use') message.toolCalls.push(toolCallFromRaw(String(b.name ?? 'tool'), b.input ?? {}, typeof b.id === 'string' ? b.id : undefined));
+    else if (b.type === 'tool_use')
+      message.toolCalls.push(toolCallFromRaw(String(b.name ?? 'tool'), b.input ?? {}, typeof b.id === 'string' ? b.id : undefined));
     else if (b.type === 'tool_result') {
       const body = textOf(b.content);
       texts.push(results.length > 1 ? `[result of ${String(b.tool_use_id)}]\n${body}` : body);
@@ -66,7 +69,10 @@ export function loadAnthropic(value: unknown, source: SourceText, id: string): T
   const metadata = remainingFields(obj, ['messages']);
   if (obj.system !== undefined) metadata.system = textOf(obj.system);
   return finishTrajectory({
-    format: 'anthropic', id, messages, metadata,
+    format: 'anthropic',
+    id,
+    messages,
+    metadata,
     query: pickString(obj, ['query', 'question']),
     predictedAnswer: pickString(obj, ['predicted_answer', 'prediction']),
     goldAnswer: pickString(obj, ['gold_answer', 'ground_truth', 'answer']),

@@ -48,7 +48,10 @@ export function finishTrajectory(parts: TrajectoryParts): Trajectory {
   const firstUser = parts.messages.find((m) => m.role === 'user');
   const finalMessage = finalAnswerStep !== undefined ? parts.messages[finalAnswerStep] : undefined;
   const infer = parts.inferPredictedAnswer !== false;
-  const predictedAnswer = parts.predictedAnswer ?? finalMessage?.answer ?? (infer && finalMessage && finalMessage.toolCalls.length === 0 && finalMessage.content.trim() ? finalMessage.content.trim() : undefined);
+  const predictedAnswer =
+    parts.predictedAnswer ??
+    finalMessage?.answer ??
+    (infer && finalMessage && finalMessage.toolCalls.length === 0 && finalMessage.content.trim() ? finalMessage.content.trim() : undefined);
   const trajectory: Trajectory = {
     format: parts.format,
     id: parts.id,

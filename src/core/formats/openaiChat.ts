@@ -32,13 +32,16 @@ type OpenAiMessage = z.infer<typeof openAiMessageSchema>;
 export function partsToText(value: z.infer<typeof content>): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
-  return value
-    .map((p) => (typeof p === 'string' ? p : typeof p.text === 'string' ? p.text : `[${p.type ?? 'part'}]`))
-    .join('\n');
+  return value.map((p) => (typeof p === 'string' ? p : typeof p.text === 'string' ? p.text : `[${p.type ?? 'part'}]`)).join('\n');
 }
 
 const ROLE: Record<OpenAiMessage['role'], Role> = {
-  system: 'system', developer: 'system', user: 'user', assistant: 'assistant', tool: 'tool', function: 'tool',
+  system: 'system',
+  developer: 'system',
+  user: 'user',
+  assistant: 'assistant',
+  tool: 'tool',
+  function: 'tool',
 };
 
 export function normalizeOpenAiMessages(raw: OpenAiMessage[]): Message[] {

@@ -8,9 +8,15 @@ import { normalizeOpenAiMessages, openAiMessagesSchema } from './openaiChat';
 /** `searchauditbench`: `{query, predicted_answer, trajectory: [openai-chat messages], gold…}`. */
 export function loadSearchAuditBench(value: unknown, source: SourceText, id: string): Trajectory {
   const obj = isObject(value) ? value : {};
-  const parsed = checkSchema(openAiMessagesSchema, obj.trajectory, { ...source, basePath: [...(source.basePath ?? []), 'trajectory'] }, 'a SearchAuditBench trajectory (OpenAI chat messages)');
+  const parsed = checkSchema(
+    openAiMessagesSchema,
+    obj.trajectory,
+    { ...source, basePath: [...(source.basePath ?? []), 'trajectory'] },
+    'a SearchAuditBench trajectory (OpenAI chat messages)',
+  );
   return finishTrajectory({
-    format: 'searchauditbench', id,
+    format: 'searchauditbench',
+    id,
     messages: normalizeOpenAiMessages(parsed),
     query: pickString(obj, ['query', 'question']),
     predictedAnswer: pickString(obj, ['predicted_answer', 'prediction']),

@@ -6,11 +6,13 @@ import { finishTrajectory } from './finish';
 import { tagContents, withoutTag } from './tags';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
-const tongyiMessages = z.array(z.looseObject({
-  role: z.enum(['system', 'user', 'assistant', 'tool'], { message: 'expected role system, user or assistant' }),
-  content: z.string({ message: 'expected the message text as a string' }).nullable(),
-  reasoning_content: z.string().nullish(),
-}));
+const tongyiMessages = z.array(
+  z.looseObject({
+    role: z.enum(['system', 'user', 'assistant', 'tool'], { message: 'expected role system, user or assistant' }),
+    content: z.string({ message: 'expected the message text as a string' }).nullable(),
+    reasoning_content: z.string().nullish(),
+  }),
+);
 
 // <think> and <answer> also occur in OpenAI-style logs of reasoning models; tool tags do not.
 const TOOL_TAGS = ['<tool_call>', '<tool_response>'];
@@ -37,7 +39,6 @@ function parseToolCall(body: string): ToolCall {
   const name = /"name"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? 'unknown';
   return { name, rawArguments: text, argumentsValid: false };
 }
-
 
 const OPEN = '<tool_response>';
 const CLOSE = '</tool_response>';
@@ -82,7 +83,9 @@ export function loadTongyi(value: unknown, source: SourceText, id: string): Traj
   });
   linkToolReturns(messages);
   return finishTrajectory({
-    format: 'tongyi-react', id, messages,
+    format: 'tongyi-react',
+    id,
+    messages,
     query: pickString(obj, ['question', 'query']),
     predictedAnswer: pickString(obj, ['prediction', 'predicted_answer']),
     goldAnswer: pickString(obj, ['answer', 'gold_answer', 'ground_truth']),

@@ -4,11 +4,13 @@ import type { GoldAnnotation, Message, Trajectory } from '../model/trajectory';
 import { isObject, pickString, remainingFields, toInteger } from './fields';
 import { finishTrajectory } from './finish';
 
-const history = z.array(z.looseObject({
-  content: z.union([z.string(), z.null()], { message: 'expected the message text as a string' }),
-  role: z.string({ message: 'expected a role string' }),
-  name: z.string().nullish(),
-}));
+const history = z.array(
+  z.looseObject({
+    content: z.union([z.string(), z.null()], { message: 'expected the message text as a string' }),
+    role: z.string({ message: 'expected a role string' }),
+    name: z.string().nullish(),
+  }),
+);
 
 /**
  * `who-and-when`: only the task-giver (no `name`, role human/user) is a user message; every
@@ -30,7 +32,9 @@ export function loadWhoAndWhen(value: unknown, source: SourceText, id: string): 
   if (typeof obj.mistake_agent === 'string') gold.mistakeAgent = obj.mistake_agent;
   if (typeof obj.mistake_reason === 'string') gold.rationale = obj.mistake_reason;
   return finishTrajectory({
-    format: 'who-and-when', id, messages,
+    format: 'who-and-when',
+    id,
+    messages,
     // Multi-agent logs end with chatter such as "TERMINATE"; Who&When records no predicted answer.
     inferPredictedAnswer: false,
     query: pickString(obj, ['question']),

@@ -24,7 +24,9 @@ export function readHarnessPrompt(relativePath: string, root?: string): string {
   const path = join(harnessRoot(root), relativePath);
   let text = cache.get(path);
   if (text === undefined) {
-    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '').replace(/\r?\n$/, '');
+    text = readFileSync(path, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .replace(/\r?\n$/, '');
     cache.set(path, text);
   }
   return text;

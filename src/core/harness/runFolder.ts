@@ -84,7 +84,19 @@ export function writeJsonLines(path: string, values: readonly unknown[]): void {
 }
 
 /** Every file and folder a harness writes in its run folder. */
-export const HARNESS_OUTPUTS = [MANIFEST_FILE, 'responses.jsonl', 'outputs.jsonl', 'answers.jsonl', 'clarifications.jsonl', 'gold_nuggets.jsonl', 'stagec.jsonl', 'stagec.run.json', 'report.md', 'trajectories', '.work'];
+export const HARNESS_OUTPUTS = [
+  MANIFEST_FILE,
+  'responses.jsonl',
+  'outputs.jsonl',
+  'answers.jsonl',
+  'clarifications.jsonl',
+  'gold_nuggets.jsonl',
+  'stagec.jsonl',
+  'stagec.run.json',
+  'report.md',
+  'trajectories',
+  '.work',
+];
 
 /**
  * Creates the run folder, and refuses it when one of the paths a harness writes there is a link
@@ -92,7 +104,7 @@ export const HARNESS_OUTPUTS = [MANIFEST_FILE, 'responses.jsonl', 'outputs.jsonl
  */
 export function ensureFolder(folder: string): void {
   mkdirSync(folder, { recursive: true });
-  for (const name of HARNESS_OUTPUTS) confinedWritePath(join(folder, name), { folder, what: 'the run\'s outputs' });
+  for (const name of HARNESS_OUTPUTS) confinedWritePath(join(folder, name), { folder, what: "the run's outputs" });
 }
 
 /** A path as the manifest stores it: relative to the run folder, with forward slashes. */
@@ -122,7 +134,10 @@ export function checkSameConfig(folder: string, what: string, stored: unknown, c
   const a = JSON.stringify(stored);
   const b = JSON.stringify(current);
   if (a !== b) {
-    throw new InputError(join(folder, MANIFEST_FILE), `this run folder holds a ${what} run with other settings (${a}); now asked for ${b}. Resume with the same settings, or use another --out folder`);
+    throw new InputError(
+      join(folder, MANIFEST_FILE),
+      `this run folder holds a ${what} run with other settings (${a}); now asked for ${b}. Resume with the same settings, or use another --out folder`,
+    );
   }
 }
 

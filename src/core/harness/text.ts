@@ -37,11 +37,12 @@ export function hasCjk(text: string): boolean {
 }
 
 const STOPWORDS = new Set(
-  ('a an the of in on at to for from by with and or but not no is are was were be been being it its this that these those as into than then so such ' +
+  (
+    'a an the of in on at to for from by with and or but not no is are was were be been being it its this that these those as into than then so such ' +
     'what which who whom whose when where why how do does did has have had can could should would will shall may might must about over under ' +
     'according per vs versus via there their they them he she his her we our you your i me my any all each some more most other same own only ' +
-    'also just very if else while during before after between among within without up down out off again further once here both few nor too')
-    .split(' '),
+    'also just very if else while during before after between among within without up down out off again further once here both few nor too'
+  ).split(' '),
 );
 
 /** Content words: tokenize() without English stopwords and one-letter Latin tokens. */

@@ -19,7 +19,10 @@ export function toWireCalls(calls: readonly ToolCall[]): WireToolCall[] {
 
 /** The system prompt and the provider-neutral messages of a wire conversation. */
 export function toChatRequestParts(messages: readonly WireMessage[]): { system?: string; messages: ChatMessage[] } {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content as string).join('\n\n');
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content as string)
+    .join('\n\n');
   const out: ChatMessage[] = [];
   for (const m of messages) {
     if (m.role === 'system') continue;

@@ -60,7 +60,8 @@ function scan(text: string, handlers: ScanHandlers): JsonSyntaxError | undefined
     while (i < n && isWhitespace(text.charCodeAt(i))) i++;
   };
   const fail = (message: string, at = i): JsonSyntaxError => ({ offset: at, message });
-  const endOfInputInside = (): JsonSyntaxError => fail(stack.at(-1)?.object ? "expected '}' (is the file truncated?)" : "expected ']' (is the file truncated?)");
+  const endOfInputInside = (): JsonSyntaxError =>
+    fail(stack.at(-1)?.object ? "expected '}' (is the file truncated?)" : "expected ']' (is the file truncated?)");
 
   /** Reads a string starting at the quote at `i`; returns its end (after the closing quote) or an error. */
   const readString = (): JsonSyntaxError | undefined => {

@@ -20,10 +20,14 @@ export function checkNesting(value: unknown, text: string, file: string, lineOff
   if (!path) return;
   const { shown, omitted } = shortenedPath(path);
   const where = locateJsonPath(text, path);
-  throw new InputError(file, `nested deeper than ${MAX_JSON_DEPTH} levels; expected at most ${MAX_JSON_DEPTH} (no trajectory, item or sidecar nests this deep)`, {
-    path: `${formatJsonPath(shown)}${omitted ? `…(${omitted} more levels)` : ''}`,
-    ...(where ? { line: where.line + lineOffset, column: where.column } : {}),
-  });
+  throw new InputError(
+    file,
+    `nested deeper than ${MAX_JSON_DEPTH} levels; expected at most ${MAX_JSON_DEPTH} (no trajectory, item or sidecar nests this deep)`,
+    {
+      path: `${formatJsonPath(shown)}${omitted ? `…(${omitted} more levels)` : ''}`,
+      ...(where ? { line: where.line + lineOffset, column: where.column } : {}),
+    },
+  );
 }
 
 /** JSON.parse with a one-line error naming file and line:column. `lineOffset` shifts lines for JSONL records. */

@@ -64,7 +64,8 @@ export function decodeText(bytes: Buffer | Uint8Array, displayName: string): str
     text = buffer.toString('utf8');
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') throw new InputError(displayName, 'file holds only whitespace; expected a JSON or JSONL trajectory, a benchmark item or a CSV dataset');
+  if (text.trim() === '')
+    throw new InputError(displayName, 'file holds only whitespace; expected a JSON or JSONL trajectory, a benchmark item or a CSV dataset');
   return text;
 }
 
@@ -85,7 +86,11 @@ function utf16WithBom(buffer: Buffer, displayName: string): string | undefined {
   }
   // A NUL in the text: not UTF-16 text (UTF-32 starts with FF FE 00 00, binary files anything).
   if (text === undefined || text.includes('\0')) {
-    throw new InputError(displayName, `invalid UTF-16 after a ${littleEndian ? 'little' : 'big'}-endian byte-order mark; expected UTF-8 or UTF-16 text (JSON, JSONL or CSV)`, { line: 1, column: 1 });
+    throw new InputError(
+      displayName,
+      `invalid UTF-16 after a ${littleEndian ? 'little' : 'big'}-endian byte-order mark; expected UTF-8 or UTF-16 text (JSON, JSONL or CSV)`,
+      { line: 1, column: 1 },
+    );
   }
   return text;
 }

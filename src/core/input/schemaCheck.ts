@@ -42,7 +42,8 @@ export function schemaError(error: z.ZodError, value: unknown, source: SourceTex
   const got = valueAt(value, issue.path);
   let detail = issue.message;
   if (issue.code === 'invalid_type') {
-    detail = got === undefined ? `missing ${String(issue.path.at(-1) ?? 'value')}; expected ${issue.expected}` : `expected ${issue.expected}, got ${describe(got)}`;
+    detail =
+      got === undefined ? `missing ${String(issue.path.at(-1) ?? 'value')}; expected ${issue.expected}` : `expected ${issue.expected}, got ${describe(got)}`;
   } else if (issue.code === 'invalid_union') {
     detail = `unexpected ${describe(got)}; ${issue.message}`;
   }

@@ -48,28 +48,61 @@ export function inspectOther(record: Exclude<LoadedRecord, { trajectory: Traject
       const types: Record<string, number> = {};
       for (const d of item.distractor_docs) types[d.distractor_type ?? 'unknown'] = (types[d.distractor_type ?? 'unknown'] ?? 0) + 1;
       return {
-        format: record.kind, id: record.id, query: item.query, goldenAnswer: item.golden_answer,
-        goldenDocs: item.golden_docs.length, irrelevantDocs: item.irrelevant_docs.length, distractorDocs: item.distractor_docs.length,
-        distractorTypes: types, evidenceSpans: item.evidence_spans.length, reasoningSteps: item.reasoning_steps.length,
+        format: record.kind,
+        id: record.id,
+        query: item.query,
+        goldenAnswer: item.golden_answer,
+        goldenDocs: item.golden_docs.length,
+        irrelevantDocs: item.irrelevant_docs.length,
+        distractorDocs: item.distractor_docs.length,
+        distractorTypes: types,
+        evidenceSpans: item.evidence_spans.length,
+        reasoningSteps: item.reasoning_steps.length,
       };
     }
     case 'deepsearchqa':
-      return { format: record.kind, id: record.id, problem: record.row.problem, category: record.row.problem_category, answerType: record.row.answer_type, answer: record.row.answer };
+      return {
+        format: record.kind,
+        id: record.id,
+        problem: record.row.problem,
+        category: record.row.problem_category,
+        answerType: record.row.answer_type,
+        answer: record.row.answer,
+      };
     case 'clarify-instance': {
       const weights = record.instance.nuggets.reduce((s, n) => s + n.weight, 0);
-      return { format: record.kind, id: record.id, blurredQuery: record.instance.blurred_query, fusedQuery: record.instance.fused_query, nuggets: record.instance.nuggets.length, totalWeight: weights };
+      return {
+        format: record.kind,
+        id: record.id,
+        blurredQuery: record.instance.blurred_query,
+        fusedQuery: record.instance.fused_query,
+        nuggets: record.instance.nuggets.length,
+        totalWeight: weights,
+      };
     }
     case 'scenario-set': {
       const criteria = record.scenarioSet.scenarios.flatMap((s) => s.criteria);
       return {
-        format: record.kind, id: record.id, scenarios: record.scenarioSet.scenarios.length, criteria: criteria.length,
-        trackA: criteria.filter((c) => c.track === 'A').length, trackB: criteria.filter((c) => c.track === 'B').length,
-        human: criteria.filter((c) => c.check === 'human').length, vetoes: criteria.filter((c) => c.points === 'veto').length,
+        format: record.kind,
+        id: record.id,
+        scenarios: record.scenarioSet.scenarios.length,
+        criteria: criteria.length,
+        trackA: criteria.filter((c) => c.track === 'A').length,
+        trackB: criteria.filter((c) => c.track === 'B').length,
+        human: criteria.filter((c) => c.check === 'human').length,
+        vetoes: criteria.filter((c) => c.points === 'veto').length,
       };
     }
     case 'audit-sidecar': {
       const records = Object.values(record.sidecar.records);
-      return { format: record.kind, id: record.id, trajectory: record.sidecar.trajectory, records: records.length, annotated: records.filter((r) => r.annotation).length, audits: records.reduce((s, r) => s + (r.audits?.length ?? 0), 0) };
+      return {
+        format: record.kind,
+        id: record.id,
+        trajectory: record.sidecar.trajectory,
+        records: records.length,
+        annotated: records.filter((r) => r.annotation).length,
+        audits: records.reduce((s, r) => s + (r.audits?.length ?? 0), 0),
+      };
     }
     case 'run-manifest':
       return { format: record.kind, id: record.id, ...record.manifest };

@@ -12,11 +12,21 @@ import { scoreRunFolderSync } from '../scoring/scoreRunFolder';
 import { KNOWN_RUN_FILES } from '../scoring/runs/detect';
 import type { Sidecar } from '../sidecar/schema';
 
-interface Ctx { file: string; text: string; problems: Problem[] }
+interface Ctx {
+  file: string;
+  text: string;
+  problems: Problem[];
+}
 
 function report(ctx: Ctx, severity: Problem['severity'], message: string, path: JsonPath, lineOffset = 0): void {
   const where = locateJsonPath(ctx.text, path);
-  ctx.problems.push({ file: ctx.file, message, severity, path: formatJsonPath(path), ...(where ? { line: where.line + lineOffset, column: where.column } : {}) });
+  ctx.problems.push({
+    file: ctx.file,
+    message,
+    severity,
+    path: formatJsonPath(path),
+    ...(where ? { line: where.line + lineOffset, column: where.column } : {}),
+  });
 }
 
 /** Gold labels must point at decision steps inside the trajectory (seed 002 §3.2). */
@@ -24,7 +34,8 @@ function checkTrajectory(ctx: Ctx, t: Trajectory, base: JsonPath, lineOffset: nu
   const last = t.messages.length - 1;
   const messagesKey = t.format === 'searchauditbench' ? 'trajectory' : t.format === 'who-and-when' ? 'history' : 'messages';
   if (t.messages.length === 0) report(ctx, 'error', `no messages; expected a non-empty ${messagesKey} list`, [...base, messagesKey], lineOffset);
-  if (t.decisionSteps.length === 0 && t.messages.length > 0) report(ctx, 'warning', 'no decision step (no assistant message)', [...base, messagesKey], lineOffset);
+  if (t.decisionSteps.length === 0 && t.messages.length > 0)
+    report(ctx, 'warning', 'no decision step (no assistant message)', [...base, messagesKey], lineOffset);
   for (const position of t.decisionSteps) {
     t.messages[position].toolCalls.forEach((call, i) => {
       if (!call.argumentsValid) {
@@ -37,19 +48,48 @@ function checkTrajectory(ctx: Ctx, t: Trajectory, base: JsonPath, lineOffset: nu
   if (!gold) return;
   const goldKey = t.format === 'who-and-when' ? 'mistake_step' : 'critical_step';
   if (gold.criticalStep !== undefined) {
-    if (gold.criticalStep < 0 || gold.criticalStep > last) report(ctx, 'error', `gold critical step ${gold.criticalStep} is outside the trajectory (messages 0–${last})`, [...base, goldKey], lineOffset);
-    else if (!t.decisionSteps.includes(gold.criticalStep)) report(ctx, 'error', `gold critical step ${gold.criticalStep} is a ${t.messages[gold.criticalStep].role} message; expected a decision step (assistant message)`, [...base, goldKey], lineOffset);
+    if (gold.criticalStep < 0 || gold.criticalStep > last)
+      report(ctx, 'error', `gold critical step ${gold.criticalStep} is outside the trajectory (messages 0–${last})`, [...base, goldKey], lineOffset);
+    else if (!t.decisionSteps.includes(gold.criticalStep))
+      report(
+        ctx,
+        'error',
+        `gold critical step ${gold.criticalStep} is a ${t.messages[gold.criticalStep].role} message; expected a decision step (assistant message)`,
+        [...base, goldKey],
+        lineOffset,
+      );
   }
   const span = gold.toleranceSpan;
   if (span) {
     if (span[0] > span[1]) report(ctx, 'error', `tolerance span [${span[0]}, ${span[1]}] starts after it ends`, [...base, 'tolerance_span'], lineOffset);
-    else if (gold.criticalStep !== undefined && (gold.criticalStep < span[0] || gold.criticalStep > span[1])) report(ctx, 'error', `tolerance span [${span[0]}, ${span[1]}] does not contain the critical step ${gold.criticalStep}`, [...base, 'tolerance_span'], lineOffset);
-    if (span[1] > last) report(ctx, 'error', `tolerance span end ${span[1]} is outside the trajectory (messages 0–${last})`, [...base, 'tolerance_span'], lineOffset);
+    else if (gold.criticalStep !== undefined && (gold.criticalStep < span[0] || gold.criticalStep > span[1]))
+      report(
+        ctx,
+        'error',
+        `tolerance span [${span[0]}, ${span[1]}] does not contain the critical step ${gold.criticalStep}`,
+        [...base, 'tolerance_span'],
+        lineOffset,
+      );
+    if (span[1] > last)
+      report(ctx, 'error', `tolerance span end ${span[1]} is outside the trajectory (messages 0–${last})`, [...base, 'tolerance_span'], lineOffset);
   }
   for (const { path, value } of gold.invalidSteps ?? []) {
-    report(ctx, 'error', `expected a whole number from 0 (a message position), got ${describeStepValue(value)}; the gold step is ignored`, [...base, ...path], lineOffset);
+    report(
+      ctx,
+      'error',
+      `expected a whole number from 0 (a message position), got ${describeStepValue(value)}; the gold step is ignored`,
+      [...base, ...path],
+      lineOffset,
+    );
   }
-  if (gold.rootCauseRaw) report(ctx, 'error', `unknown root cause ${JSON.stringify(gold.rootCauseRaw)}; expected one of the six of seed 002 Appendix A`, [...base, 'root_cause_primary'], lineOffset);
+  if (gold.rootCauseRaw)
+    report(
+      ctx,
+      'error',
+      `unknown root cause ${JSON.stringify(gold.rootCauseRaw)}; expected one of the six of seed 002 Appendix A`,
+      [...base, 'root_cause_primary'],
+      lineOffset,
+    );
 }
 
 function describeStepValue(value: unknown): string {
@@ -81,15 +121,27 @@ function checkSidecarAgainstTrajectory(ctx: Ctx, sidecar: Sidecar, sidecarPath: 
   for (const [id, record] of Object.entries(sidecar.records)) {
     const t = byId.get(id);
     if (!t) {
-      report(ctx, 'error', `record "${id}" is not in ${basename(target)} (records: ${[...byId.keys()].slice(0, 5).join(', ')}${byId.size > 5 ? ', …' : ''})`, ['records', id]);
+      report(ctx, 'error', `record "${id}" is not in ${basename(target)} (records: ${[...byId.keys()].slice(0, 5).join(', ')}${byId.size > 5 ? ', …' : ''})`, [
+        'records',
+        id,
+      ]);
       continue;
     }
     const a = record.annotation;
     // Audits re-stamp trajectory.sha256, never an annotation's own hash: stays until a person confirms.
     if (a?.trajectorySha256 && a.trajectorySha256 !== currentSha) {
-      report(ctx, 'warning', `the annotation of record "${id}" was made on other content of ${basename(target)} (sha256 differs); check its steps, then confirm it with trajaudit validate --accept-content ${basename(sidecarPath)}`, ['records', id, 'annotation']);
+      report(
+        ctx,
+        'warning',
+        `the annotation of record "${id}" was made on other content of ${basename(target)} (sha256 differs); check its steps, then confirm it with trajaudit validate --accept-content ${basename(sidecarPath)}`,
+        ['records', id, 'annotation'],
+      );
     }
-    const steps: [string, number | null | undefined][] = [['criticalStep', a?.criticalStep], ['toleranceSpan', a?.toleranceSpan?.[0]], ['toleranceSpan', a?.toleranceSpan?.[1]]];
+    const steps: [string, number | null | undefined][] = [
+      ['criticalStep', a?.criticalStep],
+      ['toleranceSpan', a?.toleranceSpan?.[0]],
+      ['toleranceSpan', a?.toleranceSpan?.[1]],
+    ];
     for (const [key, step] of steps) {
       if (typeof step === 'number' && !t.decisionSteps.includes(step)) {
         report(ctx, 'error', `annotation ${key} ${step} is not a decision step of record "${id}"`, ['records', id, 'annotation', key]);
@@ -114,7 +166,14 @@ function duplicateKeyWarnings(text: string, file: string): Problem[] {
   const warn = (found: DuplicateKey[], lineText: string, lineOffset: number) => {
     for (const d of found) {
       const { line, column } = lineColumnAt(lineText, d.offset);
-      problems.push({ file, severity: 'warning', message: `key ${JSON.stringify(d.key)} appears twice in one object; only its last value is read`, path: formatJsonPath([...d.path, d.key]), line: line + lineOffset, column });
+      problems.push({
+        file,
+        severity: 'warning',
+        message: `key ${JSON.stringify(d.key)} appears twice in one object; only its last value is read`,
+        path: formatJsonPath([...d.path, d.key]),
+        line: line + lineOffset,
+        column,
+      });
     }
   };
   if (!/^\s*[[{]/.test(text)) return problems;

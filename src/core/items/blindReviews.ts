@@ -10,10 +10,12 @@ import type { ReviewData, ReviewPatch, ReviewProgress } from '../../shared/itemP
 
 export function hasJudgment(review: ReviewData | undefined): boolean {
   if (!review) return false;
-  return typeof review.answerability === 'boolean'
-    || typeof review.shortcut_free === 'boolean'
-    || Object.keys(review.irrelevant_labels ?? {}).length > 0
-    || Object.keys(review.distractor_validity ?? {}).length > 0;
+  return (
+    typeof review.answerability === 'boolean' ||
+    typeof review.shortcut_free === 'boolean' ||
+    Object.keys(review.irrelevant_labels ?? {}).length > 0 ||
+    Object.keys(review.distractor_validity ?? {}).length > 0
+  );
 }
 
 function setDoc(map: Record<string, boolean> | undefined, docId: string, value: boolean | null): Record<string, boolean> | undefined {
@@ -71,10 +73,11 @@ export function canonicalReview(review: ReviewData): ReviewData {
 export function reviewProgress(review: ReviewData | undefined, irrelevantIds: readonly string[], distractorIds: readonly string[]): ReviewProgress {
   if (!hasJudgment(review)) return 'none';
   const r = review as ReviewData;
-  const complete = typeof r.answerability === 'boolean'
-    && typeof r.shortcut_free === 'boolean'
-    && irrelevantIds.every((id) => typeof r.irrelevant_labels?.[id] === 'boolean')
-    && distractorIds.every((id) => typeof r.distractor_validity?.[id] === 'boolean');
+  const complete =
+    typeof r.answerability === 'boolean' &&
+    typeof r.shortcut_free === 'boolean' &&
+    irrelevantIds.every((id) => typeof r.irrelevant_labels?.[id] === 'boolean') &&
+    distractorIds.every((id) => typeof r.distractor_validity?.[id] === 'boolean');
   return complete ? 'complete' : 'partial';
 }
 
@@ -86,7 +89,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function reviewsInSidecar(sidecar: Sidecar | undefined, recordId: string): ReviewData[] {
   const reviews = (sidecar?.records[recordId] as Record<string, unknown> | undefined)?.reviews;
   if (!Array.isArray(reviews)) return [];
-  return reviews.filter((r): r is ReviewData => isRecord(r) && (typeof r.annotator === 'string' || typeof r.reviewer === 'string'))
+  return reviews
+    .filter((r): r is ReviewData => isRecord(r) && (typeof r.annotator === 'string' || typeof r.reviewer === 'string'))
     .map((r) => (typeof r.annotator === 'string' ? r : { ...r, annotator: String(r.reviewer) }));
 }
 

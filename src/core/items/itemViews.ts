@@ -3,8 +3,18 @@
 // may see (seed 000, human validation): nothing else can reach the webview in blind mode.
 import type { ClarifyInstance, DeepSearchQaRow, DelegationItem, ScenarioSet } from './schemas';
 import type {
-  ClarifyView, CriterionView, DelegationBlindView, DelegationFullView, DistractorAudit, DsqaRow, Field,
-  FullDistractorDoc, FullDoc, ScenarioSetView, ScenarioView, VisibleDoc,
+  ClarifyView,
+  CriterionView,
+  DelegationBlindView,
+  DelegationFullView,
+  DistractorAudit,
+  DsqaRow,
+  Field,
+  FullDistractorDoc,
+  FullDoc,
+  ScenarioSetView,
+  ScenarioView,
+  VisibleDoc,
 } from '../../shared/itemProtocol';
 import { locateEvidence } from './evidenceSpans';
 
@@ -13,8 +23,14 @@ export const MODEL_VISIBLE_DOC_FIELDS = ['doc_id', 'title', 'url', 'site_name', 
 
 /** Stage-B audit fields of a distractor. */
 export const DISTRACTOR_AUDIT_FIELDS = [
-  'distractor_type', 'source_doc_key', 'target_info_point', 'target_evidence_text',
-  'synthetic_url', 'pseudo_publish_time', 'discriminating_constraint', 'conflict_hint',
+  'distractor_type',
+  'source_doc_key',
+  'target_info_point',
+  'target_evidence_text',
+  'synthetic_url',
+  'pseudo_publish_time',
+  'discriminating_constraint',
+  'conflict_hint',
 ] as const;
 
 /**
@@ -22,11 +38,32 @@ export const DISTRACTOR_AUDIT_FIELDS = [
  * allowlist, so these (and any other field) are left out whether or not they are listed here.
  */
 export const PIPELINE_FIELDS = [
-  'conflict_hint', 'discriminating_constraint', 'target_info_point', 'distractor_type', 'target_evidence_text',
-  'source_doc_key', 'reasoning_steps', 'evidence_spans', 'synthetic_url', 'pseudo_publish_time', 'mode',
+  'conflict_hint',
+  'discriminating_constraint',
+  'target_info_point',
+  'distractor_type',
+  'target_evidence_text',
+  'source_doc_key',
+  'reasoning_steps',
+  'evidence_spans',
+  'synthetic_url',
+  'pseudo_publish_time',
+  'mode',
 ] as const;
 
-const ITEM_FIELDS = new Set(['id', 'query', 'golden_answer', 'golden_docs', 'irrelevant_docs', 'distractor_docs', 'evidence_spans', 'reasoning_steps', 'mode', 'language', 'domain']);
+const ITEM_FIELDS = new Set([
+  'id',
+  'query',
+  'golden_answer',
+  'golden_docs',
+  'irrelevant_docs',
+  'distractor_docs',
+  'evidence_spans',
+  'reasoning_steps',
+  'mode',
+  'language',
+  'domain',
+]);
 
 /** Any JSON value as display text; undefined for null/undefined/empty. */
 export function textOf(value: unknown): string | undefined {
@@ -205,7 +242,10 @@ export function scenarioSetView(set: ScenarioSet): ScenarioSetView {
     meta: metaFields,
     scoring: scoringFields,
     sources: (set.registered_sources ?? []).map((s) => ({
-      id: s.id, url: optionalText(s.url), tier: optionalText(s.tier), grade: optionalText(s.grade),
+      id: s.id,
+      url: optionalText(s.url),
+      tier: optionalText(s.tier),
+      grade: optionalText(s.grade),
     })),
     scenarios: set.scenarios.map((s): ScenarioView => {
       const obj = s as Record<string, unknown>;
@@ -219,8 +259,15 @@ export function scenarioSetView(set: ScenarioSet): ScenarioSetView {
         criteria: s.criteria.map((c): CriterionView => {
           const co = c as Record<string, unknown>;
           return {
-            id: c.id, track: c.track, dim: c.dim, text: c.text, check: c.check, points: c.points,
-            evidence: optionalText(co.evidence), source: optionalText(co.source), rationale: optionalText(co.rationale),
+            id: c.id,
+            track: c.track,
+            dim: c.dim,
+            text: c.text,
+            check: c.check,
+            points: c.points,
+            evidence: optionalText(co.evidence),
+            source: optionalText(co.source),
+            rationale: optionalText(co.rationale),
           };
         }),
         extra: extraFields(obj, SCENARIO_FIELDS),

@@ -85,8 +85,11 @@ export function withSilentCitations(line: ResultLine | undefined, scenario: stri
 
 /** A line that says nothing: no criterion, no count, no other field. */
 export function isEmptyLine(line: ResultLine): boolean {
-  return Object.keys(line.criteria).length === 0 && line.silent_citations === undefined
-    && Object.keys(line).every((k) => k === 'scenario' || k === 'criteria' || k === 'silent_citations');
+  return (
+    Object.keys(line.criteria).length === 0 &&
+    line.silent_citations === undefined &&
+    Object.keys(line).every((k) => k === 'scenario' || k === 'criteria' || k === 'silent_citations')
+  );
 }
 
 export interface MergeInput {

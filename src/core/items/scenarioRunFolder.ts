@@ -64,7 +64,8 @@ export function readRunFolder(folder: string, setPath: string, display: (p: stri
       }
       if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) throw new InputError(display(manifestPath), 'is not a JSON object');
       const m = manifest as Record<string, unknown>;
-      if (m.kind !== 'scenarios') throw new InputError(display(manifestPath), `is a "${String(m.kind)}" run, not a "scenarios" run; choose another folder for the results`);
+      if (m.kind !== 'scenarios')
+        throw new InputError(display(manifestPath), `is a "${String(m.kind)}" run, not a "scenarios" run; choose another folder for the results`);
       state.manifest = m;
       if (typeof m.results === 'string' && m.results.trim()) {
         if (isAbsolute(m.results)) throw new InputError(display(manifestPath), `"results" must be a path relative to the run folder, got ${m.results}`);

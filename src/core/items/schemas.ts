@@ -61,11 +61,13 @@ export const clarifyInstanceSchema = z.looseObject({
   id: idLike,
   blurred_query: z.string(),
   fused_query: z.string(),
-  nuggets: z.array(z.looseObject({
-    text: z.string(),
-    weight: z.union([z.literal(1), z.literal(2), z.literal(3)], { message: 'expected weight 1, 2 or 3' }),
-    evidence_ids: z.array(z.union([z.string(), z.number()])).optional(),
-  })),
+  nuggets: z.array(
+    z.looseObject({
+      text: z.string(),
+      weight: z.union([z.literal(1), z.literal(2), z.literal(3)], { message: 'expected weight 1, 2 or 3' }),
+      evidence_ids: z.array(z.union([z.string(), z.number()])).optional(),
+    }),
+  ),
 });
 export type ClarifyInstance = z.infer<typeof clarifyInstanceSchema>;
 
@@ -81,11 +83,13 @@ export const scenarioCriterionSchema = z.looseObject({
 export const scenarioSetSchema = z.looseObject({
   meta: z.looseObject({ scoring: z.looseObject({}).optional() }),
   registered_sources: z.array(z.looseObject({ id: z.string() })).optional(),
-  scenarios: z.array(z.looseObject({
-    id: z.string(),
-    input: z.string().optional(),
-    criteria: z.array(scenarioCriterionSchema),
-  })),
+  scenarios: z.array(
+    z.looseObject({
+      id: z.string(),
+      input: z.string().optional(),
+      criteria: z.array(scenarioCriterionSchema),
+    }),
+  ),
 });
 export type ScenarioSet = z.infer<typeof scenarioSetSchema>;
 export type ScenarioCriterion = z.infer<typeof scenarioCriterionSchema>;

@@ -67,7 +67,16 @@ function isJsonLines(text: string): boolean {
 }
 
 function unrecognized(value: unknown, displayName: string): InputError {
-  const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'an object with keys ' + Object.keys(value as object).slice(0, 6).join(', ') : `a ${typeof value}`;
+  const got = Array.isArray(value)
+    ? 'an array'
+    : value === null
+      ? 'null'
+      : typeof value === 'object'
+        ? 'an object with keys ' +
+          Object.keys(value as object)
+            .slice(0, 6)
+            .join(', ')
+        : `a ${typeof value}`;
   return new InputError(displayName, `unrecognized content (${got}); ${EXPECTED_DOCUMENT}`, { path: '$', line: 1, column: 1 });
 }
 
@@ -88,7 +97,10 @@ function loadJsonValue(value: unknown, text: string, displayName: string): Loade
         try {
           const d = detectJsonValue(element);
           if (!d) throw new InputError(displayName, `unrecognized record; ${EXPECTED_DOCUMENT}`, { path: `$[${index}]` });
-          const id = d.kind === 'deepsearchqa' ? recordIdOf(element as Record<string, unknown>) ?? String(index) : recordIdOf(element as Record<string, unknown>) ?? String(index + 1);
+          const id =
+            d.kind === 'deepsearchqa'
+              ? (recordIdOf(element as Record<string, unknown>) ?? String(index))
+              : (recordIdOf(element as Record<string, unknown>) ?? String(index + 1));
           records.push(loadRecord(element, d, { file: displayName, text, basePath: [index] }, id));
           indexes.push(index);
         } catch (error) {
@@ -137,7 +149,13 @@ function loadJsonLines(text: string, displayName: string): LoadedFile {
     }
   }
   if (!detection) throw toError(problems[0] ?? { file: displayName, message: 'no records', severity: 'error' });
-  return { file: displayName, container: 'jsonl', detection, records: withoutDuplicateIds(records, displayName, problems, (i) => ({ line: records[i].line, column: 1 })), problems };
+  return {
+    file: displayName,
+    container: 'jsonl',
+    detection,
+    records: withoutDuplicateIds(records, displayName, problems, (i) => ({ line: records[i].line, column: 1 })),
+    problems,
+  };
 }
 
 function loadCsv(text: string, displayName: string): LoadedFile {
@@ -150,7 +168,11 @@ function loadCsv(text: string, displayName: string): LoadedFile {
   }
   const header = Object.keys(rows[0]?.record ?? {});
   for (const column of ['problem', 'answer', 'answer_type']) {
-    if (!header.includes(column)) throw new InputError(displayName, `CSV header lacks the column "${column}"; expected problem, problem_category, answer, answer_type (DeepSearchQA)`, { line: 1, column: 1 });
+    if (!header.includes(column))
+      throw new InputError(displayName, `CSV header lacks the column "${column}"; expected problem, problem_category, answer, answer_type (DeepSearchQA)`, {
+        line: 1,
+        column: 1,
+      });
   }
   let records: LoadedRecord[] = [];
   const problems: Problem[] = [];
@@ -174,7 +196,12 @@ function loadCsv(text: string, displayName: string): LoadedFile {
  * same id would share (and mix) them. Every record after the first with an id is an error that
  * names both places, and is left out; the first keeps the id.
  */
-function withoutDuplicateIds(records: LoadedRecord[], displayName: string, problems: Problem[], whereOf: (index: number) => { line?: number; column?: number; path?: string }): LoadedRecord[] {
+function withoutDuplicateIds(
+  records: LoadedRecord[],
+  displayName: string,
+  problems: Problem[],
+  whereOf: (index: number) => { line?: number; column?: number; path?: string },
+): LoadedRecord[] {
   const first = new Map<string, number>();
   const kept: LoadedRecord[] = [];
   records.forEach((record, index) => {
@@ -188,7 +215,9 @@ function withoutDuplicateIds(records: LoadedRecord[], displayName: string, probl
     const there = whereOf(earlier);
     const place = (w: typeof there) => (w.line !== undefined ? `${displayName}:${w.line}` : `${displayName} ${w.path ?? ''}`.trim());
     problems.push({
-      file: displayName, severity: 'error', ...here,
+      file: displayName,
+      severity: 'error',
+      ...here,
       message: `duplicate record id ${JSON.stringify(record.id)}: ${place(here)} has the id of ${place(there)}; ids must be unique in a file (they key annotations and audits) — this record is not loaded`,
     });
   });

@@ -8,13 +8,22 @@ import { loadSearchAuditBench } from '../formats/searchAuditBench';
 import { loadTongyi } from '../formats/tongyi';
 import { loadWhoAndWhen } from '../formats/whoAndWhen';
 import {
-  clarifyInstanceSchema, deepSearchQaRowSchema, delegationItemSchema, scenarioSetSchema,
-  type ClarifyInstance, type DeepSearchQaRow, type DelegationItem, type ScenarioSet,
+  clarifyInstanceSchema,
+  deepSearchQaRowSchema,
+  delegationItemSchema,
+  scenarioSetSchema,
+  type ClarifyInstance,
+  type DeepSearchQaRow,
+  type DelegationItem,
+  type ScenarioSet,
 } from '../items/schemas';
 import { runManifestSchema, type RunManifest } from '../runs/manifest';
 import { sidecarSchema, type Sidecar } from '../sidecar/schema';
 
-interface Base { id: string; line?: number }
+interface Base {
+  id: string;
+  line?: number;
+}
 export type TrajectoryRecord = Base & { kind: TrajectoryFormat; trajectory: Trajectory };
 export type LoadedRecord =
   | TrajectoryRecord

@@ -23,7 +23,11 @@ export const ROOT_CAUSE_LABELS: Record<RootCause, string> = {
 /** Accepts ids and display names in any case, with any dash, space or underscore between words. */
 export function normalizeRootCause(value: unknown): RootCause | undefined {
   if (typeof value !== 'string') return undefined;
-  const key = value.trim().toLowerCase().replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '');
+  const key = value
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z]+/g, '_')
+    .replace(/^_|_$/g, '');
   return (ROOT_CAUSES as readonly string[]).includes(key) ? (key as RootCause) : undefined;
 }
 

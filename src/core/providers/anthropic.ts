@@ -115,7 +115,9 @@ export class AnthropicMessagesClient implements ModelClient {
     };
     const requestId = (message as { _request_id?: string | null })._request_id;
     if (requestId) result.requestId = requestId;
-    const calls = message.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : []));
+    const calls = message.content.flatMap((block) =>
+      block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : [],
+    );
     if (calls.length) result.toolCalls = calls;
     return redactReply(result, [this.#options.apiKey]);
   }
@@ -156,7 +158,10 @@ function parseArguments(text: string): unknown {
 
 function checkMessage(data: unknown): Message {
   if (typeof data === 'string') {
-    throw new BadResponseError(`server answered with non-JSON text (${JSON.stringify(data.slice(0, 80))}); check the base URL (without /v1 for Anthropic)`, false);
+    throw new BadResponseError(
+      `server answered with non-JSON text (${JSON.stringify(data.slice(0, 80))}); check the base URL (without /v1 for Anthropic)`,
+      false,
+    );
   }
   const m = data as Partial<Message> | null | undefined;
   if (!m || typeof m !== 'object' || !Array.isArray(m.content)) {

@@ -74,7 +74,15 @@ export class StructuredOutputError extends ModelError {
   /** Why the last output was rejected (one line). */
   readonly lastProblem: string;
 
-  constructor(init: { provider: ProviderName; model: string; attempts: number; schemaName: string; usage: ChatUsage; lastOutput: string; lastProblem: string }) {
+  constructor(init: {
+    provider: ProviderName;
+    model: string;
+    attempts: number;
+    schemaName: string;
+    usage: ChatUsage;
+    lastOutput: string;
+    lastProblem: string;
+  }) {
     super({
       kind: 'invalid_output',
       provider: init.provider,
@@ -125,7 +133,10 @@ export function scrubSecrets(text: string, secrets: ReadonlyArray<string | undef
  * A model reply with every form of the client's and the registered keys redacted (a model can
  * echo a key it was shown; the reply then goes into sidecars, --json and run folders).
  */
-export function redactReply<T extends { text: string; refusal?: string; toolCalls?: { id: string; name: string; arguments: string }[] }>(result: T, secrets: ReadonlyArray<string | undefined>): T {
+export function redactReply<T extends { text: string; refusal?: string; toolCalls?: { id: string; name: string; arguments: string }[] }>(
+  result: T,
+  secrets: ReadonlyArray<string | undefined>,
+): T {
   const redact = (text: string) => redactSecrets(text, secrets);
   const out: T = { ...result, text: redact(result.text) };
   if (result.refusal !== undefined) out.refusal = redact(result.refusal);

@@ -35,7 +35,12 @@ export function createModelClient(settings: ModelSettings): ModelClient {
     throw new ModelError({ kind: 'config', provider, model: String(settings.model ?? ''), detail: oneLine(scrubSecrets(detail, [settings.apiKey])) });
   };
   if (provider !== 'openai' && provider !== 'anthropic') {
-    throw new ModelError({ kind: 'config', provider, model: String(settings.model ?? ''), detail: `unknown provider "${String(provider)}" (expected "openai" or "anthropic")` });
+    throw new ModelError({
+      kind: 'config',
+      provider,
+      model: String(settings.model ?? ''),
+      detail: `unknown provider "${String(provider)}" (expected "openai" or "anthropic")`,
+    });
   }
   if (typeof settings.model !== 'string' || !settings.model.trim()) fail('no model name given');
 
@@ -73,8 +78,10 @@ export function createModelClient(settings: ModelSettings): ModelClient {
   };
   if (settings.temperature !== undefined && !(settings.temperature >= 0 && settings.temperature <= 2)) fail('temperature must be between 0 and 2');
   if (settings.maxOutputTokens !== undefined) integerIn('maxOutputTokens', settings.maxOutputTokens, 1, 10_000_000, fail);
-  if (settings.reasoningEffort !== undefined && !['low', 'medium', 'high'].includes(settings.reasoningEffort)) fail('reasoningEffort must be low, medium or high');
-  if (settings.structuredOutput !== undefined && settings.structuredOutput !== 'native' && settings.structuredOutput !== 'prompt') fail('structuredOutput must be "native" or "prompt"');
+  if (settings.reasoningEffort !== undefined && !['low', 'medium', 'high'].includes(settings.reasoningEffort))
+    fail('reasoningEffort must be low, medium or high');
+  if (settings.structuredOutput !== undefined && settings.structuredOutput !== 'native' && settings.structuredOutput !== 'prompt')
+    fail('structuredOutput must be "native" or "prompt"');
 
   const common = {
     model: settings.model.trim(),

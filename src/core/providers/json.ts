@@ -67,7 +67,7 @@ interface Fence {
 /** Closed ``` fences, left to right, like /```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n([\s\S]*?)```/g but in linear time. */
 function closedFences(text: string): Fence[] {
   const fences: Fence[] = [];
-  for (let at = text.indexOf('```'); at !== -1; ) {
+  for (let at = text.indexOf('```'); at !== -1;) {
     const newline = text.indexOf('\n', at + 3);
     if (newline === -1) break; // no later opener has a header line either
     const close = text.indexOf('```', newline + 1);
@@ -94,7 +94,8 @@ function unclosedJsonFence(text: string): string | undefined {
  * first. Linear in the text: every search is one pass or runs on a budget of characters.
  */
 export function extractJson(text: string, options: { container?: 'object' | 'array' } = {}): JsonExtraction {
-  if (text.length > MAX_REPLY_CHARS) return { ok: false, problem: `the reply is ${text.length} characters long; at most ${MAX_REPLY_CHARS} are searched for JSON` };
+  if (text.length > MAX_REPLY_CHARS)
+    return { ok: false, problem: `the reply is ${text.length} characters long; at most ${MAX_REPLY_CHARS} are searched for JSON` };
   const cleaned = withoutThinking(text).trim();
   if (!cleaned) return { ok: false, problem: 'the reply was empty' };
   const [openChar, closeChar] = options.container === 'array' ? ['[', ']'] : ['{', '}'];
@@ -138,7 +139,8 @@ export function extractJson(text: string, options: { container?: 'object' | 'arr
   if (found) return found;
 
   if (firstError) return { ok: false, problem: `the reply is not valid JSON (${firstError})` };
-  if (cleaned.includes(openChar)) return { ok: false, problem: `the reply contains an unbalanced JSON ${options.container === 'array' ? 'array' : 'object'} (cut off?)` };
+  if (cleaned.includes(openChar))
+    return { ok: false, problem: `the reply contains an unbalanced JSON ${options.container === 'array' ? 'array' : 'object'} (cut off?)` };
   return { ok: false, problem: `no JSON ${options.container === 'array' ? 'array' : 'object'} found in the reply` };
 }
 

@@ -85,7 +85,8 @@ export class OpenAIChatClient implements ModelClient {
     const policy = this.#options.policy;
     const { value: completion, attempts } = await runWithRetries(
       { provider: this.provider, model: this.model, policy, signal, scrub: this.#scrub },
-      async (attemptSignal) => checkCompletion(await this.#sdk.chat.completions.create(body, { signal: attemptSignal, timeout: policy.timeoutMs, maxRetries: 0 })),
+      async (attemptSignal) =>
+        checkCompletion(await this.#sdk.chat.completions.create(body, { signal: attemptSignal, timeout: policy.timeoutMs, maxRetries: 0 })),
       (error, timedOut) => classifySdkError(error, timedOut, OpenAI, policy.timeoutMs),
     );
     const choice = completion.choices[0];
@@ -109,7 +110,8 @@ export class OpenAIChatClient implements ModelClient {
     if (requestId) result.requestId = requestId;
     if (choice.message?.refusal) result.refusal = choice.message.refusal;
     const calls = (choice.message?.tool_calls ?? []).flatMap((c) =>
-      c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }] : []);
+      c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }] : [],
+    );
     if (calls.length) result.toolCalls = calls;
     return redactReply(result, [this.#options.apiKey]);
   }
@@ -138,7 +140,10 @@ export function withPrefix(messages: ChatMessage[], prefix: string | undefined):
 
 function checkCompletion(data: unknown): ChatCompletion {
   if (typeof data === 'string') {
-    throw new BadResponseError(`server answered with non-JSON text (${JSON.stringify(data.slice(0, 80))}); check the base URL (OpenAI-compatible servers usually end in /v1)`, false);
+    throw new BadResponseError(
+      `server answered with non-JSON text (${JSON.stringify(data.slice(0, 80))}); check the base URL (OpenAI-compatible servers usually end in /v1)`,
+      false,
+    );
   }
   const c = data as (Partial<ChatCompletion> & { error?: { message?: unknown } }) | null | undefined;
   if (c && typeof c === 'object' && c.error) {

@@ -95,7 +95,12 @@ export async function runWithRetries<T>(
  * given (capped at retryAfterMaxMs), else min(maxDelay, base·2^(retry-1)) with
  * "equal jitter" (a uniform draw from its upper half).
  */
-export function backoffDelayMs(retry: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'retryAfterMaxMs'>, retryAfterMs?: number, random: () => number = Math.random): number {
+export function backoffDelayMs(
+  retry: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'retryAfterMaxMs'>,
+  retryAfterMs?: number,
+  random: () => number = Math.random,
+): number {
   if (retryAfterMs !== undefined && Number.isFinite(retryAfterMs)) return Math.min(Math.max(0, retryAfterMs), policy.retryAfterMaxMs);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   return ceiling / 2 + random() * (ceiling / 2);
@@ -141,7 +146,10 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** Thrown by a provider when a 2xx body is not what the API promises. */
 export class BadResponseError extends Error {
-  constructor(message: string, readonly retryable: boolean) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
     super(message);
     this.name = 'BadResponseError';
   }

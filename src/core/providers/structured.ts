@@ -45,7 +45,12 @@ export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
 
 const MAX_ECHO_CHARS = 20_000;
 
-export async function completeStructured<T>(client: ModelClient, request: ChatRequest, schema: z.ZodType<T>, options: StructuredOptions = {}): Promise<StructuredResult<T>> {
+export async function completeStructured<T>(
+  client: ModelClient,
+  request: ChatRequest,
+  schema: z.ZodType<T>,
+  options: StructuredOptions = {},
+): Promise<StructuredResult<T>> {
   const attempts = options.attempts ?? 3;
   if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError('completeStructured: attempts must be a positive integer');
   const spec: JsonOutputSpec = {
@@ -82,7 +87,15 @@ export async function completeStructured<T>(client: ModelClient, request: ChatRe
       { role: 'user', content: reaskText(lastProblem, native ? spec : undefined) },
     ];
   }
-  throw new StructuredOutputError({ provider: client.provider, model: client.model, attempts, schemaName: spec.name, usage, lastOutput: lastText, lastProblem });
+  throw new StructuredOutputError({
+    provider: client.provider,
+    model: client.model,
+    attempts,
+    schemaName: spec.name,
+    usage,
+    lastOutput: lastText,
+    lastProblem,
+  });
 }
 
 function problemOf<T>(result: ChatResult, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {

@@ -60,7 +60,8 @@ export function rawAgreement(labels: readonly boolean[]): number | null {
   return (pos * (pos - 1) + neg * (neg - 1)) / (n * (n - 1));
 }
 
-export const AGREEMENT_NOTE = 'raw agreement is the share of agreeing annotator pairs; it is not chance-corrected (unlike Cohen\'s or Fleiss\' kappa) and is sensitive to the prevalence of positive labels';
+export const AGREEMENT_NOTE =
+  "raw agreement is the share of agreeing annotator pairs; it is not chance-corrected (unlike Cohen's or Fleiss' kappa) and is sensitive to the prevalence of positive labels";
 
 export function scoreAgreement(reviews: readonly Review[]): AgreementScore {
   const items = [...new Set(reviews.map((r) => r.item))].sort();

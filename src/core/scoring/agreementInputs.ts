@@ -88,10 +88,11 @@ export function readAnnotationFile(path: string, displayName = path): Review[] {
     });
   }
   const source: SourceText = { file: displayName, text };
-  const fromArray = (list: unknown[], base: (string | number)[], key?: string) => list.map((v, i) => {
-    const raw = checkSchema(reviewSchema, v, { ...source, basePath: [...base, i] }, WHAT);
-    return toReview(raw, source, { path: `$${base.map((b) => (typeof b === 'number' ? `[${b}]` : `.${b}`)).join('')}[${i}]` }, key);
-  });
+  const fromArray = (list: unknown[], base: (string | number)[], key?: string) =>
+    list.map((v, i) => {
+      const raw = checkSchema(reviewSchema, v, { ...source, basePath: [...base, i] }, WHAT);
+      return toReview(raw, source, { path: `$${base.map((b) => (typeof b === 'number' ? `[${b}]` : `.${b}`)).join('')}[${i}]` }, key);
+    });
   if (Array.isArray(whole)) return fromArray(whole, []);
   if (whole && typeof whole === 'object') {
     const obj = whole as Record<string, unknown>;
@@ -100,14 +101,19 @@ export function readAnnotationFile(path: string, displayName = path): Review[] {
       return Object.entries(obj.records as Record<string, unknown>).flatMap(([id, rec]) => {
         const reviews = (rec as { reviews?: unknown } | null)?.reviews;
         if (reviews === undefined) return [];
-        if (!Array.isArray(reviews)) throw new InputError(displayName, 'expected "reviews" to be an array of reviews', { path: `$.records[${JSON.stringify(id)}].reviews` });
+        if (!Array.isArray(reviews))
+          throw new InputError(displayName, 'expected "reviews" to be an array of reviews', { path: `$.records[${JSON.stringify(id)}].reviews` });
         return fromArray(reviews, ['records', id, 'reviews'], id);
       });
     }
     // A single review object.
     if ('annotator' in obj || 'reviewer' in obj) return [toReview(checkSchema(reviewSchema, obj, source, WHAT), source, { line: 1, path: '$' })];
   }
-  throw new InputError(displayName, `unrecognized annotation file; expected JSONL reviews, a JSON array of reviews, {"reviews": […]} or {"records": {<item>: {"reviews": […]}}} — ${WHAT}`, { path: '$', line: 1, column: 1 });
+  throw new InputError(
+    displayName,
+    `unrecognized annotation file; expected JSONL reviews, a JSON array of reviews, {"reviews": […]} or {"records": {<item>: {"reviews": […]}}} — ${WHAT}`,
+    { path: '$', line: 1, column: 1 },
+  );
 }
 
 /** Reads several files; the same annotator judging the same item twice is an error. */

@@ -40,7 +40,12 @@ export interface AuditCase {
 
 export const NONE_COLUMN = 'none';
 
-export interface ClassScore { precision: number; recall: number; f1: number; support: number }
+export interface ClassScore {
+  precision: number;
+  recall: number;
+  f1: number;
+  support: number;
+}
 export interface PositionStats {
   n: number;
   /** Median critical position (numpy linear), 0 = first message, 1 = last; null when n = 0. */
@@ -140,11 +145,21 @@ export function auditCaseRow(c: AuditCase): AuditCaseRow {
 
 export function scoreAudit(cases: readonly AuditCase[]): AuditScore {
   const n = cases.length;
-  let strict = 0, loose = 0, rcHits = 0, sound = 0, passed = 0, ungraded = 0, predicted = 0, noGoldClass = 0;
-  const confusion = Object.fromEntries(ROOT_CAUSES.map((g) => [g, Object.fromEntries([...ROOT_CAUSES, NONE_COLUMN].map((p) => [p, 0]))])) as AuditScore['confusion'];
+  let strict = 0,
+    loose = 0,
+    rcHits = 0,
+    sound = 0,
+    passed = 0,
+    ungraded = 0,
+    predicted = 0,
+    noGoldClass = 0;
+  const confusion = Object.fromEntries(
+    ROOT_CAUSES.map((g) => [g, Object.fromEntries([...ROOT_CAUSES, NONE_COLUMN].map((p) => [p, 0]))]),
+  ) as AuditScore['confusion'];
   const goldPositions: number[] = [];
   const predictedPositions: number[] = [];
-  let inHandN = 0, inHand = 0;
+  let inHandN = 0,
+    inHand = 0;
   for (const c of cases) {
     const p = c.prediction;
     if (p) predicted++;
@@ -194,8 +209,12 @@ export function scoreAudit(cases: readonly AuditCase[]): AuditScore {
     per_class: perClass,
     confusion,
     counts: {
-      predicted, missing_predictions: n - predicted, sound_diagnoses: sound, repairs_passed: passed,
-      ungraded_repairs: ungraded, gold_without_root_cause: noGoldClass,
+      predicted,
+      missing_predictions: n - predicted,
+      sound_diagnoses: sound,
+      repairs_passed: passed,
+      ungraded_repairs: ungraded,
+      gold_without_root_cause: noGoldClass,
     },
     positions: { gold: positionStats(goldPositions), predicted: positionStats(predictedPositions) },
     answer_in_hand: inHandN === 0 ? null : { n: inHandN, rate: inHand / inHandN },

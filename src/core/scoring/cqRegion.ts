@@ -10,10 +10,13 @@
 export type CqDimension = 'time' | 'region' | 'entity' | 'scope' | 'definition' | 'mixed' | 'other';
 
 const KEYWORDS: Record<Exclude<CqDimension, 'mixed' | 'other'>, RegExp> = {
-  region: /\b(where|region|regions|regional|country|countries|nation|national|city|cities|state|province|location|located|local|area|place|geograph\w*|continent|county|district|nationwide|worldwide|global(?:ly)?|domestic|overseas|abroad)\b|地区|地域|区域|哪里|哪儿|哪个城市|哪个国家|哪个省|国家|城市|省份|地点|位置|国内|国外|海外|全球|本地|当地/u,
+  region:
+    /\b(where|region|regions|regional|country|countries|nation|national|city|cities|state|province|location|located|local|area|place|geograph\w*|continent|county|district|nationwide|worldwide|global(?:ly)?|domestic|overseas|abroad)\b|地区|地域|区域|哪里|哪儿|哪个城市|哪个国家|哪个省|国家|城市|省份|地点|位置|国内|国外|海外|全球|本地|当地/u,
   time: /\b(when|year|years|month|months|date|dates|time|period|recent|latest|current(?:ly)?|since|before|after|quarter|decade|season|today|now)\b|时间|年份|哪一年|几年|月份|日期|近期|最近|最新|目前|当前|时期|季度|期间/u,
-  entity: /\b(which (?:company|companies|brand|product|model|person|organi[sz]ation|team|school|university)|who|whose|brand|company|product|model|version)\b|哪家|哪个品牌|哪款|哪个公司|哪位|品牌|公司|产品|型号|版本|机构/u,
-  scope: /\b(scope|range|all|every|only|specific|include|exclude|type|types|kind|kinds|category|categories|aspect|aspects|how many|level)\b|范围|哪些方面|哪方面|类型|种类|类别|包括|所有|全部|具体|层面/u,
+  entity:
+    /\b(which (?:company|companies|brand|product|model|person|organi[sz]ation|team|school|university)|who|whose|brand|company|product|model|version)\b|哪家|哪个品牌|哪款|哪个公司|哪位|品牌|公司|产品|型号|版本|机构/u,
+  scope:
+    /\b(scope|range|all|every|only|specific|include|exclude|type|types|kind|kinds|category|categories|aspect|aspects|how many|level)\b|范围|哪些方面|哪方面|类型|种类|类别|包括|所有|全部|具体|层面/u,
   definition: /\b(meaning|define|defined|definition|refer to|refers to|referring to|stand for|stands for)\b|指的是|是指|含义|定义|意思/u,
 };
 
@@ -37,6 +40,11 @@ export function dimensionOf(turn: { question: string; dimension?: string | null 
 /** An answer meaning "unknown" (closed-book User Answerer): unknown / "unknown." / 未知 / 不知道, any case. */
 export function isUnknownAnswer(answer: string | null | undefined): boolean {
   if (answer === null || answer === undefined) return true;
-  const a = answer.normalize('NFKC').trim().toLowerCase().replace(/^["'“”‘’]+|["'“”‘’.。!！]+$/g, '').trim();
+  const a = answer
+    .normalize('NFKC')
+    .trim()
+    .toLowerCase()
+    .replace(/^["'“”‘’]+|["'“”‘’.。!！]+$/g, '')
+    .trim();
   return a === 'unknown' || a === '未知' || a === '不知道' || a === '';
 }

@@ -99,10 +99,12 @@ function groupBy<T>(values: readonly T[], key: (v: T) => string): Map<string, T[
 export const PASS_AT = [1, 2, 4, 8] as const;
 
 export function scoreDeepSearchQa(items: readonly DsqaItem[]): DsqaScore {
-  const primary = items.filter((it) => it.samples.length > 0).map((it) => {
-    const first = [...it.samples].sort((a, b) => a.sample - b.sample)[0];
-    return { item: it, sample: first.sample, score: scoreJudgment(first.judgment, it.answerType) };
-  });
+  const primary = items
+    .filter((it) => it.samples.length > 0)
+    .map((it) => {
+      const first = [...it.samples].sort((a, b) => a.sample - b.sample)[0];
+      return { item: it, sample: first.sample, score: scoreJudgment(first.judgment, it.answerType) };
+    });
   const scores = primary.map((p) => p.score);
   const all = aggregate(scores);
   const { n, ...metrics } = all;
@@ -123,8 +125,12 @@ export function scoreDeepSearchQa(items: readonly DsqaItem[]): DsqaScore {
     atN = {};
     for (const k of PASS_AT) {
       const eligible = items.filter((it) => it.samples.length >= k);
-      const hits = eligible.filter((it) => [...it.samples].sort((a, b) => a.sample - b.sample).slice(0, k)
-        .some((s) => scoreJudgment(s.judgment, it.answerType).category === 'fully_correct')).length;
+      const hits = eligible.filter((it) =>
+        [...it.samples]
+          .sort((a, b) => a.sample - b.sample)
+          .slice(0, k)
+          .some((s) => scoreJudgment(s.judgment, it.answerType).category === 'fully_correct'),
+      ).length;
       atN[String(k)] = { items: eligible.length, rate: eligible.length === 0 ? null : hits / eligible.length };
     }
   }

@@ -53,7 +53,14 @@ const ids = (docs: readonly { doc_id: string }[]) => new Set(docs.map((d) => d.d
 
 function group(outputs: readonly DelegationOutput[], items: ReadonlyMap<string, DelegationItem>): DelegationGroup {
   const recalls: number[] = [];
-  let dShown = 0, dCited = 0, iShown = 0, iCited = 0, wShown = 0, wCited = 0, withDistractors = 0, citingDistractor = 0;
+  let dShown = 0,
+    dCited = 0,
+    iShown = 0,
+    iCited = 0,
+    wShown = 0,
+    wCited = 0,
+    withDistractors = 0,
+    citingDistractor = 0;
   const searches: number[] = [];
   const judged: boolean[] = [];
   for (const o of outputs) {
@@ -92,7 +99,11 @@ function group(outputs: readonly DelegationOutput[], items: ReadonlyMap<string, 
   };
 }
 
-function by(outputs: readonly DelegationOutput[], key: (o: DelegationOutput) => string, items: ReadonlyMap<string, DelegationItem>): Record<string, DelegationGroup> {
+function by(
+  outputs: readonly DelegationOutput[],
+  key: (o: DelegationOutput) => string,
+  items: ReadonlyMap<string, DelegationItem>,
+): Record<string, DelegationGroup> {
   const groups = new Map<string, DelegationOutput[]>();
   for (const o of outputs) {
     const k = key(o);
@@ -124,10 +135,12 @@ export function scoreDelegation(outputs: readonly DelegationOutput[], items: Rea
     metrics,
     by_setting: by(outputs, (o) => o.setting, items),
     by_order: by(outputs, (o) => o.order ?? '(unspecified)', items),
-    by_distractor_type: Object.fromEntries([...byType.keys()].sort().map((t) => {
-      const e = byType.get(t) as { documents: number; cited: number };
-      return [t, { ...e, rate: e.documents === 0 ? null : e.cited / e.documents }];
-    })),
+    by_distractor_type: Object.fromEntries(
+      [...byType.keys()].sort().map((t) => {
+        const e = byType.get(t) as { documents: number; cited: number };
+        return [t, { ...e, rate: e.documents === 0 ? null : e.cited / e.documents }];
+      }),
+    ),
     unknown_citations: unknown,
   };
 }

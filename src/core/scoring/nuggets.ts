@@ -15,9 +15,21 @@ export function restoreScore100(coverage: readonly CoverageLabel[], weights: rea
   return (100 * got) / total;
 }
 
-export interface NuggetResult { id: string; condition: string; score: number }
-export interface ClarificationTurn { question: string; answer: string | null; dimension?: string | null }
-export interface Clarification { id: string; condition: string; turns: ClarificationTurn[] }
+export interface NuggetResult {
+  id: string;
+  condition: string;
+  score: number;
+}
+export interface ClarificationTurn {
+  question: string;
+  answer: string | null;
+  dimension?: string | null;
+}
+export interface Clarification {
+  id: string;
+  condition: string;
+  turns: ClarificationTurn[];
+}
 
 export interface ConditionStats {
   n: number;
@@ -77,7 +89,9 @@ export function scoreNuggets(results: readonly NuggetResult[], clarifications: r
     list.push(c);
     clarByCondition.set(c.condition, list);
   }
-  const names = [...new Set([...byCondition.keys(), ...clarByCondition.keys()])].sort((a, b) => (a === baseline ? -1 : b === baseline ? 1 : a.localeCompare(b)));
+  const names = [...new Set([...byCondition.keys(), ...clarByCondition.keys()])].sort((a, b) =>
+    a === baseline ? -1 : b === baseline ? 1 : a.localeCompare(b),
+  );
   const conditions: Record<string, ConditionStats> = {};
   for (const name of names) {
     const scores = (byCondition.get(name) ?? []).map((r) => r.score);
@@ -104,5 +118,12 @@ export function scoreNuggets(results: readonly NuggetResult[], clarifications: r
       improvement[name] = { mean: meanOrNull(diffs), ci95: bootstrapMeanInterval(diffs, { resamples: options.resamples, seed: options.seed }) };
     }
   }
-  return { kind: 'nuggets', conditions, improvement, improvement_pairs: pairs, partial_credit: options.partialCredit ?? DEFAULT_PARTIAL_CREDIT, per_instance: [...results] };
+  return {
+    kind: 'nuggets',
+    conditions,
+    improvement,
+    improvement_pairs: pairs,
+    partial_credit: options.partialCredit ?? DEFAULT_PARTIAL_CREDIT,
+    per_instance: [...results],
+  };
 }

@@ -40,7 +40,14 @@ export function contractJson(score: KindScore): Record<string, unknown> {
       out = { kind: score.kind, scenarios: score.scenarios, dimensions: score.dimensions, a_total: score.a_total, a_mean: score.a_mean, gate: score.gate };
       break;
     case 'delegation':
-      out = { kind: score.kind, n: score.n, metrics: score.metrics, by_setting: score.by_setting, by_order: score.by_order, by_distractor_type: score.by_distractor_type };
+      out = {
+        kind: score.kind,
+        n: score.n,
+        metrics: score.metrics,
+        by_setting: score.by_setting,
+        by_order: score.by_order,
+        by_distractor_type: score.by_distractor_type,
+      };
       break;
   }
   return tidyJson(out);
@@ -59,13 +66,21 @@ function textTable(t: Table): string {
   // Numbers (and —) right-aligned, text left-aligned.
   const numeric = (c: string) => /^(?:[-+]?[\d.]+%?|—|\[.*\])$/.test(c);
   const numericColumn = t.head.map((_, i) => i > 0 && t.rows.length > 0 && t.rows.every((r) => numeric(r[i] ?? '')));
-  const line = (cells: string[], header = false) => cells.map((c, i) => ((header ? numericColumn[i] : i > 0 && numeric(c)) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[], header = false) =>
+    cells
+      .map((c, i) => ((header ? numericColumn[i] : i > 0 && numeric(c)) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   const out = [line(t.head, true), widths.map((w) => '-'.repeat(w)).join('  '), ...t.rows.map((r) => line(r))];
   return (t.title ? `${t.title}\n` : '') + out.join('\n');
 }
 
 function mdTable(t: Table): string {
-  const out = [`| ${t.head.map(markdownText).join(' | ')} |`, `| ${t.head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...t.rows.map((r) => `| ${r.map(markdownText).join(' | ')} |`)];
+  const out = [
+    `| ${t.head.map(markdownText).join(' | ')} |`,
+    `| ${t.head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
+    ...t.rows.map((r) => `| ${r.map(markdownText).join(' | ')} |`),
+  ];
   return (t.title ? `### ${markdownText(t.title)}\n\n` : '') + out.join('\n');
 }
 
@@ -73,24 +88,49 @@ function mdTable(t: Table): string {
 
 function auditTables(s: AuditScore): Table[] {
   const m = s.metrics;
-  const tables: Table[] = [{
-    title: `Audit scores (N = ${s.n})`,
-    head: ['metric', 'value'],
-    rows: [['CS-Strict', pct(m.cs_strict)], ['CS-Loose', pct(m.cs_loose)], ['RC-Acc', pct(m.rc_acc)], ['RC-F1 (macro, 6 classes)', pct(m.rc_f1)], ['Diag', pct(m.diag)], ['Rep@Diag', pct(m.rep_at_diag)], ['FPS', pct(m.fps)]],
-  }, {
-    title: 'Per class',
-    head: ['root cause', 'precision', 'recall', 'F1', 'support'],
-    rows: ROOT_CAUSES.map((c) => [c, pct(s.per_class[c].precision), pct(s.per_class[c].recall), pct(s.per_class[c].f1), String(s.per_class[c].support)]),
-  }, {
-    title: 'Confusion (rows: gold, columns: predicted; none = no prediction)',
-    head: ['gold \\ predicted', ...ROOT_CAUSES.map((c) => c.split('_').map((w) => w[0]).join('').toUpperCase()), 'none'],
-    rows: ROOT_CAUSES.map((g) => [g, ...ROOT_CAUSES.map((p) => String(s.confusion[g][p])), String(s.confusion[g].none)]),
-  }];
+  const tables: Table[] = [
+    {
+      title: `Audit scores (N = ${s.n})`,
+      head: ['metric', 'value'],
+      rows: [
+        ['CS-Strict', pct(m.cs_strict)],
+        ['CS-Loose', pct(m.cs_loose)],
+        ['RC-Acc', pct(m.rc_acc)],
+        ['RC-F1 (macro, 6 classes)', pct(m.rc_f1)],
+        ['Diag', pct(m.diag)],
+        ['Rep@Diag', pct(m.rep_at_diag)],
+        ['FPS', pct(m.fps)],
+      ],
+    },
+    {
+      title: 'Per class',
+      head: ['root cause', 'precision', 'recall', 'F1', 'support'],
+      rows: ROOT_CAUSES.map((c) => [c, pct(s.per_class[c].precision), pct(s.per_class[c].recall), pct(s.per_class[c].f1), String(s.per_class[c].support)]),
+    },
+    {
+      title: 'Confusion (rows: gold, columns: predicted; none = no prediction)',
+      head: [
+        'gold \\ predicted',
+        ...ROOT_CAUSES.map((c) =>
+          c
+            .split('_')
+            .map((w) => w[0])
+            .join('')
+            .toUpperCase(),
+        ),
+        'none',
+      ],
+      rows: ROOT_CAUSES.map((g) => [g, ...ROOT_CAUSES.map((p) => String(s.confusion[g][p])), String(s.confusion[g].none)]),
+    },
+  ];
   const pos = s.positions;
   tables.push({
     title: 'Critical positions (0 = first message, 1 = last)',
     head: ['', 'n', 'median', 'final third'],
-    rows: [['gold k*', String(pos.gold.n), num(pos.gold.median, 3), pct(pos.gold.final_third_share)], ['predicted k̂', String(pos.predicted.n), num(pos.predicted.median, 3), pct(pos.predicted.final_third_share)]],
+    rows: [
+      ['gold k*', String(pos.gold.n), num(pos.gold.median, 3), pct(pos.gold.final_third_share)],
+      ['predicted k̂', String(pos.predicted.n), num(pos.predicted.median, 3), pct(pos.predicted.final_third_share)],
+    ],
   });
   const c = s.counts;
   tables.push({
@@ -109,7 +149,17 @@ function auditTables(s: AuditScore): Table[] {
 }
 
 function dsqaRow(name: string, a: DsqaAggregate): string[] {
-  return [name, String(a.n), pct(a.f1), pct(a.precision), pct(a.recall), pct(a.fully_correct), pct(a.fully_incorrect), pct(a.partially_correct), pct(a.correct_with_extraneous)];
+  return [
+    name,
+    String(a.n),
+    pct(a.f1),
+    pct(a.precision),
+    pct(a.recall),
+    pct(a.fully_correct),
+    pct(a.fully_incorrect),
+    pct(a.partially_correct),
+    pct(a.correct_with_extraneous),
+  ];
 }
 
 function dsqaTables(s: DsqaScore): Table[] {
@@ -117,22 +167,43 @@ function dsqaTables(s: DsqaScore): Table[] {
   const metrics = ['f1', 'precision', 'recall', 'fully_correct', 'fully_incorrect', 'partially_correct', 'correct_with_extraneous'] as const;
   const tables: Table[] = [
     { title: `DeepSearchQA (n = ${s.n})`, head, rows: [dsqaRow('all', { n: s.n, ...s.metrics })] },
-    { title: '95% intervals (Wilson for shares; mean ± 1.96·s/√n for F1, P, R)', head: ['metric', 'value', 'ci95'], rows: metrics.map((k) => [k, pct(s.metrics[k]), ci(s.ci95[k], pct)]) },
+    {
+      title: '95% intervals (Wilson for shares; mean ± 1.96·s/√n for F1, P, R)',
+      head: ['metric', 'value', 'ci95'],
+      rows: metrics.map((k) => [k, pct(s.metrics[k]), ci(s.ci95[k], pct)]),
+    },
     { title: 'By answer type', head, rows: Object.entries(s.by_answer_type).map(([k, v]) => dsqaRow(k, v)) },
     { title: 'By category', head, rows: Object.entries(s.by_category).map(([k, v]) => dsqaRow(k, v)) },
   ];
   if (s.fully_correct_at_n) {
-    tables.push({ title: 'Fully correct at n samples', head: ['n', 'items', 'fully correct'], rows: Object.entries(s.fully_correct_at_n).map(([k, v]) => [k, String(v.items), pct(v.rate)]) });
+    tables.push({
+      title: 'Fully correct at n samples',
+      head: ['n', 'items', 'fully correct'],
+      rows: Object.entries(s.fully_correct_at_n).map(([k, v]) => [k, String(v.items), pct(v.rate)]),
+    });
   }
   return tables;
 }
 
 function nuggetTables(s: NuggetScore): Table[] {
-  const tables: Table[] = [{
-    title: `Nugget restoration (restore_score_100, partial credit ${s.partial_credit})`,
-    head: ['condition', 'n', 'mean', 'p50', 'p90', 'min', 'max', 'UA unknown', 'all unknown', 'CQ region'],
-    rows: Object.entries(s.conditions).map(([k, c]) => [k, String(c.n), num(c.mean), num(c.p50), num(c.p90), num(c.min), num(c.max), pct(c.ua_unknown_rate), pct(c.all_unknown_rate), pct(c.cq_region_rate)]),
-  }];
+  const tables: Table[] = [
+    {
+      title: `Nugget restoration (restore_score_100, partial credit ${s.partial_credit})`,
+      head: ['condition', 'n', 'mean', 'p50', 'p90', 'min', 'max', 'UA unknown', 'all unknown', 'CQ region'],
+      rows: Object.entries(s.conditions).map(([k, c]) => [
+        k,
+        String(c.n),
+        num(c.mean),
+        num(c.p50),
+        num(c.p90),
+        num(c.min),
+        num(c.max),
+        pct(c.ua_unknown_rate),
+        pct(c.all_unknown_rate),
+        pct(c.cq_region_rate),
+      ]),
+    },
+  ];
   if (Object.keys(s.improvement).length) {
     tables.push({
       title: 'Improvement over orig (paired; bootstrap 95% interval, 10,000 resamples, fixed seed)',
@@ -144,23 +215,43 @@ function nuggetTables(s: NuggetScore): Table[] {
 }
 
 function scenarioTables(s: ScenarioScore): Table[] {
-  return [{
-    title: 'Scenarios (0..100; tracks A and B are never averaged together)',
-    head: ['scenario', 'A', 'B', 'E4 veto'],
-    rows: Object.entries(s.scenarios).map(([k, v]) => [k, num(v.a), num(v.b), v.veto_failed ? 'FAILED' : 'ok']),
-  }, {
-    title: 'Dimensions (track A)',
-    head: ['dimension', 'score', 'weight'],
-    rows: Object.entries(s.dimensions).map(([k, v]) => [k, num(v), num(s.weights.dimensions[k], 4)]),
-  }, {
-    title: 'Totals',
-    head: ['', 'value'],
-    rows: [['a_total', num(s.a_total)], ['a_mean', num(s.a_mean)], ['silent citations', String(s.silent_citations)], ['gate', s.gate.passed ? 'PASSED' : 'FAILED'], ...s.gate.reasons.map((r) => ['  reason', r])],
-  }];
+  return [
+    {
+      title: 'Scenarios (0..100; tracks A and B are never averaged together)',
+      head: ['scenario', 'A', 'B', 'E4 veto'],
+      rows: Object.entries(s.scenarios).map(([k, v]) => [k, num(v.a), num(v.b), v.veto_failed ? 'FAILED' : 'ok']),
+    },
+    {
+      title: 'Dimensions (track A)',
+      head: ['dimension', 'score', 'weight'],
+      rows: Object.entries(s.dimensions).map(([k, v]) => [k, num(v), num(s.weights.dimensions[k], 4)]),
+    },
+    {
+      title: 'Totals',
+      head: ['', 'value'],
+      rows: [
+        ['a_total', num(s.a_total)],
+        ['a_mean', num(s.a_mean)],
+        ['silent citations', String(s.silent_citations)],
+        ['gate', s.gate.passed ? 'PASSED' : 'FAILED'],
+        ...s.gate.reasons.map((r) => ['  reason', r]),
+      ],
+    },
+  ];
 }
 
 function delegationRow(name: string, g: DelegationGroup): string[] {
-  return [name, String(g.n), pct(g.golden_citation_recall), pct(g.distractor_citation_rate), pct(g.outputs_citing_distractor), pct(g.irrelevant_citation_rate), pct(g.withheld_recovery), num(g.searches_mean), pct(g.answer_accuracy)];
+  return [
+    name,
+    String(g.n),
+    pct(g.golden_citation_recall),
+    pct(g.distractor_citation_rate),
+    pct(g.outputs_citing_distractor),
+    pct(g.irrelevant_citation_rate),
+    pct(g.withheld_recovery),
+    num(g.searches_mean),
+    pct(g.answer_accuracy),
+  ];
 }
 
 function delegationTables(s: DelegationScore): Table[] {
@@ -169,17 +260,26 @@ function delegationTables(s: DelegationScore): Table[] {
     { title: `Delegation (n = ${s.n})`, head, rows: [delegationRow('all', { n: s.n, ...s.metrics })] },
     { title: 'By setting', head, rows: Object.entries(s.by_setting).map(([k, v]) => delegationRow(k, v)) },
     { title: 'By document order', head, rows: Object.entries(s.by_order).map(([k, v]) => delegationRow(k, v)) },
-    { title: 'By distractor type', head: ['type', 'documents shown', 'cited', 'rate'], rows: Object.entries(s.by_distractor_type).map(([k, v]) => [k, String(v.documents), String(v.cited), pct(v.rate)]) },
+    {
+      title: 'By distractor type',
+      head: ['type', 'documents shown', 'cited', 'rate'],
+      rows: Object.entries(s.by_distractor_type).map(([k, v]) => [k, String(v.documents), String(v.cited), pct(v.rate)]),
+    },
   ];
 }
 
 function tablesOf(score: KindScore): Table[] {
   switch (score.kind) {
-    case 'audit': return auditTables(score);
-    case 'deepsearchqa': return dsqaTables(score);
-    case 'nuggets': return nuggetTables(score);
-    case 'scenarios': return scenarioTables(score);
-    case 'delegation': return delegationTables(score);
+    case 'audit':
+      return auditTables(score);
+    case 'deepsearchqa':
+      return dsqaTables(score);
+    case 'nuggets':
+      return nuggetTables(score);
+    case 'scenarios':
+      return scenarioTables(score);
+    case 'delegation':
+      return delegationTables(score);
   }
 }
 
@@ -221,12 +321,23 @@ function agreementTable(s: AgreementScore): Table {
   return {
     title: `Human validation: ${s.items} item(s), ${s.annotators.length} annotator(s) (majority label; tie = not confirmed)`,
     head: ['dimension', 'items', 'confirmed', 'confirmation', 'ci95 (exact)', 'residual defects', 'ci95 (exact)', 'raw agreement'],
-    rows: Object.entries(s.dimensions).map(([k, d]) => [k, String(d.n), String(d.confirmed), pct(d.confirmation_rate), ci(d.confirmation_ci95, pct), pct(d.residual_defect_rate), ci(d.residual_defect_ci95, pct), num(d.raw_agreement, 3)]),
+    rows: Object.entries(s.dimensions).map(([k, d]) => [
+      k,
+      String(d.n),
+      String(d.confirmed),
+      pct(d.confirmation_rate),
+      ci(d.confirmation_ci95, pct),
+      pct(d.residual_defect_rate),
+      ci(d.residual_defect_ci95, pct),
+      num(d.raw_agreement, 3),
+    ]),
   };
 }
 
 export function renderAgreementText(s: AgreementScore): string {
-  const defects = Object.entries(s.dimensions).filter(([, d]) => d.defect_items.length).map(([k, d]) => `${k}: majority-negative items ${d.defect_items.join(', ')}`);
+  const defects = Object.entries(s.dimensions)
+    .filter(([, d]) => d.defect_items.length)
+    .map(([k, d]) => `${k}: majority-negative items ${d.defect_items.join(', ')}`);
   return [textTable(agreementTable(s)), `note: ${s.note}`, ...defects].join('\n\n');
 }
 

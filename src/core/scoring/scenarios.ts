@@ -101,7 +101,9 @@ export function scoreScenarios(set: ScenarioSet, results: ReadonlyMap<string, Sc
     };
   }
   const aTotal = present.length === 0 ? null : present.reduce((s, d) => s + dimensions[d] * weightInfo.dimensions[d], 0);
-  const aScores = Object.values(scenarios).map((s) => s.a).filter((a): a is number => a !== null);
+  const aScores = Object.values(scenarios)
+    .map((s) => s.a)
+    .filter((a): a is number => a !== null);
   const aMean = meanOrNull(aScores);
 
   if (aMean === null) reasons.push('a_mean unavailable: no scenario has track-A results');

@@ -26,11 +26,16 @@ export interface RunScoreResult {
 
 function plan(detection: RunDetection, options: ScoreOptions): RunPlan {
   switch (detection.kind) {
-    case 'audit': return planAudit(detection, options);
-    case 'deepsearchqa': return planDeepSearchQa(detection, options);
-    case 'nuggets': return planNuggets(detection, options);
-    case 'scenarios': return planScenarios(detection, options);
-    case 'delegation': return planDelegation(detection, options);
+    case 'audit':
+      return planAudit(detection, options);
+    case 'deepsearchqa':
+      return planDeepSearchQa(detection, options);
+    case 'nuggets':
+      return planNuggets(detection, options);
+    case 'scenarios':
+      return planScenarios(detection, options);
+    case 'delegation':
+      return planDelegation(detection, options);
   }
 }
 
@@ -38,7 +43,9 @@ function finish(detection: RunDetection, p: RunPlan, judging: JudgingSummary): R
   const { score, notes, auditCases } = p.finish();
   if (judging.failed) {
     const more = judging.failed > judging.failures.length ? '; …' : '';
-    notes.push(`${judging.failed} judgment(s) failed (malformed judge output after its retries; not cached, judged again next time) and are left out of the score: ${judging.failures.join('; ')}${more}`);
+    notes.push(
+      `${judging.failed} judgment(s) failed (malformed judge output after its retries; not cached, judged again next time) and are left out of the score: ${judging.failures.join('; ')}${more}`,
+    );
   }
   if (judging.cacheWriteError) notes.push(`could not append to the judgment cache: ${judging.cacheWriteError}`);
   return auditCases ? { detection, score, judging, notes, cases: auditCases } : { detection, score, judging, notes };

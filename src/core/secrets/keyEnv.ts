@@ -1,7 +1,14 @@
 // The environment variables that hold the product's API keys: the ones the CLI reads
 // (OPENAI_API_KEY, ANTHROPIC_API_KEY) and the other credentials the provider SDKs look for.
 
-export const PROVIDER_KEY_ENV = ['OPENAI_API_KEY', 'OPENAI_ADMIN_KEY', 'OPENAI_WEBHOOK_SECRET', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_WEBHOOK_SIGNING_KEY'] as const;
+export const PROVIDER_KEY_ENV = [
+  'OPENAI_API_KEY',
+  'OPENAI_ADMIN_KEY',
+  'OPENAI_WEBHOOK_SECRET',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'ANTHROPIC_WEBHOOK_SIGNING_KEY',
+] as const;
 
 /**
  * A copy of `env` without the provider key variables and without any variable whose value is one

@@ -52,7 +52,9 @@ function base64Cores(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
   const cores: string[] = [];
   for (let offset = 0; offset < 3; offset++) {
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').replace(/=+$/, '');
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
+      .toString('base64')
+      .replace(/=+$/, '');
     // Characters holding any prefix bit, and those holding bits of whatever follows, vary.
     const start = offset === 0 ? 0 : Math.ceil((offset * 8) / 6);
     const end = Math.floor(((offset + bytes.length) * 8) / 6);

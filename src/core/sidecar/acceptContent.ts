@@ -21,23 +21,30 @@ export function trajectoryOfSidecar(sidecarPath: string, trajectoryFile: string)
  * every annotation made against other content gets the file's current sha256 (under the lock).
  * Returns how many were confirmed.
  */
-export async function acceptAnnotationContent(sidecarPath: string, displayName = sidecarPath): Promise<{ accepted: number; trajectory: string; sha256: string }> {
+export async function acceptAnnotationContent(
+  sidecarPath: string,
+  displayName = sidecarPath,
+): Promise<{ accepted: number; trajectory: string; sha256: string }> {
   const sidecar = readSidecar(sidecarPath, displayName);
   if (!sidecar) throw new InputError(displayName, 'no such sidecar; nothing to accept');
   const trajectory = trajectoryOfSidecar(sidecarPath, sidecar.trajectory.file);
   if (!trajectory) throw new InputError(displayName, `the trajectory ${sidecar.trajectory.file} is not beside the sidecar; nothing was accepted`);
   const sha256 = sha256Of(readFileBytes(trajectory));
   let accepted = 0;
-  await updateSidecar(sidecarPath, (current) => {
-    accepted = 0;
-    if (!current) return undefined;
-    for (const record of Object.values(current.records)) {
-      if (record.annotation && record.annotation.trajectorySha256 !== sha256) {
-        record.annotation = { ...record.annotation, trajectorySha256: sha256 };
-        accepted++;
+  await updateSidecar(
+    sidecarPath,
+    (current) => {
+      accepted = 0;
+      if (!current) return undefined;
+      for (const record of Object.values(current.records)) {
+        if (record.annotation && record.annotation.trajectorySha256 !== sha256) {
+          record.annotation = { ...record.annotation, trajectorySha256: sha256 };
+          accepted++;
+        }
       }
-    }
-    return accepted ? current : undefined;
-  }, { displayName });
+      return accepted ? current : undefined;
+    },
+    { displayName },
+  );
   return { accepted, trajectory, sha256 };
 }

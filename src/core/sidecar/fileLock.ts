@@ -18,7 +18,12 @@ export const STALE_LOCK_MS = 10 * 60_000;
 const STALE_BREAKER_MS = 10_000;
 const DEFAULT_WAIT_MS = 60_000;
 
-interface LockOwner { pid: number; host: string; nonce: string; at: number }
+interface LockOwner {
+  pid: number;
+  host: string;
+  nonce: string;
+  at: number;
+}
 
 export function lockPathFor(file: string): string {
   return `${file}.lock`;
@@ -39,7 +44,6 @@ function readOwner(path: string): { owner?: LockOwner; text?: string; mtimeMs?: 
     return {};
   }
 }
-
 
 function isStale(found: { owner?: LockOwner; mtimeMs?: number }, now: number): boolean {
   const age = now - (found.owner?.at ?? found.mtimeMs ?? now);
@@ -108,7 +112,10 @@ export async function withFileLock<T>(file: string, task: () => T | Promise<T>, 
     try {
       created = tryCreate(path, mine);
     } catch (error) {
-      throw new InputError(options.displayName ?? file, `cannot create the lock file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}); nothing was written`);
+      throw new InputError(
+        options.displayName ?? file,
+        `cannot create the lock file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}); nothing was written`,
+      );
     }
     if (created) {
       try {
@@ -125,7 +132,10 @@ export async function withFileLock<T>(file: string, task: () => T | Promise<T>, 
     }
     if (Date.now() > deadline) {
       const who = found.owner ? `process ${found.owner.pid} on ${found.owner.host} since ${new Date(found.owner.at).toISOString()}` : 'another process';
-      throw new InputError(options.displayName ?? file, `is locked by ${who} (lock file ${path}); nothing was written. Try again, or delete the lock file if no Trajectory Auditor is running`);
+      throw new InputError(
+        options.displayName ?? file,
+        `is locked by ${who} (lock file ${path}); nothing was written. Try again, or delete the lock file if no Trajectory Auditor is running`,
+      );
     }
     await delay(pause + Math.random() * pause);
     pause = Math.min(pause * 2, 50);

@@ -22,24 +22,30 @@ export const rootCauseSchema = z.string().transform((value, ctx) => {
   return id;
 });
 
-export const annotationSchema = z.looseObject({
-  criticalStep: step.nullish(),
-  toleranceSpan: z.tuple([step, step]).nullish(),
-  rootCause: rootCauseSchema.nullish(),
-  rationale: z.string().nullish(),
-  repairDirective: z.string().nullish(),
-  repairRubrics: z.array(z.string()).nullish(),
-  annotator: z.string().nullish(),
-  updatedAt: z.string().nullish(),
-  /** sha256 of the trajectory file this annotation was made (or last confirmed) against; audits never change it. */
-  trajectorySha256: z.string().nullish(),
-}).superRefine((a, ctx) => {
-  const span = a.toleranceSpan;
-  if (span && span[0] > span[1]) ctx.addIssue({ code: 'custom', path: ['toleranceSpan'], message: 'tolerance span start is after its end' });
-  if (span && typeof a.criticalStep === 'number' && (a.criticalStep < span[0] || a.criticalStep > span[1])) {
-    ctx.addIssue({ code: 'custom', path: ['toleranceSpan'], message: `tolerance span [${span[0]}, ${span[1]}] does not contain the critical step ${a.criticalStep}` });
-  }
-});
+export const annotationSchema = z
+  .looseObject({
+    criticalStep: step.nullish(),
+    toleranceSpan: z.tuple([step, step]).nullish(),
+    rootCause: rootCauseSchema.nullish(),
+    rationale: z.string().nullish(),
+    repairDirective: z.string().nullish(),
+    repairRubrics: z.array(z.string()).nullish(),
+    annotator: z.string().nullish(),
+    updatedAt: z.string().nullish(),
+    /** sha256 of the trajectory file this annotation was made (or last confirmed) against; audits never change it. */
+    trajectorySha256: z.string().nullish(),
+  })
+  .superRefine((a, ctx) => {
+    const span = a.toleranceSpan;
+    if (span && span[0] > span[1]) ctx.addIssue({ code: 'custom', path: ['toleranceSpan'], message: 'tolerance span start is after its end' });
+    if (span && typeof a.criticalStep === 'number' && (a.criticalStep < span[0] || a.criticalStep > span[1])) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['toleranceSpan'],
+        message: `tolerance span [${span[0]}, ${span[1]}] does not contain the critical step ${a.criticalStep}`,
+      });
+    }
+  });
 
 export const auditSchema = z.looseObject({
   id: z.string(),
@@ -48,16 +54,26 @@ export const auditSchema = z.looseObject({
   model: z.string().nullish(),
   createdAt: z.string().nullish(),
   promptVersion: z.string().nullish(),
-  diagnosis: z.looseObject({
-    criticalStep: step.nullish(),
-    rootCause: rootCauseSchema.nullish(),
-    rationale: z.string().nullish(),
-    citedSteps: z.array(step).nullish(),
-  }).nullish(),
+  diagnosis: z
+    .looseObject({
+      criticalStep: step.nullish(),
+      rootCause: rootCauseSchema.nullish(),
+      rationale: z.string().nullish(),
+      citedSteps: z.array(step).nullish(),
+    })
+    .nullish(),
   repair: z.looseObject({ directives: z.array(z.string()) }).nullish(),
-  branches: z.array(z.looseObject({
-    name: z.string(), criticalStep: step.nullish(), rootCause: rootCauseSchema.nullish(), rationale: z.string().nullish(), notes: z.string().nullish(),
-  })).nullish(),
+  branches: z
+    .array(
+      z.looseObject({
+        name: z.string(),
+        criticalStep: step.nullish(),
+        rootCause: rootCauseSchema.nullish(),
+        rationale: z.string().nullish(),
+        notes: z.string().nullish(),
+      }),
+    )
+    .nullish(),
   adjudication: z.looseObject({ disagreements: z.string().nullish(), clusters: z.array(z.array(step)).nullish() }).nullish(),
   usage: z.looseObject({}).nullish(),
 });

@@ -30,7 +30,12 @@ function auditArrays(sidecar: Record<string, unknown>): unknown[][] {
 }
 
 /** Copies `node` with each string chosen by `replace` swapped (a new tree; the input is not changed). */
-function mapStrings(node: unknown, replace: (s: string) => unknown, resolveRef?: (ref: string, path: (string | number)[]) => unknown, path: (string | number)[] = []): unknown {
+function mapStrings(
+  node: unknown,
+  replace: (s: string) => unknown,
+  resolveRef?: (ref: string, path: (string | number)[]) => unknown,
+  path: (string | number)[] = [],
+): unknown {
   if (typeof node === 'string') return replace(node);
   const ref = resolveRef ? refOf(node) : undefined;
   if (ref !== undefined) return resolveRef!(ref, path);
@@ -38,7 +43,13 @@ function mapStrings(node: unknown, replace: (s: string) => unknown, resolveRef?:
   if (Array.isArray(node)) return node.map((v, i) => mapStrings(v, replace, resolveRef, [...path, i]));
   if (!isPlainObject(node)) return node;
   const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(node) as object | null);
-  for (const key of Object.keys(node)) Object.defineProperty(out, key, { value: mapStrings(node[key], replace, resolveRef, [...path, key]), enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(node))
+    Object.defineProperty(out, key, {
+      value: mapStrings(node[key], replace, resolveRef, [...path, key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
@@ -52,12 +63,20 @@ export function inflateTexts(value: unknown, ctx: z.RefinementCtx): unknown {
       records[id] = record;
       continue;
     }
-    const audits = mapStrings(record.audits, (s) => s, (ref, path) => {
-      const text = Object.hasOwn(texts, ref) ? texts[ref] : undefined;
-      if (typeof text === 'string') return text;
-      ctx.addIssue({ code: 'custom', path: ['records', id, 'audits', ...path], message: `text reference ${JSON.stringify(ref)} is not in the sidecar's "texts" table` });
-      return '';
-    });
+    const audits = mapStrings(
+      record.audits,
+      (s) => s,
+      (ref, path) => {
+        const text = Object.hasOwn(texts, ref) ? texts[ref] : undefined;
+        if (typeof text === 'string') return text;
+        ctx.addIssue({
+          code: 'custom',
+          path: ['records', id, 'audits', ...path],
+          message: `text reference ${JSON.stringify(ref)} is not in the sidecar's "texts" table`,
+        });
+        return '';
+      },
+    );
     records[id] = { ...record, audits };
   }
   return { ...value, records };
@@ -87,9 +106,10 @@ export function deflateTexts<T extends Record<string, unknown>>(sidecar: T): T &
   if (shared.size === 0) return rest as T;
   const records = Object.create(null) as Record<string, unknown>;
   for (const [id, record] of Object.entries(rest.records as Record<string, unknown>)) {
-    records[id] = isPlainObject(record) && Array.isArray(record.audits)
-      ? { ...record, audits: mapStrings(record.audits, (s) => (shared.has(s) ? { [REF]: shared.get(s)! } : s)) }
-      : record;
+    records[id] =
+      isPlainObject(record) && Array.isArray(record.audits)
+        ? { ...record, audits: mapStrings(record.audits, (s) => (shared.has(s) ? { [REF]: shared.get(s)! } : s)) }
+        : record;
   }
   const texts = Object.create(null) as Record<string, string>;
   for (const [text, hash] of shared) texts[hash] = text;

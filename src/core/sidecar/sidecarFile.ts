@@ -28,7 +28,11 @@ export function parseSidecar(text: string, displayName: string): Sidecar {
   const value = parseJson(text, displayName);
   const schema = (value as { schema?: unknown } | null)?.schema;
   if (typeof schema === 'string' && !(READABLE_SIDECAR_SCHEMAS as readonly string[]).includes(schema) && schema.startsWith('trajaudit.audit/')) {
-    throw new InputError(displayName, `sidecar schema "${schema}" is not supported; this version reads ${READABLE_SIDECAR_SCHEMAS.map((s) => `"${s}"`).join(' and ')} (upgrade Trajectory Auditor)`, { path: '$.schema' });
+    throw new InputError(
+      displayName,
+      `sidecar schema "${schema}" is not supported; this version reads ${READABLE_SIDECAR_SCHEMAS.map((s) => `"${s}"`).join(' and ')} (upgrade Trajectory Auditor)`,
+      { path: '$.schema' },
+    );
   }
   return checkSchema(sidecarSchema, value, { file: displayName, text }, 'an audit sidecar');
 }
@@ -52,7 +56,10 @@ export function refuseLinkedSidecar(sidecarPath: string, displayName = sidecarPa
   } catch {
     /* the message still says what it is */
   }
-  throw new InputError(displayName, `is a symbolic link (to ${target}); a sidecar belongs to one trajectory and is not read or written through a link — replace the link with a copy of the file, or remove it`);
+  throw new InputError(
+    displayName,
+    `is a symbolic link (to ${target}); a sidecar belongs to one trajectory and is not read or written through a link — replace the link with a copy of the file, or remove it`,
+  );
 }
 
 /** Reads `<file>.audit.json`; undefined when there is none. */
@@ -81,7 +88,11 @@ export function serializeSidecarChunks(sidecar: Sidecar): string[] {
     const inner = entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? Object.keys(entry) : undefined;
     if ((key === 'records' || key === 'texts') && inner && inner.length > 0) {
       chunks.push(`\n  ${JSON.stringify(key)}: {`);
-      inner.forEach((id, i) => chunks.push(`\n    ${JSON.stringify(id)}: ${indentNested(JSON.stringify((entry as Record<string, unknown>)[id], null, 2), '    ')}${i < inner.length - 1 ? ',' : ''}`));
+      inner.forEach((id, i) =>
+        chunks.push(
+          `\n    ${JSON.stringify(id)}: ${indentNested(JSON.stringify((entry as Record<string, unknown>)[id], null, 2), '    ')}${i < inner.length - 1 ? ',' : ''}`,
+        ),
+      );
       chunks.push(`\n  }${comma}`);
     } else if (entry !== undefined) {
       chunks.push(`\n  ${JSON.stringify(key)}: ${indentNested(JSON.stringify(entry, null, 2), '  ')}${comma}`);
@@ -120,7 +131,10 @@ export function writeSidecar(sidecarPath: string, sidecar: Sidecar, options: Sid
   let bytes = 0;
   for (const chunk of chunks) bytes += Buffer.byteLength(chunk);
   if (bytes > maxBytes) {
-    throw new InputError(displayName, `the sidecar would be ${(bytes / 2 ** 20).toFixed(1)} MiB, over the ${(maxBytes / 2 ** 20).toFixed(1)} MiB a sidecar may hold; nothing was written — audit the file in parts (split the JSONL, or use --record)`);
+    throw new InputError(
+      displayName,
+      `the sidecar would be ${(bytes / 2 ** 20).toFixed(1)} MiB, over the ${(maxBytes / 2 ** 20).toFixed(1)} MiB a sidecar may hold; nothing was written — audit the file in parts (split the JSONL, or use --record)`,
+    );
   }
   writeFileAtomic(sidecarPath, chunks);
   return checked;
@@ -131,11 +145,19 @@ export function writeSidecar(sidecarPath: string, sidecar: Sidecar, options: Sid
  * audits and the editor's saves, in any number of processes, never lose each other's writes:
  * `change` gets the sidecar as it is on disk now and returns what to write (undefined: nothing).
  */
-export async function updateSidecar(sidecarPath: string, change: (current: Sidecar | undefined) => Sidecar | undefined, options: SidecarWriteOptions & LockOptions = {}): Promise<Sidecar | undefined> {
+export async function updateSidecar(
+  sidecarPath: string,
+  change: (current: Sidecar | undefined) => Sidecar | undefined,
+  options: SidecarWriteOptions & LockOptions = {},
+): Promise<Sidecar | undefined> {
   const displayName = options.displayName ?? sidecarPath;
   refuseLinkedSidecar(sidecarPath, displayName);
-  return withFileLock(sidecarPath, () => {
-    const next = change(readSidecar(sidecarPath, displayName));
-    return next ? writeSidecar(sidecarPath, next, options) : undefined;
-  }, options);
+  return withFileLock(
+    sidecarPath,
+    () => {
+      const next = change(readSidecar(sidecarPath, displayName));
+      return next ? writeSidecar(sidecarPath, next, options) : undefined;
+    },
+    options,
+  );
 }

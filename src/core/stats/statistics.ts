@@ -60,7 +60,10 @@ export function countTrajectory(trajectory: Trajectory, names: ToolNames = {}): 
     messages: trajectory.messages.length,
     decisionSteps: trajectory.decisionSteps,
     finalAnswerStep: trajectory.finalAnswerStep ?? null,
-    toolCalls, atomicOps, searchCalls, visitCalls,
+    toolCalls,
+    atomicOps,
+    searchCalls,
+    visitCalls,
   };
 }
 

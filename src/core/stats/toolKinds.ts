@@ -15,15 +15,42 @@ export interface ToolNames {
  * provider APIs give their web-search tools. Names match exactly (case-sensitive).
  */
 export const DEFAULT_SEARCH_NAMES: readonly string[] = [
-  'search', 'web_search', 'google_search', 'bing_search', 'duckduckgo_search', 'brave_search',
-  'tavily_search', 'serper_search', 'search_web', 'websearch', 'wikipedia_search', 'wiki_search',
+  'search',
+  'web_search',
+  'google_search',
+  'bing_search',
+  'duckduckgo_search',
+  'brave_search',
+  'tavily_search',
+  'serper_search',
+  'search_web',
+  'websearch',
+  'wikipedia_search',
+  'wiki_search',
 ];
 
 /** Tool names that open a page unless configured otherwise (`trajaudit.tools.visitNames`, `--visit-names`). */
 export const DEFAULT_VISIT_NAMES: readonly string[] = [
-  'visit', 'visit_webpage', 'visit_page', 'fetch', 'fetch_url', 'fetch_page', 'web_fetch', 'browse',
-  'browse_page', 'browser', 'web_browser', 'open', 'open_url', 'open_page', 'scrape', 'scrape_page',
-  'crawl', 'read_url', 'read_page', 'get_webpage',
+  'visit',
+  'visit_webpage',
+  'visit_page',
+  'fetch',
+  'fetch_url',
+  'fetch_page',
+  'web_fetch',
+  'browse',
+  'browse_page',
+  'browser',
+  'web_browser',
+  'open',
+  'open_url',
+  'open_page',
+  'scrape',
+  'scrape_page',
+  'crawl',
+  'read_url',
+  'read_page',
+  'get_webpage',
 ];
 
 /** What Appendix C counts a call as: a search, a visit (open/fetch/browse), or neither. */

@@ -45,7 +45,11 @@ export function answerVariants(answer: string): string[] {
 }
 
 /** Every message where `answer` occurs, with the kind of source; the first occurrence is flagged. */
-export function traceText(trajectory: Trajectory, answer: string, names: ToolNames = {}): { text: string; occurrences: AnswerOccurrence[]; first?: AnswerOccurrence } {
+export function traceText(
+  trajectory: Trajectory,
+  answer: string,
+  names: ToolNames = {},
+): { text: string; occurrences: AnswerOccurrence[]; first?: AnswerOccurrence } {
   const re = pattern(answer);
   const occurrences: AnswerOccurrence[] = [];
   if (re) {

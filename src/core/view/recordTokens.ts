@@ -12,7 +12,10 @@ export interface RecordTokens {
  * The editor's token counts of one record, in slices (countMessageTokenPartsInSlices):
  * per-message counts so far go to `onProgress`; undefined when cancelled.
  */
-export async function countRecordTokens(t: Trajectory, options: { onProgress?: (counts: number[]) => void; isCancelled?: () => boolean } = {}): Promise<RecordTokens | undefined> {
+export async function countRecordTokens(
+  t: Trajectory,
+  options: { onProgress?: (counts: number[]) => void; isCancelled?: () => boolean } = {},
+): Promise<RecordTokens | undefined> {
   const parts = await countMessageTokenPartsInSlices(t.messages, options);
   if (!parts) return undefined;
   // Totals from the per-message counts: no second pass over the text.

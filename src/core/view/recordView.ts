@@ -53,7 +53,13 @@ export function buildRecordList(loaded: LoadedFile, sidecarRecords: Record<strin
   });
 }
 
-export function buildRecordView(file: string, loaded: LoadedFile, record: TrajectoryRecord, sidecarRecord: SidecarRecord | undefined, names: ToolNames = {}): RecordView {
+export function buildRecordView(
+  file: string,
+  loaded: LoadedFile,
+  record: TrajectoryRecord,
+  sidecarRecord: SidecarRecord | undefined,
+  names: ToolNames = {},
+): RecordView {
   const t = record.trajectory;
   const counts = countTrajectory(t, names);
   const view: RecordView = {

@@ -16,7 +16,7 @@ export function toolNameOf(trajectory: Trajectory, position: number): string | u
 export function buildRows(trajectory: Trajectory): RowSummary[] {
   const decision = new Set(trajectory.decisionSteps);
   return trajectory.messages.map((m) => {
-    const text = m.content.length > 0 ? m.content : m.reasoning ?? '';
+    const text = m.content.length > 0 ? m.content : (m.reasoning ?? '');
     const row: RowSummary = {
       position: m.position,
       role: m.role,

@@ -32,7 +32,12 @@ export function searchMessages(trajectory: Trajectory, request: SearchRequest): 
       const names = m.role === 'tool' ? [toolNameOf(trajectory, m.position)] : m.toolCalls.map((c) => c.name);
       if (!names.some((n) => n && tools.has(n))) continue;
     }
-    if (pattern.test(m.content) || (m.reasoning !== undefined && pattern.test(m.reasoning)) || m.toolCalls.some((c) => pattern.test(c.rawArguments) || pattern.test(c.name)) || (m.agent !== undefined && pattern.test(m.agent))) {
+    if (
+      pattern.test(m.content) ||
+      (m.reasoning !== undefined && pattern.test(m.reasoning)) ||
+      m.toolCalls.some((c) => pattern.test(c.rawArguments) || pattern.test(c.name)) ||
+      (m.agent !== undefined && pattern.test(m.agent))
+    ) {
       out.push(m.position);
     }
   }

@@ -74,19 +74,37 @@ export class AuditJobManager implements vscode.Disposable {
   /** Starts a job with a cancellable progress notification; resolves when it ends. */
   start(request: JobRequest): { job: AuditJob; done: Promise<AuditJob> } {
     const job: AuditJob = {
-      id: this.nextId++, label: request.label, method: request.method, model: request.model?.client.model ?? 'heuristic',
-      files: request.files.map((f) => f.fsPath), status: 'queued', total: 0, completed: 0, failed: 0, cachedHits: 0,
-      calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, startedAt: Date.now(), errors: [],
+      id: this.nextId++,
+      label: request.label,
+      method: request.method,
+      model: request.model?.client.model ?? 'heuristic',
+      files: request.files.map((f) => f.fsPath),
+      status: 'queued',
+      total: 0,
+      completed: 0,
+      failed: 0,
+      cachedHits: 0,
+      calls: 0,
+      inputTokens: 0,
+      cachedInputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      latencyMs: 0,
+      startedAt: Date.now(),
+      errors: [],
       cancel: new vscode.CancellationTokenSource(),
     };
     this.jobs.unshift(job);
     this.changed.fire(job);
     const done = Promise.resolve(
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Auditing: ${request.label}`, cancellable: true }, async (progress, token) => {
-        token.onCancellationRequested(() => job.cancel.cancel());
-        await this.run(job, request, (message) => progress.report({ message, increment: job.total ? 100 / job.total : 0 }));
-        return job;
-      }),
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Auditing: ${request.label}`, cancellable: true },
+        async (progress, token) => {
+          token.onCancellationRequested(() => job.cancel.cancel());
+          await this.run(job, request, (message) => progress.report({ message, increment: job.total ? 100 / job.total : 0 }));
+          return job;
+        },
+      ),
     );
     return { job, done };
   }
@@ -104,8 +122,13 @@ export class AuditJobManager implements vscode.Disposable {
         for (const record of loaded.records.filter(isTrajectoryRecord)) {
           const options = request.model ? { ...request.model, signal: controller.signal } : undefined;
           tasks.push({
-            file: uri.fsPath, sha, contentSha256: recordContentSha256(record.trajectory), format: loaded.detection.kind, recordId: record.id,
-            run: () => (options ? runModelAudit(record.trajectory, request.method, options, sha) : Promise.resolve(runHeuristicAudit(record.trajectory, names, sha))),
+            file: uri.fsPath,
+            sha,
+            contentSha256: recordContentSha256(record.trajectory),
+            format: loaded.detection.kind,
+            recordId: record.id,
+            run: () =>
+              options ? runModelAudit(record.trajectory, request.method, options, sha) : Promise.resolve(runHeuristicAudit(record.trajectory, names, sha)),
           });
         }
       } catch (error) {
@@ -115,10 +138,21 @@ export class AuditJobManager implements vscode.Disposable {
     }
     job.total = tasks.length + job.failed;
     this.changed.fire(job);
-    const keyOptions = request.method === 'searchauditor' && request.model ? { variant: request.model.variant ?? 'full', adjudicatorSeesTrajectory: request.model.adjudicatorSeesTrajectory !== false } : request.model ? undefined : heuristicOptions(names);
+    const keyOptions =
+      request.method === 'searchauditor' && request.model
+        ? { variant: request.model.variant ?? 'full', adjudicatorSeesTrajectory: request.model.adjudicatorSeesTrajectory !== false }
+        : request.model
+          ? undefined
+          : heuristicOptions(names);
     await mapWithConcurrency(tasks, request.model ? request.settings.concurrency : 8, async (task) => {
       if (job.cancel.token.isCancellationRequested) return;
-      const key = auditKey({ contentSha256: task.contentSha256, method: request.method, model: job.model, promptVersion: promptVersionOf(request.method), ...(keyOptions ? { options: keyOptions } : {}) });
+      const key = auditKey({
+        contentSha256: task.contentSha256,
+        method: request.method,
+        model: job.model,
+        promptVersion: promptVersionOf(request.method),
+        ...(keyOptions ? { options: keyOptions } : {}),
+      });
       const cached = request.rerun ? undefined : cachedAudit(readSidecar(sidecarPathFor(task.file)), task.recordId, key);
       try {
         if (cached) {
@@ -141,7 +175,9 @@ export class AuditJobManager implements vscode.Disposable {
     });
     job.status = job.cancel.token.isCancellationRequested ? 'cancelled' : job.failed > 0 && job.completed === 0 ? 'failed' : 'done';
     job.endedAt = Date.now();
-    this.log.info(`audit job ${job.id} (${job.label}) ${job.status}: ${job.completed} done (${job.cachedHits} cached), ${job.failed} failed, ${job.calls} calls, ${job.inputTokens} input tokens (${job.cachedInputTokens} cached)`);
+    this.log.info(
+      `audit job ${job.id} (${job.label}) ${job.status}: ${job.completed} done (${job.cachedHits} cached), ${job.failed} failed, ${job.calls} calls, ${job.inputTokens} input tokens (${job.cachedInputTokens} cached)`,
+    );
     this.changed.fire(job);
   }
 

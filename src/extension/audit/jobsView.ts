@@ -2,7 +2,11 @@ import * as vscode from 'vscode';
 import type { AuditJob, AuditJobManager } from './auditJobs';
 
 function describe(job: AuditJob): string {
-  const tokens = job.calls ? `${job.calls} calls · ${(job.inputTokens / 1000).toFixed(1)}K in (${(job.cachedInputTokens / 1000).toFixed(1)}K cached) · ${(job.outputTokens / 1000).toFixed(1)}K out` : job.cachedHits ? `${job.cachedHits} cached` : '';
+  const tokens = job.calls
+    ? `${job.calls} calls · ${(job.inputTokens / 1000).toFixed(1)}K in (${(job.cachedInputTokens / 1000).toFixed(1)}K cached) · ${(job.outputTokens / 1000).toFixed(1)}K out`
+    : job.cachedHits
+      ? `${job.cachedHits} cached`
+      : '';
   const cost = job.costUsd > 0 ? ` · $${job.costUsd.toFixed(3)}` : '';
   const seconds = ((job.endedAt ?? Date.now()) - job.startedAt) / 1000;
   return `${job.status} ${job.completed + job.failed}/${job.total}${tokens ? ` · ${tokens}` : ''}${cost} · ${seconds.toFixed(1)} s`;
@@ -22,10 +26,23 @@ export class AuditJobsView implements vscode.TreeDataProvider<Node> {
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.detail) return new vscode.TreeItem(node.detail, vscode.TreeItemCollapsibleState.None);
     const job = node.job;
-    const item = new vscode.TreeItem(`${job.label} — ${job.method}${job.model !== 'heuristic' ? ` (${job.model})` : ''}`, vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(
+      `${job.label} — ${job.method}${job.model !== 'heuristic' ? ` (${job.model})` : ''}`,
+      vscode.TreeItemCollapsibleState.Collapsed,
+    );
     item.description = describe(job);
     item.contextValue = job.status === 'running' || job.status === 'queued' ? 'runningJob' : 'finishedJob';
-    item.iconPath = new vscode.ThemeIcon(job.status === 'running' ? 'sync~spin' : job.status === 'done' ? 'pass' : job.status === 'cancelled' ? 'circle-slash' : job.status === 'failed' ? 'error' : 'clock');
+    item.iconPath = new vscode.ThemeIcon(
+      job.status === 'running'
+        ? 'sync~spin'
+        : job.status === 'done'
+          ? 'pass'
+          : job.status === 'cancelled'
+            ? 'circle-slash'
+            : job.status === 'failed'
+              ? 'error'
+              : 'clock',
+    );
     item.tooltip = `${job.files.length} file(s); latency ${(job.latencyMs / 1000).toFixed(1)} s of model time`;
     return item;
   }
@@ -34,10 +51,7 @@ export class AuditJobsView implements vscode.TreeDataProvider<Node> {
     if (!node) return this.manager.all.map((job) => ({ job }));
     if (node.detail) return [];
     const job = node.job;
-    return [
-      ...job.files.map((f) => ({ job, detail: vscode.workspace.asRelativePath(f) })),
-      ...job.errors.map((e) => ({ job, detail: `error: ${e}` })),
-    ];
+    return [...job.files.map((f) => ({ job, detail: vscode.workspace.asRelativePath(f) })), ...job.errors.map((e) => ({ job, detail: `error: ${e}` }))];
   }
 }
 

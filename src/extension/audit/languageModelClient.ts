@@ -25,7 +25,9 @@ export class LanguageModelClient implements ModelClient {
     const first = [request.cacheablePrefix, request.messages[0]?.content].filter(Boolean).join('\n\n');
     const messages = [
       vscode.LanguageModelChatMessage.User([request.system, first].filter(Boolean).join('\n\n')),
-      ...request.messages.slice(1).map((m) => (m.role === 'user' ? vscode.LanguageModelChatMessage.User(m.content) : vscode.LanguageModelChatMessage.Assistant(m.content))),
+      ...request.messages
+        .slice(1)
+        .map((m) => (m.role === 'user' ? vscode.LanguageModelChatMessage.User(m.content) : vscode.LanguageModelChatMessage.Assistant(m.content))),
     ];
     const cancel = new vscode.CancellationTokenSource();
     signal?.addEventListener('abort', () => cancel.cancel(), { once: true });
@@ -36,7 +38,12 @@ export class LanguageModelClient implements ModelClient {
       const inputTokens = (await Promise.all(messages.map((m) => this.chat.countTokens(m)))).reduce((s, n) => s + n, 0);
       const outputTokens = await this.chat.countTokens(text);
       return {
-        text, latencyMs: Date.now() - started, attempts: 1, finishReason: 'stop', truncated: false, model: this.model,
+        text,
+        latencyMs: Date.now() - started,
+        attempts: 1,
+        finishReason: 'stop',
+        truncated: false,
+        model: this.model,
         usage: { inputTokens, outputTokens, cachedInputTokens: 0, cacheWriteInputTokens: 0 },
       };
     } finally {

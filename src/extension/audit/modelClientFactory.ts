@@ -54,7 +54,12 @@ export async function offerAlternatives(reason: string): Promise<'heuristic' | u
   const heuristic = 'Use the Offline Heuristic';
   const key = 'Set API Key';
   const lm = 'Use VS Code Language Models';
-  const choice = await vscode.window.showWarningMessage(`${reason} Model audits need an API key (SecretStorage), a local OpenAI-compatible server (trajaudit.audit.baseUrl), or a VS Code language model.`, heuristic, key, lm);
+  const choice = await vscode.window.showWarningMessage(
+    `${reason} Model audits need an API key (SecretStorage), a local OpenAI-compatible server (trajaudit.audit.baseUrl), or a VS Code language model.`,
+    heuristic,
+    key,
+    lm,
+  );
   if (choice === heuristic) return 'heuristic';
   if (choice === key) await vscode.commands.executeCommand('trajaudit.setApiKey');
   if (choice === lm) await vscode.workspace.getConfiguration('trajaudit.audit').update('provider', 'vscode-lm', vscode.ConfigurationTarget.Global);

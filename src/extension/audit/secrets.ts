@@ -22,9 +22,17 @@ export class ApiKeys {
 
 export function registerSetApiKey(keys: ApiKeys): vscode.Disposable {
   return vscode.commands.registerCommand('trajaudit.setApiKey', async (providerArg?: ProviderName, keyArg?: string) => {
-    const provider = providerArg ?? ((await vscode.window.showQuickPick(['openai', 'anthropic'], { title: 'Set API key for which provider?' })) as ProviderName | undefined);
+    const provider =
+      providerArg ?? ((await vscode.window.showQuickPick(['openai', 'anthropic'], { title: 'Set API key for which provider?' })) as ProviderName | undefined);
     if (!provider) return false;
-    const key = keyArg ?? (await vscode.window.showInputBox({ title: `${provider} API key`, password: true, ignoreFocusOut: true, prompt: 'Stored in VS Code SecretStorage; never written to settings or logs. Leave empty to remove.' }));
+    const key =
+      keyArg ??
+      (await vscode.window.showInputBox({
+        title: `${provider} API key`,
+        password: true,
+        ignoreFocusOut: true,
+        prompt: 'Stored in VS Code SecretStorage; never written to settings or logs. Leave empty to remove.',
+      }));
     if (key === undefined) return false;
     if (key.trim() === '') await keys.delete(provider);
     else await keys.set(provider, key.trim());

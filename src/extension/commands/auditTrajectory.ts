@@ -29,14 +29,22 @@ async function pickMethod(defaultMethod: AuditMethod): Promise<AuditMethod | und
 }
 
 /** Runs an audit job over files; model methods need a trusted workspace and a ready model. */
-export async function startAudit(files: vscode.Uri[], label: string, args: AuditCommandArgs, jobs: AuditJobManager, keys: ApiKeys): Promise<AuditJob | undefined> {
+export async function startAudit(
+  files: vscode.Uri[],
+  label: string,
+  args: AuditCommandArgs,
+  jobs: AuditJobManager,
+  keys: ApiKeys,
+): Promise<AuditJob | undefined> {
   const settings = readAuditSettings();
   let method = args.method ?? (await pickMethod(settings.defaultMethod));
   if (!method) return undefined;
   let model;
   if (method !== 'heuristic') {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('This workspace is not trusted: Trajectory Auditor views and annotates here, but does not call models. Trust the workspace to run model audits, or use the offline heuristic.');
+      void vscode.window.showWarningMessage(
+        'This workspace is not trusted: Trajectory Auditor views and annotates here, but does not call models. Trust the workspace to run model audits, or use the offline heuristic.',
+      );
       return undefined;
     }
     const resolved = await resolveModel(settings, keys);
@@ -64,9 +72,13 @@ export function registerAuditTrajectory(jobs: AuditJobManager, keys: ApiKeys): v
 /** Batch audit of every trajectory file under a folder (JSON/JSONL, sidecars excluded). */
 export function registerAuditFolder(jobs: AuditJobManager, keys: ApiKeys): vscode.Disposable {
   return vscode.commands.registerCommand('trajaudit.auditFolder', async (uri?: vscode.Uri, args: AuditCommandArgs = {}) => {
-    const folder = uri ?? (await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, title: 'Folder of trajectories to audit' }))?.[0];
+    const folder =
+      uri ?? (await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, title: 'Folder of trajectories to audit' }))?.[0];
     if (!folder) return undefined;
-    const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*.{json,jsonl}'), '**/{*.audit.json,*.resume.json,trajaudit.run.json,node_modules/**}');
+    const found = await vscode.workspace.findFiles(
+      new vscode.RelativePattern(folder, '**/*.{json,jsonl}'),
+      '**/{*.audit.json,*.resume.json,trajaudit.run.json,node_modules/**}',
+    );
     const files = found.filter((f) => holdsTrajectory(f.fsPath)).sort((a, b) => a.path.localeCompare(b.path));
     if (files.length === 0) {
       void vscode.window.showInformationMessage(`No trajectory files under ${vscode.workspace.asRelativePath(folder)}.`);

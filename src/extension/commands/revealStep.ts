@@ -8,7 +8,8 @@ type RevealArgs = { file: string | vscode.Uri; record?: string; position: number
 function parseArgs(args: unknown[]): RevealArgs | undefined {
   const [first, second, third] = args;
   if (first && typeof first === 'object' && !(first instanceof vscode.Uri) && 'file' in first) return first as RevealArgs;
-  if (typeof third === 'number') return { file: first as string | vscode.Uri, record: second === undefined || second === null ? undefined : String(second), position: third };
+  if (typeof third === 'number')
+    return { file: first as string | vscode.Uri, record: second === undefined || second === null ? undefined : String(second), position: third };
   if (typeof second === 'number') return { file: first as string | vscode.Uri, position: second };
   return undefined;
 }

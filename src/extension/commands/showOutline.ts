@@ -22,7 +22,11 @@ export function registerShowOutline(): vscode.Disposable {
     const entries = buildOutline(record.trajectory);
     if (options?.pick === false) return entries;
     void vscode.window.showQuickPick(
-      entries.map((e) => ({ label: `[${e.position}]${e.agent ? ` ${e.agent}` : ''}${e.isFinalAnswer ? ' · final answer' : ''}`, description: e.calls.join('; '), detail: e.preview })),
+      entries.map((e) => ({
+        label: `[${e.position}]${e.agent ? ` ${e.agent}` : ''}${e.isFinalAnswer ? ' · final answer' : ''}`,
+        description: e.calls.join('; '),
+        detail: e.preview,
+      })),
       { title: `Outline of ${loaded.file} (record ${record.id})`, matchOnDescription: true, matchOnDetail: true },
     );
     return entries;

@@ -14,14 +14,20 @@ export function registerValidateFile(diagnostics: vscode.DiagnosticCollection, l
       return undefined;
     }
     const problems = validateFile(target.fsPath, vscode.workspace.asRelativePath(target));
-    diagnostics.set(target, problems.map((p) => {
-      const line = Math.max(0, (p.line ?? 1) - 1);
-      const column = Math.max(0, (p.column ?? 1) - 1);
-      const d = new vscode.Diagnostic(new vscode.Range(line, column, line, column + 1), p.path ? `${p.message} (${p.path})` : p.message,
-        p.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error);
-      d.source = 'trajaudit';
-      return d;
-    }));
+    diagnostics.set(
+      target,
+      problems.map((p) => {
+        const line = Math.max(0, (p.line ?? 1) - 1);
+        const column = Math.max(0, (p.column ?? 1) - 1);
+        const d = new vscode.Diagnostic(
+          new vscode.Range(line, column, line, column + 1),
+          p.path ? `${p.message} (${p.path})` : p.message,
+          p.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error,
+        );
+        d.source = 'trajaudit';
+        return d;
+      }),
+    );
     const errors = problems.filter((p) => p.severity === 'error').length;
     log.info(`validated ${target.fsPath}: ${errors} error(s), ${problems.length - errors} warning(s)`);
     if (problems.length === 0) void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(target)} is valid.`);

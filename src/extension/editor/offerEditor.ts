@@ -31,10 +31,15 @@ export function registerEditorOffer(): vscode.Disposable {
     if (!format) return;
     offered.add(document.uri.toString());
     void vscode.window
-      .showInformationMessage(`${vscode.workspace.asRelativePath(document.uri)} looks like a ${format} trajectory.`, 'Open in Trajectory Auditor', "Don't Ask Again")
+      .showInformationMessage(
+        `${vscode.workspace.asRelativePath(document.uri)} looks like a ${format} trajectory.`,
+        'Open in Trajectory Auditor',
+        "Don't Ask Again",
+      )
       .then((choice) => {
         if (choice === 'Open in Trajectory Auditor') void vscode.commands.executeCommand(OPEN_IN_EDITOR_COMMAND, document.uri);
-        else if (choice === "Don't Ask Again") void vscode.workspace.getConfiguration('trajaudit').update('offerEditor', false, vscode.ConfigurationTarget.Global);
+        else if (choice === "Don't Ask Again")
+          void vscode.workspace.getConfiguration('trajaudit').update('offerEditor', false, vscode.ConfigurationTarget.Global);
       });
   });
 }

@@ -37,8 +37,10 @@ export class PanelSession implements vscode.Disposable {
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: FromWebview) => this.handleMessage(m)),
       document.onDidChange((change) => {
-        if (change.kind === 'annotation') this.post({ type: 'annotation', recordId: change.recordId, annotation: document.annotation(change.recordId), records: this.recordList() });
-        else if (change.kind === 'audits') this.post({ type: 'audits', recordId: this.recordId, audits: document.audits(this.recordId), records: this.recordList() });
+        if (change.kind === 'annotation')
+          this.post({ type: 'annotation', recordId: change.recordId, annotation: document.annotation(change.recordId), records: this.recordList() });
+        else if (change.kind === 'audits')
+          this.post({ type: 'audits', recordId: this.recordId, audits: document.audits(this.recordId), records: this.recordList() });
         else this.sendRecord('record');
       }),
     );
@@ -70,17 +72,34 @@ export class PanelSession implements vscode.Disposable {
 
   private initMessage(view: ReturnType<PanelSession['view']>): Extract<ToWebview, { type: 'init' }> {
     const readOnlyReason = this.document.sidecarProblem ? `Annotations cannot be saved: ${this.document.sidecarProblem}` : undefined;
-    return { type: 'init', file: this.document.loaded.file, container: this.document.loaded.container, records: this.recordList(), view, ...(readOnlyReason ? { readOnlyReason } : {}) };
+    return {
+      type: 'init',
+      file: this.document.loaded.file,
+      container: this.document.loaded.container,
+      records: this.recordList(),
+      view,
+      ...(readOnlyReason ? { readOnlyReason } : {}),
+    };
   }
 
   private recordList() {
-    const sidecarRecords = Object.fromEntries(this.document.trajectoryRecords.map((r) => [r.id, { annotation: this.document.annotation(r.id), audits: this.document.audits(r.id) }]));
-    return buildRecordList(this.document.loaded, sidecarRecords).map((entry) => (this.document.annotationOutdated(entry.id) ? { ...entry, annotationOutdated: true } : entry));
+    const sidecarRecords = Object.fromEntries(
+      this.document.trajectoryRecords.map((r) => [r.id, { annotation: this.document.annotation(r.id), audits: this.document.audits(r.id) }]),
+    );
+    return buildRecordList(this.document.loaded, sidecarRecords).map((entry) =>
+      this.document.annotationOutdated(entry.id) ? { ...entry, annotationOutdated: true } : entry,
+    );
   }
 
   private view() {
     const record = this.document.record(this.recordId) ?? this.document.trajectoryRecords[0];
-    const view = buildRecordView(this.document.loaded.file, this.document.loaded, record, { annotation: this.document.annotation(record.id), audits: this.document.audits(record.id) }, toolNames());
+    const view = buildRecordView(
+      this.document.loaded.file,
+      this.document.loaded,
+      record,
+      { annotation: this.document.annotation(record.id), audits: this.document.audits(record.id) },
+      toolNames(),
+    );
     const cached = this.tokenCache.get(record.id);
     if (cached) {
       view.rows.forEach((row, i) => (row.tokens = cached.counts[i]));

@@ -6,14 +6,20 @@ import { decodeText } from '../../core/input/readText';
 import { loadText, type LoadedFile } from '../../core/load/loadFile';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../../core/load/loadRecord';
 import { annotationSchema, type Sidecar } from '../../core/sidecar/schema';
-import { emptySidecar, parseSidecar, refuseLinkedSidecar, serializeSidecar, sha256Of, sidecarPathFor, updateSidecar, writeSidecar } from '../../core/sidecar/sidecarFile';
+import {
+  emptySidecar,
+  parseSidecar,
+  refuseLinkedSidecar,
+  serializeSidecar,
+  sha256Of,
+  sidecarPathFor,
+  updateSidecar,
+  writeSidecar,
+} from '../../core/sidecar/sidecarFile';
 import type { AnnotationData, AuditData } from '../../shared/protocol';
 import { backupOf, changedRecords, sameAnnotation, type AnnotationBackup, type AnnotationMap } from '../../core/editing/annotationEdits';
 
-export type DocumentChange =
-  | { kind: 'annotation'; recordId: string }
-  | { kind: 'audits'; recordId?: string }
-  | { kind: 'reloaded' };
+export type DocumentChange = { kind: 'annotation'; recordId: string } | { kind: 'audits'; recordId?: string } | { kind: 'reloaded' };
 
 /**
  * The editor's document: a trajectory file (never written) plus its annotations. Edits change
@@ -127,7 +133,7 @@ export class TrajectoryDocument implements vscode.CustomDocument {
   annotationOutdated(recordId: string): boolean {
     const annotation = this.current.get(recordId);
     // An edit made in the webview may not carry the field: it is still the saved annotation's until saved.
-    const madeAgainst = annotation ? annotation.trajectorySha256 ?? this.base.get(recordId)?.trajectorySha256 : undefined;
+    const madeAgainst = annotation ? (annotation.trajectorySha256 ?? this.base.get(recordId)?.trajectorySha256) : undefined;
     return typeof madeAgainst === 'string' && madeAgainst !== this.trajectorySha256;
   }
 
@@ -232,9 +238,10 @@ export class TrajectoryDocument implements vscode.CustomDocument {
     const text = await this.readDiskText();
     try {
       const disk = text === undefined ? undefined : parseSidecar(text, 'sidecar');
-      if (this.diskSidecar && disk) for (const [id, r] of Object.entries(disk.records)) {
-        this.diskSidecar.records[id] = { ...(this.diskSidecar.records[id] ?? {}), audits: r.audits };
-      }
+      if (this.diskSidecar && disk)
+        for (const [id, r] of Object.entries(disk.records)) {
+          this.diskSidecar.records[id] = { ...(this.diskSidecar.records[id] ?? {}), audits: r.audits };
+        }
       else this.diskSidecar = disk;
     } catch {
       /* a broken sidecar shows up on the next full read */

@@ -29,7 +29,10 @@ export class TrajectoryEditorProvider implements AnnotationEditor {
   readonly onDidPrompt = this.promptEmitter.event;
   private readonly watchers = new Map<TrajectoryDocument, vscode.Disposable>();
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly log: Log) {}
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: Log,
+  ) {}
 
   static register(context: vscode.ExtensionContext, log: Log): TrajectoryEditorProvider {
     const provider = new TrajectoryEditorProvider(context, log);
@@ -99,7 +102,9 @@ export class TrajectoryEditorProvider implements AnnotationEditor {
     const session = new PanelSession(panel, document, this, (m) => this.log.info(m));
     const { json: initJson } = session.embeddedInit(EMBEDDED_INIT_MAX_CHARS);
     panel.webview.html = webviewPage(panel.webview, this.context.extensionUri, document.loaded.file, 'trajectory', initJson);
-    this.log.info(`editor page of ${document.loaded.file} built in ${Date.now() - started} ms (${initJson === undefined ? 'view sent on ready' : `view embedded, ${Math.round(initJson.length / 1024)} KiB`})`);
+    this.log.info(
+      `editor page of ${document.loaded.file} built in ${Date.now() - started} ms (${initJson === undefined ? 'view sent on ready' : `view embedded, ${Math.round(initJson.length / 1024)} KiB`})`,
+    );
     this.sessions.add(session);
     panel.onDidDispose(() => {
       session.dispose();
@@ -190,14 +195,12 @@ export class TrajectoryEditorProvider implements AnnotationEditor {
     const prompt = `${file} changed on disk while you have unsaved annotations.`;
     this.log.info(prompt);
     this.promptEmitter.fire(prompt);
-    void vscode.window
-      .showWarningMessage(prompt, { modal: false }, load, keep)
-      .then(async (choice) => {
-        if (choice !== load) return;
-        // Revert goes through VS Code so the tab's dirty state and undo stack stay right.
-        this.sessionsFor(document.uri)[0]?.panel.reveal();
-        await vscode.commands.executeCommand('workbench.action.files.revert');
-      });
+    void vscode.window.showWarningMessage(prompt, { modal: false }, load, keep).then(async (choice) => {
+      if (choice !== load) return;
+      // Revert goes through VS Code so the tab's dirty state and undo stack stay right.
+      this.sessionsFor(document.uri)[0]?.panel.reveal();
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    });
     return 'asked';
   }
 }

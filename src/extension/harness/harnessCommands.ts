@@ -36,7 +36,8 @@ export interface HarnessCommandArgs {
   command?: string;
 }
 
-const UNTRUSTED = 'This workspace is not trusted. Harnesses send item contents to a model and agent runs execute a shell command, so Trajectory Auditor only runs them in a trusted workspace. The Stage-C pre-checks (no model) still run. Trust the workspace (Manage Workspace Trust) to run harnesses.';
+const UNTRUSTED =
+  'This workspace is not trusted. Harnesses send item contents to a model and agent runs execute a shell command, so Trajectory Auditor only runs them in a trusted workspace. The Stage-C pre-checks (no model) still run. Trust the workspace (Manage Workspace Trust) to run harnesses.';
 
 function requireTrust(): boolean {
   if (vscode.workspace.isTrusted) return true;
@@ -73,7 +74,11 @@ async function modelOrExplain(keys: ApiKeys, needsTools: boolean): Promise<Model
 }
 
 /** Runs a harness as a cancellable notification; progress lines go to the log. */
-async function withHarnessProgress(title: string, log: Log, run: (signal: AbortSignal, report: (e: HarnessProgress) => void) => Promise<HarnessRunSummary>): Promise<HarnessRunSummary | undefined> {
+async function withHarnessProgress(
+  title: string,
+  log: Log,
+  run: (signal: AbortSignal, report: (e: HarnessProgress) => void) => Promise<HarnessRunSummary>,
+): Promise<HarnessRunSummary | undefined> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     const controller = new AbortController();
     const sub = token.onCancellationRequested(() => controller.abort());
@@ -82,13 +87,18 @@ async function withHarnessProgress(title: string, log: Log, run: (signal: AbortS
       const summary = await run(controller.signal, (e) => {
         log.info(`${title}: ${e.done ? `[${e.done}/${e.total}] ` : ''}${e.message}`);
         const pct = e.total ? (100 * e.done) / e.total : 0;
-        progress.report({ message: `${e.done}/${e.total}${e.skipped ? ` (+${e.skipped} done earlier)` : ''} — ${e.message.slice(0, 80)}`, increment: Math.max(0, pct - last) });
+        progress.report({
+          message: `${e.done}/${e.total}${e.skipped ? ` (+${e.skipped} done earlier)` : ''} — ${e.message.slice(0, 80)}`,
+          increment: Math.max(0, pct - last),
+        });
         last = pct;
       });
       const text = `${title}: ${summary.completed} done now, ${summary.skipped} earlier, ${summary.failed.length} failed${summary.aborted ? ' — cancelled (run again to resume)' : ''}. ${usageLine(summary.runUsage)}.`;
       log.info(text);
       const reveal = 'Reveal Run Folder';
-      void (summary.failed.length || summary.aborted ? vscode.window.showWarningMessage(text, reveal) : vscode.window.showInformationMessage(text, reveal)).then((c) => {
+      void (
+        summary.failed.length || summary.aborted ? vscode.window.showWarningMessage(text, reveal) : vscode.window.showInformationMessage(text, reveal)
+      ).then((c) => {
         if (c === reveal) void vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(summary.folder));
       });
       return summary;
@@ -107,11 +117,13 @@ const defaultOut = (input: string, kind: string) => join(dirname(input), 'trajau
 
 async function agentTemplate(args: HarnessCommandArgs): Promise<string | undefined> {
   const configured = args.command ?? harnessSettings().agentCommand;
-  const template = configured || (await vscode.window.showInputBox({
-    title: 'Agent command template',
-    prompt: `A shell command run per query; variables ${TEMPLATE_VARIABLES.map((v) => `{${v}}`).join(' ')} (shell-quoted for you). Set trajaudit.harness.agentCommand to skip this.`,
-    placeHolder: 'python run_agent.py --query {query} --answer {out_answer} --trajectory {out_trajectory}',
-  }));
+  const template =
+    configured ||
+    (await vscode.window.showInputBox({
+      title: 'Agent command template',
+      prompt: `A shell command run per query; variables ${TEMPLATE_VARIABLES.map((v) => `{${v}}`).join(' ')} (shell-quoted for you). Set trajaudit.harness.agentCommand to skip this.`,
+      placeHolder: 'python run_agent.py --query {query} --answer {out_answer} --trajectory {out_trajectory}',
+    }));
   if (!template) return undefined;
   const problems = templateProblems(template);
   if (problems.length) {
@@ -131,10 +143,17 @@ export function registerHarnessCommands(keys: ApiKeys, log: Log): vscode.Disposa
     vscode.commands.registerCommand(HARNESS_COMMANDS.delegation, async (uri?: vscode.Uri, args: HarnessCommandArgs = {}) => {
       const t = target(uri);
       if (!t || !requireTrust()) return undefined;
-      const setting = args.setting ?? (await vscode.window.showQuickPick([
-        { label: 'full', description: 'Setting I: the full document pool, three document orders, no tools' },
-        { label: 'search', description: 'Setting II: partial context, search over the closed pool with a budget' },
-      ], { title: 'Delegation setting' }))?.label as 'full' | 'search' | undefined;
+      const setting =
+        args.setting ??
+        ((
+          await vscode.window.showQuickPick(
+            [
+              { label: 'full', description: 'Setting I: the full document pool, three document orders, no tools' },
+              { label: 'search', description: 'Setting II: partial context, search over the closed pool with a budget' },
+            ],
+            { title: 'Delegation setting' },
+          )
+        )?.label as 'full' | 'search' | undefined);
       if (!setting) return undefined;
       const client = await modelOrExplain(keys, setting === 'search');
       if (!client) return undefined;
@@ -142,12 +161,29 @@ export function registerHarnessCommands(keys: ApiKeys, log: Log): vscode.Disposa
       const items = loadItemsList(t.fsPath);
       const out = args.out ?? defaultOut(t.fsPath, 'delegation');
       const settings = readAuditSettings();
-      return withHarnessProgress(`Delegation setting ${setting === 'full' ? 'I' : 'II'}`, log, (signal, onProgress) => runDelegation({
-        prompts: delegationPrompts(), seed: s.seed, k: s.k, budget: s.budget, withhold: s.withhold, docIds: 'auto',
-        maxOutputTokens: settings.maxOutputTokens, ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-        setting, orders: [...DOCUMENT_ORDERS], itemsPath: t.fsPath, items, itemsSha: itemsSha256(items), out, client,
-        concurrency: settings.concurrency, signal, onProgress, pricing: settings.pricing,
-      }));
+      return withHarnessProgress(`Delegation setting ${setting === 'full' ? 'I' : 'II'}`, log, (signal, onProgress) =>
+        runDelegation({
+          prompts: delegationPrompts(),
+          seed: s.seed,
+          k: s.k,
+          budget: s.budget,
+          withhold: s.withhold,
+          docIds: 'auto',
+          maxOutputTokens: settings.maxOutputTokens,
+          ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+          setting,
+          orders: [...DOCUMENT_ORDERS],
+          itemsPath: t.fsPath,
+          items,
+          itemsSha: itemsSha256(items),
+          out,
+          client,
+          concurrency: settings.concurrency,
+          signal,
+          onProgress,
+          pricing: settings.pricing,
+        }),
+      );
     }),
     vscode.commands.registerCommand(HARNESS_COMMANDS.stageC, async (uri?: vscode.Uri, args: HarnessCommandArgs = {}) => {
       const t = target(uri);
@@ -156,11 +192,22 @@ export function registerHarnessCommands(keys: ApiKeys, log: Log): vscode.Disposa
       if (!client) return undefined;
       const out = args.out ?? defaultOut(t.fsPath, 'stage-c');
       const settings = readAuditSettings();
-      const summary = await withHarnessProgress('Stage-C filters', log, (signal, onProgress) => runStageC({
-        items: loadItemsList(t.fsPath), itemsPath: t.fsPath, out, verifiers: [{ label: `${client.provider}:${client.model}`, client }],
-        views: ['C1', 'C2', 'C3', 'C4'], aggregate: 'all', concurrency: settings.concurrency, documentTemplate: delegationPrompts().document,
-        maxOutputTokens: settings.maxOutputTokens, signal, onProgress, pricing: settings.pricing,
-      }));
+      const summary = await withHarnessProgress('Stage-C filters', log, (signal, onProgress) =>
+        runStageC({
+          items: loadItemsList(t.fsPath),
+          itemsPath: t.fsPath,
+          out,
+          verifiers: [{ label: `${client.provider}:${client.model}`, client }],
+          views: ['C1', 'C2', 'C3', 'C4'],
+          aggregate: 'all',
+          concurrency: settings.concurrency,
+          documentTemplate: delegationPrompts().document,
+          maxOutputTokens: settings.maxOutputTokens,
+          signal,
+          onProgress,
+          pricing: settings.pricing,
+        }),
+      );
       if (summary) await vscode.commands.executeCommand('markdown.showPreview', vscode.Uri.file(join(out, 'report.md')));
       return summary;
     }),
@@ -178,11 +225,23 @@ export function registerHarnessCommands(keys: ApiKeys, log: Log): vscode.Disposa
         return undefined;
       }
       const settings = readAuditSettings();
-      return withHarnessProgress('Clarify → rewrite → search', log, (signal, onProgress) => runClarify({
-        instances, out: args.out ?? defaultOut(t.fsPath, 'clarify'), roles: { clarifier: client, answerer: client, rewriter: client }, budgets: [1, 2, 3],
-        template, concurrency: Math.min(settings.concurrency, 2), timeoutMs: harnessSettings().agentTimeoutSeconds * 1000, passApiKeys: harnessSettings().agentPassApiKeys, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
-        maxOutputTokens: settings.maxOutputTokens, signal, onProgress, pricing: settings.pricing,
-      }));
+      return withHarnessProgress('Clarify → rewrite → search', log, (signal, onProgress) =>
+        runClarify({
+          instances,
+          out: args.out ?? defaultOut(t.fsPath, 'clarify'),
+          roles: { clarifier: client, answerer: client, rewriter: client },
+          budgets: [1, 2, 3],
+          template,
+          concurrency: Math.min(settings.concurrency, 2),
+          timeoutMs: harnessSettings().agentTimeoutSeconds * 1000,
+          passApiKeys: harnessSettings().agentPassApiKeys,
+          cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+          maxOutputTokens: settings.maxOutputTokens,
+          signal,
+          onProgress,
+          pricing: settings.pricing,
+        }),
+      );
     }),
     vscode.commands.registerCommand(HARNESS_COMMANDS.runAgent, async (uri?: vscode.Uri, args: HarnessCommandArgs = {}) => {
       const t = target(uri);
@@ -196,11 +255,20 @@ export function registerHarnessCommands(keys: ApiKeys, log: Log): vscode.Disposa
         void vscode.window.showErrorMessage((error as Error).message);
         return undefined;
       }
-      return withHarnessProgress('Agent runner', log, (signal, onProgress) => runAgentOverDataset({
-        datasetPath: t.fsPath, dataset, template, out: args.out ?? defaultOut(t.fsPath, `agent-${dataset.kind}`),
-        concurrency: Math.min(readAuditSettings().concurrency, 2), timeoutMs: harnessSettings().agentTimeoutSeconds * 1000, passApiKeys: harnessSettings().agentPassApiKeys,
-        cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, signal, onProgress,
-      }));
+      return withHarnessProgress('Agent runner', log, (signal, onProgress) =>
+        runAgentOverDataset({
+          datasetPath: t.fsPath,
+          dataset,
+          template,
+          out: args.out ?? defaultOut(t.fsPath, `agent-${dataset.kind}`),
+          concurrency: Math.min(readAuditSettings().concurrency, 2),
+          timeoutMs: harnessSettings().agentTimeoutSeconds * 1000,
+          passApiKeys: harnessSettings().agentPassApiKeys,
+          cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+          signal,
+          onProgress,
+        }),
+      );
     }),
   ];
 }

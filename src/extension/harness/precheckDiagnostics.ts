@@ -17,7 +17,11 @@ function toDiagnostic(f: LocatedFinding): vscode.Diagnostic {
   const start = f.range?.start ?? { line: 1, column: 1 };
   const end = f.range?.end ?? { line: start.line, column: start.column + 1 };
   const range = new vscode.Range(start.line - 1, start.column - 1, end.line - 1, Math.max(end.column - 1, end.line === start.line ? start.column : 0));
-  const d = new vscode.Diagnostic(range, `${f.message} (item ${f.itemId})`, f.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+  const d = new vscode.Diagnostic(
+    range,
+    `${f.message} (item ${f.itemId})`,
+    f.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+  );
   d.source = PRECHECK_SOURCE;
   d.code = f.check;
   return d;
@@ -41,7 +45,8 @@ export class PrecheckDiagnostics implements vscode.Disposable {
       }),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         // Findings stay while the file is open in any editor (custom editors included); a closed file is re-checked on open.
-        if (!vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => (t.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === doc.uri.toString()))) this.collection.delete(doc.uri);
+        if (!vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => (t.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === doc.uri.toString())))
+          this.collection.delete(doc.uri);
       }),
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         if (!auto()) return;
@@ -64,7 +69,10 @@ export class PrecheckDiagnostics implements vscode.Disposable {
     }
     const { items, findings } = precheckText(text);
     this.collection.set(uri, findings.map(toDiagnostic));
-    if (items) this.log.info(`stage-c pre-checks of ${vscode.workspace.asRelativePath(uri)}: ${items} item(s), ${findings.filter((f) => f.severity === 'error').length} error(s), ${findings.filter((f) => f.severity === 'warning').length} warning(s)`);
+    if (items)
+      this.log.info(
+        `stage-c pre-checks of ${vscode.workspace.asRelativePath(uri)}: ${items} item(s), ${findings.filter((f) => f.severity === 'error').length} error(s), ${findings.filter((f) => f.severity === 'warning').length} warning(s)`,
+      );
     return findings;
   }
 
@@ -91,9 +99,11 @@ export function registerPrecheckCommand(diagnostics: PrecheckDiagnostics): vscod
     const findings = await diagnostics.checkFile(target);
     const errors = findings.filter((f) => f.severity === 'error').length;
     if (!uri) {
-      void vscode.window.showInformationMessage(findings.length
-        ? `Stage-C pre-checks: ${errors} error(s), ${findings.length - errors} warning(s) — see the Problems panel.`
-        : `Stage-C pre-checks: no problem found in ${vscode.workspace.asRelativePath(target)}.`);
+      void vscode.window.showInformationMessage(
+        findings.length
+          ? `Stage-C pre-checks: ${errors} error(s), ${findings.length - errors} warning(s) — see the Problems panel.`
+          : `Stage-C pre-checks: no problem found in ${vscode.workspace.asRelativePath(target)}.`,
+      );
     }
     return findings.map((f) => ({ check: f.check, severity: f.severity, message: f.message, itemId: f.itemId, range: f.range }));
   });

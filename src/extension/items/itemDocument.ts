@@ -15,10 +15,7 @@ import { allReviewsInSidecar, applyReviewChanges, canonicalReview, parseReviewKe
 import { defaultRunFolder, readRunFolder, resultsById, saveRunFolder, type RunFolderState } from '../../core/items/scenarioRunFolder';
 import type { ResultLine } from '../../core/items/scenarioResults';
 
-export type ItemChange =
-  | { kind: 'review'; itemId: string }
-  | { kind: 'results'; scenarioId?: string }
-  | { kind: 'reloaded' };
+export type ItemChange = { kind: 'review'; itemId: string } | { kind: 'results'; scenarioId?: string } | { kind: 'reloaded' };
 
 const KIND_OF: Record<string, ItemViewKind> = {
   'delegation-item': 'delegation',
@@ -69,12 +66,17 @@ export class ItemDocument implements vscode.CustomDocument {
     const loaded = loadText(decodeText(bytes, displayName), displayName);
     const kind = KIND_OF[loaded.detection.kind];
     if (!kind) {
-      throw new InputError(displayName, `is a ${loaded.detection.kind}, not a benchmark item (${loaded.detection.reason}); open it with "Open in Trajectory Auditor"`);
+      throw new InputError(
+        displayName,
+        `is a ${loaded.detection.kind}, not a benchmark item (${loaded.detection.reason}); open it with "Open in Trajectory Auditor"`,
+      );
     }
     const document = new ItemDocument(uri, loaded, kind, sha256Of(bytes));
     if (kind === 'delegation') document.readSidecar();
     if (kind === 'scenarios') {
-      const folder = options.backup?.runFolder ? vscode.Uri.parse(options.backup.runFolder).fsPath : options.runFolder?.fsPath ?? defaultRunFolder(uri.fsPath);
+      const folder = options.backup?.runFolder
+        ? vscode.Uri.parse(options.backup.runFolder).fsPath
+        : (options.runFolder?.fsPath ?? defaultRunFolder(uri.fsPath));
       document.readRun(folder);
     }
     if (options.backup) document.state.restore(options.backup.entries);
@@ -151,7 +153,8 @@ export class ItemDocument implements vscode.CustomDocument {
 
   /** Every review of an item (saved and unsaved), in annotator order. */
   reviews(itemId: string): ReviewData[] {
-    return this.state.keys()
+    return this.state
+      .keys()
       .map((k) => ({ k, parsed: parseReviewKey(k) }))
       .filter(({ parsed }) => parsed?.itemId === itemId)
       .sort((a, b) => a.parsed!.annotator.localeCompare(b.parsed!.annotator))
@@ -180,8 +183,13 @@ export class ItemDocument implements vscode.CustomDocument {
         return !sameValue(now ? canonicalReview(now) : undefined, this.state.getBase(key));
       });
       if (conflicts.length) {
-        const who = conflicts.map((k) => parseReviewKey(k)!).map((p) => `${p.annotator} on ${p.itemId}`).join(', ');
-        const ok = await confirm(`${vscode.workspace.asRelativePath(this.sidecarUri)} changed on disk since you opened it, and the review of ${who} differs there. Overwrite it with yours?`);
+        const who = conflicts
+          .map((k) => parseReviewKey(k)!)
+          .map((p) => `${p.annotator} on ${p.itemId}`)
+          .join(', ');
+        const ok = await confirm(
+          `${vscode.workspace.asRelativePath(this.sidecarUri)} changed on disk since you opened it, and the review of ${who} differs there. Overwrite it with yours?`,
+        );
         if (!ok) throw new Error('Save cancelled: the review file changed on disk. Revert to load it, or save again to overwrite.');
         diskText = this.readSidecarText();
       }
@@ -232,7 +240,10 @@ export class ItemDocument implements vscode.CustomDocument {
   }
 
   changedScenarios(): string[] {
-    return this.state.changedKeys().filter((k) => k.startsWith('result\u0000')).map((k) => k.slice('result\u0000'.length));
+    return this.state
+      .changedKeys()
+      .filter((k) => k.startsWith('result\u0000'))
+      .map((k) => k.slice('result\u0000'.length));
   }
 
   /** Replaces a scenario's results line; returns the previous one (for undo). */
@@ -264,12 +275,21 @@ export class ItemDocument implements vscode.CustomDocument {
       if (b) base.set(s.id, b);
       if (c) current.set(s.id, c);
     }
-    const outcome = await saveRunFolder(this.run, this.uri.fsPath, {
-      base,
-      current,
-      scenarioOrder: set.scenarios.map((s) => s.id),
-      criterionOrder: new Map(set.scenarios.map((s) => [s.id, s.criteria.map((c) => c.id)])),
-    }, (p) => this.display(p), (conflicts) => confirm(`${this.display(this.run!.resultsPath)} changed on disk since you opened it, and ${conflicts.join(', ')} differ there. Overwrite them with your marks?`));
+    const outcome = await saveRunFolder(
+      this.run,
+      this.uri.fsPath,
+      {
+        base,
+        current,
+        scenarioOrder: set.scenarios.map((s) => s.id),
+        criterionOrder: new Map(set.scenarios.map((s) => [s.id, s.criteria.map((c) => c.id)])),
+      },
+      (p) => this.display(p),
+      (conflicts) =>
+        confirm(
+          `${this.display(this.run!.resultsPath)} changed on disk since you opened it, and ${conflicts.join(', ')} differ there. Overwrite them with your marks?`,
+        ),
+    );
     if (!outcome) throw new Error('Save cancelled: the results file changed on disk. Revert to load it, or save again to overwrite.');
     this.readRun(this.run.folder);
   }

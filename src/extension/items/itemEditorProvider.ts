@@ -28,7 +28,10 @@ export class ItemEditorProvider implements vscode.CustomEditorProvider<ItemDocum
   /** Fires with the text of every overwrite prompt shown (observability for tests and logs). */
   readonly onDidPrompt = this.promptEmitter.event;
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly log: Log) {}
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: Log,
+  ) {}
 
   static register(context: vscode.ExtensionContext, log: Log): ItemEditorProvider {
     const provider = new ItemEditorProvider(context, log);
@@ -90,7 +93,9 @@ export class ItemEditorProvider implements vscode.CustomEditorProvider<ItemDocum
   async openItemView(uri?: vscode.Uri): Promise<void> {
     const target = targetUri(uri);
     if (!target) {
-      void vscode.window.showWarningMessage('Open or select a benchmark item file first (Delegation items, DeepSearchQA, Clarify-Then-Search or a scenario set).');
+      void vscode.window.showWarningMessage(
+        'Open or select a benchmark item file first (Delegation items, DeepSearchQA, Clarify-Then-Search or a scenario set).',
+      );
       return;
     }
     const loaded = await loadOrReport(target);
@@ -164,8 +169,10 @@ export class ItemEditorProvider implements vscode.CustomEditorProvider<ItemDocum
     if (!me) throw new Error('Set your reviewer name first ("Set name" in the review panel).');
     const item = document.item(itemId);
     if (!item) throw new Error(`no item "${itemId}" in ${document.loaded.file}`);
-    if (patch.irrelevant && !item.irrelevant_docs.some((d) => String(d.doc_id) === patch.irrelevant!.docId)) throw new Error(`"${patch.irrelevant.docId}" is not an irrelevant document of ${itemId}`);
-    if (patch.distractor && !item.distractor_docs.some((d) => String(d.doc_id) === patch.distractor!.docId)) throw new Error(`"${patch.distractor.docId}" is not a distractor document of ${itemId}`);
+    if (patch.irrelevant && !item.irrelevant_docs.some((d) => String(d.doc_id) === patch.irrelevant!.docId))
+      throw new Error(`"${patch.irrelevant.docId}" is not an irrelevant document of ${itemId}`);
+    if (patch.distractor && !item.distractor_docs.some((d) => String(d.doc_id) === patch.distractor!.docId))
+      throw new Error(`"${patch.distractor.docId}" is not a distractor document of ${itemId}`);
     const next = applyReviewPatch(document.review(itemId, me), me, patch, new Date().toISOString());
     this.applyEdit<ReviewData>(document, label, (v) => document.setReview(itemId, me, v), next);
   }
@@ -176,7 +183,12 @@ export class ItemEditorProvider implements vscode.CustomEditorProvider<ItemDocum
     if (!scenario) throw new Error(`no scenario "${scenarioId}"`);
     if (!scenario.criteria.some((c) => c.id === criterionId)) throw new Error(`"${criterionId}" is not a criterion of ${scenarioId}`);
     const label = value === null ? `Clear ${criterionId}` : `Mark ${criterionId} ${value ? 'hit' : 'missed'}`;
-    this.applyEdit<ResultLine>(document, label, (v) => document.setResult(scenarioId, v), withCriterion(document.result(scenarioId), scenarioId, criterionId, value));
+    this.applyEdit<ResultLine>(
+      document,
+      label,
+      (v) => document.setResult(scenarioId, v),
+      withCriterion(document.result(scenarioId), scenarioId, criterionId, value),
+    );
   }
 
   setSilentCitations(document: ItemDocument, scenarioId: string, value: number | null): void {
@@ -221,7 +233,11 @@ export class ItemEditorProvider implements vscode.CustomEditorProvider<ItemDocum
   private async confirmOverwrite(message: string): Promise<boolean> {
     this.promptEmitter.fire(message);
     const overwrite = 'Overwrite';
-    const choice = await vscode.window.showWarningMessage(message, { modal: true, detail: 'Judgments of other reviewers, other items and other criteria on disk are kept either way.' }, overwrite);
+    const choice = await vscode.window.showWarningMessage(
+      message,
+      { modal: true, detail: 'Judgments of other reviewers, other items and other criteria on disk are kept either way.' },
+      overwrite,
+    );
     return choice === overwrite;
   }
 

@@ -1,7 +1,14 @@
 import * as vscode from 'vscode';
 import { scoreScenarios } from '../../core/scoring/scenarios';
 import type {
-  DelegationState, InitPayload, ItemFileInfo, ItemFromWebview, ItemListEntry, ItemToWebview, ReviewPatch, ScenarioState,
+  DelegationState,
+  InitPayload,
+  ItemFileInfo,
+  ItemFromWebview,
+  ItemListEntry,
+  ItemToWebview,
+  ReviewPatch,
+  ScenarioState,
 } from '../../shared/itemProtocol';
 import { KIND_LABEL, type ItemDocument } from './itemDocument';
 import { blindItemView, clarifyView, dsqaRow, fullItemView, itemLabel, scenarioSetView } from '../../core/items/itemViews';
@@ -89,7 +96,13 @@ export class ItemSession implements vscode.Disposable {
       const entry: ItemListEntry = {
         id,
         label: itemLabel(item),
-        review: me ? reviewProgress(this.document.review(id, me), item.irrelevant_docs.map((d) => String(d.doc_id)), item.distractor_docs.map((d) => String(d.doc_id))) : 'none',
+        review: me
+          ? reviewProgress(
+              this.document.review(id, me),
+              item.irrelevant_docs.map((d) => String(d.doc_id)),
+              item.distractor_docs.map((d) => String(d.doc_id)),
+            )
+          : 'none',
       };
       if (!blind) entry.reviews = this.document.reviews(id).length;
       return entry;
@@ -139,11 +152,13 @@ export class ItemSession implements vscode.Disposable {
       resultsExists: run?.resultsText !== undefined,
       manifest: run?.manifest ? 'present' : 'created-on-save',
       notices: [...(run?.notices ?? [])],
-      results: Object.fromEntries([...results].map(([id, line]) => {
-        const view: { criteria: Record<string, boolean>; silent_citations?: number } = { criteria: { ...line.criteria } };
-        if (line.silent_citations !== undefined) view.silent_citations = line.silent_citations;
-        return [id, view];
-      })),
+      results: Object.fromEntries(
+        [...results].map(([id, line]) => {
+          const view: { criteria: Record<string, boolean>; silent_citations?: number } = { criteria: { ...line.criteria } };
+          if (line.silent_citations !== undefined) view.silent_citations = line.silent_citations;
+          return [id, view];
+        }),
+      ),
       scores: score?.scenarios ?? {},
       aMean: score?.a_mean ?? null,
       gate: score ? { passed: score.gate.passed, reasons: score.gate.reasons } : { passed: false, reasons: [] },

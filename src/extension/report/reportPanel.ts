@@ -132,8 +132,11 @@ export class ReportPanel implements vscode.Disposable {
     const target = this.built.links.get(id);
     if (!target) return false;
     const uri = vscode.Uri.file(target.file);
-    const alreadyOpen = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => (t.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === uri.toString()));
-    if (!alreadyOpen) await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_OPTION_VIEW_TYPE, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false });
+    const alreadyOpen = vscode.window.tabGroups.all.some((g) =>
+      g.tabs.some((t) => (t.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === uri.toString()),
+    );
+    if (!alreadyOpen)
+      await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_OPTION_VIEW_TYPE, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false });
     const ok = await vscode.commands.executeCommand<boolean>(REVEAL_STEP_COMMAND, target.file, target.record, target.position);
     if (ok) this.followed.push(target);
     else this.post({ type: 'status', text: `Could not open ${target.label}.`, kind: 'error' });
@@ -144,12 +147,14 @@ export class ReportPanel implements vscode.Disposable {
   async exportTo(format: ExportFormat, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
     const kind = this.scoredRun.score.kind;
     const filters: Record<ExportFormat, Record<string, string[]>> = { md: { Markdown: ['md'] }, json: { JSON: ['json'] }, csv: { CSV: ['csv'] } };
-    const uri = target ?? (await vscode.window.showSaveDialog({
-      title: `Export the score report as ${format === 'md' ? 'Markdown' : format.toUpperCase()}`,
-      defaultUri: vscode.Uri.file(join(this.folder, defaultExportName(format, kind))),
-      filters: filters[format],
-      saveLabel: 'Export',
-    }));
+    const uri =
+      target ??
+      (await vscode.window.showSaveDialog({
+        title: `Export the score report as ${format === 'md' ? 'Markdown' : format.toUpperCase()}`,
+        defaultUri: vscode.Uri.file(join(this.folder, defaultExportName(format, kind))),
+        filters: filters[format],
+        saveLabel: 'Export',
+      }));
     if (!uri) return undefined;
     if (uri.scheme !== 'file') throw new Error(`Exports are written to local files; ${uri.toString()} is not one.`);
     try {
@@ -213,7 +218,12 @@ export class ReportPanels implements vscode.Disposable {
       this.last = existing;
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, built.model.title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')] });
+    const panel = vscode.window.createWebviewPanel(
+      REPORT_VIEW_TYPE,
+      built.model.title,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')] },
+    );
     const report = new ReportPanel(panel, folder, scored, built, this.log, this.rescore, this.extensionUri, this.editors);
     this.panels.set(folder, report);
     report.onDidDispose(() => {

@@ -42,14 +42,36 @@ async function pickFolder(): Promise<vscode.Uri | undefined> {
     if (!folders.has(dir)) folders.set(dir, why);
     // Sidecars in subfolders: the parent scores them together.
     const parent = dirname(dir);
-    if (name.endsWith('.audit.json') && !folders.has(parent) && [...roots].some((r) => parent.startsWith(r + sep))) folders.set(parent, 'trajectories with audit sidecars in subfolders');
+    if (name.endsWith('.audit.json') && !folders.has(parent) && [...roots].some((r) => parent.startsWith(r + sep)))
+      folders.set(parent, 'trajectories with audit sidecars in subfolders');
   }
   const browse = { label: '$(folder-opened) Browse…', description: 'choose any folder', uri: undefined as vscode.Uri | undefined };
-  const items = [...folders].sort(([a], [b]) => a.localeCompare(b)).map(([dir, why]) => ({ label: vscode.workspace.asRelativePath(dir, (vscode.workspace.workspaceFolders?.length ?? 0) > 1), description: why, uri: vscode.Uri.file(dir) }));
-  const choice = items.length === 0 ? browse : await vscode.window.showQuickPick([...items, browse], { title: 'Score which run folder?', placeHolder: 'Run folders found in the workspace (by their files), or browse', matchOnDescription: true });
+  const items = [...folders]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([dir, why]) => ({
+      label: vscode.workspace.asRelativePath(dir, (vscode.workspace.workspaceFolders?.length ?? 0) > 1),
+      description: why,
+      uri: vscode.Uri.file(dir),
+    }));
+  const choice =
+    items.length === 0
+      ? browse
+      : await vscode.window.showQuickPick([...items, browse], {
+          title: 'Score which run folder?',
+          placeHolder: 'Run folders found in the workspace (by their files), or browse',
+          matchOnDescription: true,
+        });
   if (!choice) return undefined;
   if (choice.uri) return choice.uri;
-  return (await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, title: 'Run folder to score', openLabel: 'Score' }))?.[0];
+  return (
+    await vscode.window.showOpenDialog({
+      canSelectFolders: true,
+      canSelectFiles: false,
+      canSelectMany: false,
+      title: 'Run folder to score',
+      openLabel: 'Score',
+    })
+  )?.[0];
 }
 
 /** Counts model calls for the progress notification. */
@@ -71,7 +93,13 @@ interface Outcome {
   judgeMode: { model: boolean; text: string };
 }
 
-async function score(folder: string, args: ScoreCommandArgs, keys: ApiKeys, progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken): Promise<Outcome | undefined> {
+async function score(
+  folder: string,
+  args: ScoreCommandArgs,
+  keys: ApiKeys,
+  progress: vscode.Progress<{ message?: string; increment?: number }>,
+  token: vscode.CancellationToken,
+): Promise<Outcome | undefined> {
   const base: ScoreOptions = args.method ? { method: args.method } : {};
   progress.report({ message: 'reading the run files…' });
   // Let the notification show before the (synchronous) deterministic pass.
@@ -81,17 +109,40 @@ async function score(folder: string, args: ScoreCommandArgs, keys: ApiKeys, prog
   const offline = scoreRunFolderSync(folder, base);
   const needs = judgingNeeds(offline);
   const missing = needs.needsModel + needs.exactJudged;
-  const what = needs.needsModel ? `${plural(needs.needsModel, 'verdict')} need a model judge and ${needs.needsModel === 1 ? 'is' : 'are'} counted as not passing` : `${plural(needs.exactJudged, 'answer')} judged by the deterministic exact-match judge`;
+  const what = needs.needsModel
+    ? `${plural(needs.needsModel, 'verdict')} need a model judge and ${needs.needsModel === 1 ? 'is' : 'are'} counted as not passing`
+    : `${plural(needs.exactJudged, 'answer')} judged by the deterministic exact-match judge`;
   if (missing === 0) {
     const cached = offline.judging.cached;
-    return { scored: offline, judgeMode: { model: false, text: cached ? `No judge was needed: ${plural(cached, 'cached verdict')} reused from the judgment cache.` : 'No judge was needed: every verdict is deterministic or given in the run files.' } };
+    return {
+      scored: offline,
+      judgeMode: {
+        model: false,
+        text: cached
+          ? `No judge was needed: ${plural(cached, 'cached verdict')} reused from the judgment cache.`
+          : 'No judge was needed: every verdict is deterministic or given in the run files.',
+      },
+    };
   }
   if (args.judge === 'deterministic') return { scored: offline, judgeMode: { model: false, text: `Deterministic judges only (as asked): ${what}.` } };
-  if (!vscode.workspace.isTrusted) return { scored: offline, judgeMode: { model: false, text: `Deterministic judges: this workspace is not trusted, so no model is called; ${what}. Trust the workspace to judge with a model.` } };
+  if (!vscode.workspace.isTrusted)
+    return {
+      scored: offline,
+      judgeMode: {
+        model: false,
+        text: `Deterministic judges: this workspace is not trusted, so no model is called; ${what}. Trust the workspace to judge with a model.`,
+      },
+    };
   const settings = readAuditSettings();
   const resolved = settings.provider === 'none' ? { unavailable: 'trajaudit.audit.provider is "none".' } : await resolveModel(settings, keys);
   if ('unavailable' in resolved) {
-    return { scored: offline, judgeMode: { model: false, text: `Deterministic judges: ${lowerFirst(resolved.unavailable.replace(/\.$/, ''))} (set an API key, trajaudit.audit.baseUrl or a VS Code language model to judge with a model); ${what}.` } };
+    return {
+      scored: offline,
+      judgeMode: {
+        model: false,
+        text: `Deterministic judges: ${lowerFirst(resolved.unavailable.replace(/\.$/, ''))} (set an API key, trajaudit.audit.baseUrl or a VS Code language model to judge with a model); ${what}.`,
+      },
+    };
   }
   if (token.isCancellationRequested) return undefined;
   const controller = new AbortController();
@@ -101,13 +152,28 @@ async function score(folder: string, args: ScoreCommandArgs, keys: ApiKeys, prog
   progress.report({ message: `judging ${plural(missing, 'verdict')} with ${resolved.client.model}…` });
   const model = countingModel(structuredModelFromClient(resolved.client, { maxOutputTokens: settings.maxOutputTokens }), () => {
     calls++;
-    progress.report({ message: `judging with ${resolved.client.model}: ${plural(calls, 'model call')} of about ${missing}`, increment: calls <= missing ? step : 0 });
+    progress.report({
+      message: `judging with ${resolved.client.model}: ${plural(calls, 'model call')} of about ${missing}`,
+      increment: calls <= missing ? step : 0,
+    });
   });
   const kind = offline.score.kind;
   try {
-    const scored = await scoreRunFolder(folder, { ...base, model, ...(kind === 'deepsearchqa' || kind === 'delegation' ? { judge: 'llm' as const } : {}), signal: controller.signal, concurrency: settings.concurrency });
+    const scored = await scoreRunFolder(folder, {
+      ...base,
+      model,
+      ...(kind === 'deepsearchqa' || kind === 'delegation' ? { judge: 'llm' as const } : {}),
+      signal: controller.signal,
+      concurrency: settings.concurrency,
+    });
     const j = scored.judging;
-    return { scored, judgeMode: { model: true, text: `Judged with ${resolved.client.model}: ${plural(j.modelCalls, 'model call')}${j.cached ? `, ${plural(j.cached, 'cached verdict')} reused` : ''}; new verdicts were added to the run's judgment cache.` } };
+    return {
+      scored,
+      judgeMode: {
+        model: true,
+        text: `Judged with ${resolved.client.model}: ${plural(j.modelCalls, 'model call')}${j.cached ? `, ${plural(j.cached, 'cached verdict')} reused` : ''}; new verdicts were added to the run's judgment cache.`,
+      },
+    };
   } finally {
     subscription.dispose();
   }
@@ -122,12 +188,21 @@ function isFolder(path: string): boolean {
 }
 
 /** Scores `folder` with progress and opens (or updates) its report panel; undefined when cancelled or the folder is bad. */
-export async function scoreAndShow(folderUri: vscode.Uri, args: ScoreCommandArgs, keys: ApiKeys, panels: ReportPanels, log: Log): Promise<ReportPanel | undefined> {
+export async function scoreAndShow(
+  folderUri: vscode.Uri,
+  args: ScoreCommandArgs,
+  keys: ApiKeys,
+  panels: ReportPanels,
+  log: Log,
+): Promise<ReportPanel | undefined> {
   const folder = isFolder(folderUri.fsPath) ? folderUri.fsPath : dirname(folderUri.fsPath);
   const label = vscode.workspace.asRelativePath(folder, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
   let outcome: Outcome | undefined;
   try {
-    outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Scoring ${label}`, cancellable: true }, (progress, token) => score(folder, args, keys, progress, token));
+    outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Scoring ${label}`, cancellable: true },
+      (progress, token) => score(folder, args, keys, progress, token),
+    );
   } catch (error) {
     if (error instanceof AbortedError || (error as Error)?.name === 'AbortError') {
       void vscode.window.showInformationMessage(`Scoring ${label} was cancelled; verdicts already received are kept in the judgment cache.`);

@@ -7,7 +7,15 @@ import { build, type BuildOptions } from 'esbuild';
 const root = join(__dirname, '..', '..', '..');
 
 export async function buildBundles(buildDir: string): Promise<void> {
-  const common: BuildOptions = { bundle: true, format: 'iife', platform: 'browser', target: 'es2022', sourcemap: true, logLevel: 'warning', mainFields: ['module', 'main'] };
+  const common: BuildOptions = {
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    sourcemap: true,
+    logLevel: 'warning',
+    mainFields: ['module', 'main'],
+  };
   await Promise.all([
     build({ ...common, entryPoints: [join(root, 'webview/src/editor/main.ts')], outfile: join(buildDir, 'editor.js') }),
     build({ ...common, entryPoints: [join(root, 'webview/src/items/main.ts')], outfile: join(buildDir, 'items.js') }),

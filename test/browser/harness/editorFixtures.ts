@@ -11,8 +11,19 @@ import { sha256Of, sidecarPathFor } from '../../../src/core/sidecar/sidecarFile'
 
 export type EditorFixture = 'small' | 'large' | 'multi';
 
-interface Call { id: string; name: string; arguments: string }
-interface Msg { role: 'system' | 'user' | 'assistant' | 'tool'; content: string; reasoning?: string; toolCalls?: Call[]; toolCallId?: string; agent?: string }
+interface Call {
+  id: string;
+  name: string;
+  arguments: string;
+}
+interface Msg {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  reasoning?: string;
+  toolCalls?: Call[];
+  toolCallId?: string;
+  agent?: string;
+}
 
 // Deterministic PRNG (mulberry32) so fixtures are stable.
 function rng(seed: number): () => number {
@@ -42,8 +53,20 @@ export const HOSTILE = [
 const FIRST = ['Liisa', 'Marta', 'Kadri', 'Ieva', 'Anna', 'Rūta', 'Elīna', 'Tiina', 'Dace', 'Kristi'];
 const LAST = ['Tamm', 'Kuusk', 'Ozola', 'Kalniņa', 'Saar', 'Bērziņa', 'Mägi', 'Liepa', 'Kask', 'Vītola'];
 const VENUES = ['Kultuuritehas Polymer', 'Noblessner Foundry', 'Fabrika Spīķeri', 'Telliskivi Creative City', 'VEF Culture Palace', 'Kauno Menų Fabrikas'];
-const TOPICS = ['chamber opera premiere', 'choral prize laureate', 'libretto', 'Baltic contemporary opera', 'converted factory venue', 'composer biography', 'national music award 2003', 'opera festival programme'];
-const WORDS = 'the of opera chamber premiere libretto composer baltic festival venue factory foundry converted women choral prize national award season production director conductor ensemble soprano tenor review critic newspaper archive programme booklet estonian latvian lithuanian tallinn riga vilnius premiere staged performance cast score commission ministry culture'.split(' ');
+const TOPICS = [
+  'chamber opera premiere',
+  'choral prize laureate',
+  'libretto',
+  'Baltic contemporary opera',
+  'converted factory venue',
+  'composer biography',
+  'national music award 2003',
+  'opera festival programme',
+];
+const WORDS =
+  'the of opera chamber premiere libretto composer baltic festival venue factory foundry converted women choral prize national award season production director conductor ensemble soprano tenor review critic newspaper archive programme booklet estonian latvian lithuanian tallinn riga vilnius premiere staged performance cast score commission ministry culture'.split(
+    ' ',
+  );
 
 function words(r: () => number, n: number): string {
   const out: string[] = [];
@@ -88,12 +111,24 @@ function callArgs(args: unknown): string {
  * Builds one trajectory. `steps` decision steps with tool calls, then a final answer.
  * Returns messages (role, content, reasoning?, toolCalls?, toolCallId?, agent?).
  */
-interface TrajectorySpec { seed: number; steps: number; query: string; predicted: string; hostileEvery?: number; bigReturns?: number[]; agent?: string; invalidArgsAt?: number }
+interface TrajectorySpec {
+  seed: number;
+  steps: number;
+  query: string;
+  predicted: string;
+  hostileEvery?: number;
+  bigReturns?: number[];
+  agent?: string;
+  invalidArgsAt?: number;
+}
 
 function trajectory({ seed, steps, query, predicted, hostileEvery = 0, bigReturns = [], agent, invalidArgsAt = -1 }: TrajectorySpec): Msg[] {
   const r = rng(seed);
   const messages: Msg[] = [];
-  messages.push({ role: 'system', content: 'You are a deep-research agent. Use search(query=[...]) and visit(url=[...], goal=...) to find the answer. Answer with "Final answer: ...".' });
+  messages.push({
+    role: 'system',
+    content: 'You are a deep-research agent. Use search(query=[...]) and visit(url=[...], goal=...) to find the answer. Answer with "Final answer: ...".',
+  });
   messages.push({ role: 'user', content: query });
   let callId = 0;
   let hostileIdx = 0;
@@ -113,14 +148,30 @@ function trajectory({ seed, steps, query, predicted, hostileEvery = 0, bigReturn
       reasoning = `Step ${s + 1}: The snippet mentions ${name(r)}; ${words(r, 25 + Math.floor(r() * 30))}. I should open ${url} to verify.`;
     }
     if (s === invalidArgsAt) toolCalls[0].arguments = '{"query": ["unterminated chamber opera", }';
-    messages.push({ role: 'assistant', content: s % 7 === 3 ? `Interim note: candidate so far is ${name(r)}.` : '', reasoning, toolCalls, ...(agent ? { agent } : {}) });
+    messages.push({
+      role: 'assistant',
+      content: s % 7 === 3 ? `Interim note: candidate so far is ${name(r)}.` : '',
+      reasoning,
+      toolCalls,
+      ...(agent ? { agent } : {}),
+    });
     const hostile = hostileEvery && s % hostileEvery === 1 ? HOSTILE[hostileIdx++ % HOSTILE.length] : '';
     let content: string;
     if (bigReturns.includes(s)) {
       // A 1 MB single line: no newlines at all.
-      content = 'BEGIN-1MB-LINE ' + Array.from({ length: 1_000_000 / 8 }, (_, i) => (i % 97 === 0 ? 'needle!!' : 'abcdefg ')).join('').replace(/ /g, '_') + ' END-1MB-LINE';
+      content =
+        'BEGIN-1MB-LINE ' +
+        Array.from({ length: 1_000_000 / 8 }, (_, i) => (i % 97 === 0 ? 'needle!!' : 'abcdefg '))
+          .join('')
+          .replace(/ /g, '_') +
+        ' END-1MB-LINE';
     } else if (isSearch) {
-      content = searchReturn(r, (JSON.parse(toolCalls[0].arguments.startsWith('{"query": ["unterminated') ? '{"query":["x"]}' : toolCalls[0].arguments) as { query?: string[] }).query ?? ['x'], hostile);
+      content = searchReturn(
+        r,
+        (JSON.parse(toolCalls[0].arguments.startsWith('{"query": ["unterminated') ? '{"query":["x"]}' : toolCalls[0].arguments) as { query?: string[] })
+          .query ?? ['x'],
+        hostile,
+      );
     } else {
       content = visitReturn(r, (JSON.parse(toolCalls[0].arguments) as { url: string[] }).url[0], 3 + Math.floor(r() * 6), hostile);
     }
@@ -178,7 +229,12 @@ function small(): FixtureRecord {
       rootCause: 'unverified_source_reliance',
       rationale: 'The agent accepted the fan-wiki credit at message 13 without opening the primary programme booklet that the search at step 4 had surfaced.',
       repairDirective: 'From step 14, open the primary programme booklet and reconcile the librettist credit before committing.',
-      repairRubrics: ['Opens the 2009 programme booklet', 'Compares the fan-wiki credit with the primary source', 'Keeps both candidates until one is verified', 'Does not answer from a snippet'],
+      repairRubrics: [
+        'Opens the 2009 programme booklet',
+        'Compares the fan-wiki credit with the primary source',
+        'Keeps both candidates until one is verified',
+        'Does not answer from a snippet',
+      ],
     },
     audits: [
       {
@@ -200,16 +256,32 @@ function small(): FixtureRecord {
         diagnosis: {
           criticalStep: 16,
           rootCause: 'unverified_source_reliance',
-          rationale: 'At step 16 the agent commits to the fan-wiki librettist credit seen in the return of step 12 without opening the programme booklet listed at message 5. ' + HOSTILE[2],
+          rationale:
+            'At step 16 the agent commits to the fan-wiki librettist credit seen in the return of step 12 without opening the programme booklet listed at message 5. ' +
+            HOSTILE[2],
           citedSteps: [5, 13, 16, 40],
         },
-        repair: { directives: ['Open the primary programme booklet before accepting a credit from a secondary source.', 'Keep Liisa Tamm and Marta Kuusk as competing candidates until one is verified.'] },
+        repair: {
+          directives: [
+            'Open the primary programme booklet before accepting a credit from a secondary source.',
+            'Keep Liisa Tamm and Marta Kuusk as competing candidates until one is verified.',
+          ],
+        },
         branches: [
           { name: 'holistic', criticalStep: 16, rootCause: 'unverified_source_reliance', rationale: 'Trusting the fan wiki.' },
-          { name: 'backward', criticalStep: 14, rootCause: 'constraint_neglect', rationale: 'The venue constraint was not rechecked.', notes: 'Constraint table: venue ✓, year ✓, prize ✗' },
+          {
+            name: 'backward',
+            criticalStep: 14,
+            rootCause: 'constraint_neglect',
+            rationale: 'The venue constraint was not rechecked.',
+            notes: 'Constraint table: venue ✓, year ✓, prize ✗',
+          },
           { name: 'forward', criticalStep: 24, rootCause: 'candidate_mismanagement', rationale: 'Dropped the second candidate.' },
         ],
-        adjudication: { clusters: [[14, 16], [24]], disagreements: 'Backward branch places the error two steps earlier (constraint view); the holistic and forward views agree on source reliance.' },
+        adjudication: {
+          clusters: [[14, 16], [24]],
+          disagreements: 'Backward branch places the error two steps earlier (constraint view); the holistic and forward views agree on source reliance.',
+        },
       },
     ],
     messages,
@@ -257,7 +329,13 @@ function multi(): FixtureRecord[] {
     const r = rng(100 + i);
     const predicted = name(r);
     const steps = 10 + Math.floor(r() * 25);
-    const messages = trajectory({ seed: 100 + i, steps, query: `Record ${i + 1}: which ${pick(r, TOPICS)} premiered at ${pick(r, VENUES)}?`, predicted, hostileEvery: i % 3 === 0 ? 5 : 0 });
+    const messages = trajectory({
+      seed: 100 + i,
+      steps,
+      query: `Record ${i + 1}: which ${pick(r, TOPICS)} premiered at ${pick(r, VENUES)}?`,
+      predicted,
+      hostileEvery: i % 3 === 0 ? 5 : 0,
+    });
     const decisions = messages.map((m, p) => (m.role === 'assistant' ? p : -1)).filter((p) => p >= 0);
     const crit = decisions[Math.floor(decisions.length / 2)];
     const annotated = i % 3 !== 2;
@@ -267,10 +345,24 @@ function multi(): FixtureRecord[] {
       query: messages[1].content,
       predictedAnswer: predicted,
       annotation: annotated
-        ? { criticalStep: crit, toleranceSpan: [decisions[Math.floor(decisions.length / 2) - 1], decisions[Math.floor(decisions.length / 2) + 1]], rootCause: i % 4 === 0 ? 'constraint_neglect' : 'search_coverage_gap', annotator: 'ada', updatedAt: '2026-11-25T12:00:00Z', customField: { keep: true } }
+        ? {
+            criticalStep: crit,
+            toleranceSpan: [decisions[Math.floor(decisions.length / 2) - 1], decisions[Math.floor(decisions.length / 2) + 1]],
+            rootCause: i % 4 === 0 ? 'constraint_neglect' : 'search_coverage_gap',
+            annotator: 'ada',
+            updatedAt: '2026-11-25T12:00:00Z',
+            customField: { keep: true },
+          }
         : undefined,
       audits: audited
-        ? [{ id: `a-${i}`, method: 'searchauditor', createdAt: '2026-11-26T12:00:00Z', diagnosis: { criticalStep: i % 4 === 0 ? decisions[1] : crit, rootCause: 'search_coverage_gap', citedSteps: [crit] } }]
+        ? [
+            {
+              id: `a-${i}`,
+              method: 'searchauditor',
+              createdAt: '2026-11-26T12:00:00Z',
+              diagnosis: { criticalStep: i % 4 === 0 ? decisions[1] : crit, rootCause: 'search_coverage_gap', citedSteps: [crit] },
+            },
+          ]
         : [],
       messages,
     });
@@ -318,7 +410,9 @@ function searchAuditBench(rec: FixtureRecord, withId: boolean): Record<string, u
 }
 
 function sidecarText(file: string, text: string, format: string, records: Record<string, FixtureRecord>): string {
-  const entries = Object.fromEntries(Object.entries(records).map(([id, r]) => [id, { ...(r.annotation ? { annotation: r.annotation } : {}), audits: r.audits }]));
+  const entries = Object.fromEntries(
+    Object.entries(records).map(([id, r]) => [id, { ...(r.annotation ? { annotation: r.annotation } : {}), audits: r.audits }]),
+  );
   return JSON.stringify({ schema: SIDECAR_SCHEMA, trajectory: { file, sha256: sha256Of(text), format }, records: entries }, null, 1);
 }
 
@@ -344,6 +438,11 @@ export function writeEditorFixtures(dir: string): Record<EditorFixture, string> 
     // A single-trajectory file's record id is "0" (docs/formats.md §8).
     small: write('small', JSON.stringify(searchAuditBench(one, false), null, 1), 'searchauditbench', { 0: one }),
     large: write('large', JSON.stringify({ messages: stress.messages.map(openAiMessage) }), 'openai-chat', { 0: stress }),
-    multi: write('multi', batch.map((r) => JSON.stringify(searchAuditBench(r, true))).join('\n') + '\n', 'searchauditbench', Object.fromEntries(batch.map((r) => [r.id, r]))),
+    multi: write(
+      'multi',
+      batch.map((r) => JSON.stringify(searchAuditBench(r, true))).join('\n') + '\n',
+      'searchauditbench',
+      Object.fromEntries(batch.map((r) => [r.id, r])),
+    ),
   };
 }

@@ -144,13 +144,18 @@ export class FakeEditorHost {
   }
 
   private recordList(): RecordListEntry[] {
-    const sidecarRecords = Object.fromEntries(this.file.records.map((r) => [r.id, { annotation: this.file.annotations.get(r.id), audits: this.file.audits.get(r.id) }]));
+    const sidecarRecords = Object.fromEntries(
+      this.file.records.map((r) => [r.id, { annotation: this.file.annotations.get(r.id), audits: this.file.audits.get(r.id) }]),
+    );
     return buildRecordList(this.file.loaded, sidecarRecords);
   }
 
   private view(): RecordView {
     const record = this.record(this.recordId) ?? this.file.records[0];
-    const view = buildRecordView(this.file.loaded.file, this.file.loaded, record, { annotation: this.file.annotations.get(record.id), audits: this.file.audits.get(record.id) });
+    const view = buildRecordView(this.file.loaded.file, this.file.loaded, record, {
+      annotation: this.file.annotations.get(record.id),
+      audits: this.file.audits.get(record.id),
+    });
     const cached = this.tokenCache.get(record.id);
     if (cached) {
       view.rows.forEach((row, i) => (row.tokens = cached.counts[i]));

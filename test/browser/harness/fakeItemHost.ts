@@ -13,14 +13,26 @@ import { applyReviewPatch, reviewProgress } from '../../../src/core/items/blindR
 import { readRunFolder, resultsById } from '../../../src/core/items/scenarioRunFolder';
 import { withCriterion, withSilentCitations, type ResultLine } from '../../../src/core/items/scenarioResults';
 import type {
-  DelegationState, InitPayload, ItemFileInfo, ItemFromWebview, ItemListEntry, ItemToWebview, ItemViewKind, ReviewData,
+  DelegationState,
+  InitPayload,
+  ItemFileInfo,
+  ItemFromWebview,
+  ItemListEntry,
+  ItemToWebview,
+  ItemViewKind,
+  ReviewData,
 } from '../../../src/shared/itemProtocol';
 import { ITEM_FIXTURE_FILES, SCENARIO_RUN_FOLDER, UNMARKED_SCENARIOS, type ItemFixture } from './itemFixtures';
 import { POST_BINDING, type HarnessWindow } from './pageGlobals';
 import { repoRoot } from './paths';
 
 // As src/extension/items/itemDocument.ts labels the kinds (that module needs vscode).
-const KIND_LABEL: Record<ItemViewKind, string> = { delegation: 'Delegation items', deepsearchqa: 'DeepSearchQA', clarify: 'Clarify-Then-Search', scenarios: 'Scenario set' };
+const KIND_LABEL: Record<ItemViewKind, string> = {
+  delegation: 'Delegation items',
+  deepsearchqa: 'DeepSearchQA',
+  clarify: 'Clarify-Then-Search',
+  scenarios: 'Scenario set',
+};
 
 export interface ItemHostOptions {
   /** Blind review on from the start. */
@@ -64,7 +76,7 @@ export class FakeItemHost {
   ) {
     this.kind = kindOf(loaded);
     this.blind = options.blind ?? false;
-    this.reviewer = options.reviewer === null ? undefined : options.reviewer ?? 'annotator-1';
+    this.reviewer = options.reviewer === null ? undefined : (options.reviewer ?? 'annotator-1');
     this.items = loaded.records.flatMap((r) => (r.kind === 'delegation-item' ? [{ id: r.id, item: r.item }] : []));
     this.itemId = this.items[0]?.id;
     const set = loaded.records[0];
@@ -97,7 +109,15 @@ export class FakeItemHost {
   // ── as itemSession.ts builds its messages ─────────────────────────────────────────────
 
   private info(): ItemFileInfo {
-    return { file: this.loaded.file, kind: this.kind, kindLabel: KIND_LABEL[this.kind], container: this.loaded.container, detectionReason: this.loaded.detection.reason, records: this.loaded.records.length, problems: [] };
+    return {
+      file: this.loaded.file,
+      kind: this.kind,
+      kindLabel: KIND_LABEL[this.kind],
+      container: this.loaded.container,
+      detectionReason: this.loaded.detection.reason,
+      records: this.loaded.records.length,
+      problems: [],
+    };
   }
 
   private itemList(): ItemListEntry[] {
@@ -105,7 +125,13 @@ export class FakeItemHost {
       const entry: ItemListEntry = {
         id,
         label: itemLabel(item),
-        review: this.reviewer ? reviewProgress(this.reviews.get(id), item.irrelevant_docs.map((d) => String(d.doc_id)), item.distractor_docs.map((d) => String(d.doc_id))) : 'none',
+        review: this.reviewer
+          ? reviewProgress(
+              this.reviews.get(id),
+              item.irrelevant_docs.map((d) => String(d.doc_id)),
+              item.distractor_docs.map((d) => String(d.doc_id)),
+            )
+          : 'none',
       };
       if (!this.blind) entry.reviews = this.reviews.has(id) ? 1 : 0;
       return entry;
@@ -148,7 +174,12 @@ export class FakeItemHost {
       resultsExists: true,
       manifest: 'present',
       notices: [],
-      results: Object.fromEntries([...this.results].map(([id, line]) => [id, { criteria: { ...line.criteria }, ...(line.silent_citations !== undefined ? { silent_citations: line.silent_citations } : {}) }])),
+      results: Object.fromEntries(
+        [...this.results].map(([id, line]) => [
+          id,
+          { criteria: { ...line.criteria }, ...(line.silent_citations !== undefined ? { silent_citations: line.silent_citations } : {}) },
+        ]),
+      ),
       scores: score.scenarios,
       aMean: score.a_mean,
       gate: { passed: score.gate.passed, reasons: score.gate.reasons },
@@ -213,8 +244,10 @@ export class FakeItemHost {
         const item = this.items.find((r) => r.id === message.itemId)?.item;
         if (!item) throw new Error(`no item "${message.itemId}"`);
         const { irrelevant, distractor } = message.patch;
-        if (irrelevant && !item.irrelevant_docs.some((d) => String(d.doc_id) === irrelevant.docId)) throw new Error(`"${irrelevant.docId}" is not an irrelevant document of ${message.itemId}`);
-        if (distractor && !item.distractor_docs.some((d) => String(d.doc_id) === distractor.docId)) throw new Error(`"${distractor.docId}" is not a distractor document of ${message.itemId}`);
+        if (irrelevant && !item.irrelevant_docs.some((d) => String(d.doc_id) === irrelevant.docId))
+          throw new Error(`"${irrelevant.docId}" is not an irrelevant document of ${message.itemId}`);
+        if (distractor && !item.distractor_docs.some((d) => String(d.doc_id) === distractor.docId))
+          throw new Error(`"${distractor.docId}" is not a distractor document of ${message.itemId}`);
         const next = applyReviewPatch(this.reviews.get(message.itemId), this.reviewer, message.patch, new Date().toISOString());
         if (next) this.reviews.set(message.itemId, next);
         else this.reviews.delete(message.itemId);
@@ -224,7 +257,8 @@ export class FakeItemHost {
       case 'markCriterion': {
         const scenario = this.scenarioSet?.scenarios.find((s) => s.id === message.scenarioId);
         if (!scenario) throw new Error(`no scenario "${message.scenarioId}"`);
-        if (!scenario.criteria.some((c) => c.id === message.criterionId)) throw new Error(`"${message.criterionId}" is not a criterion of ${message.scenarioId}`);
+        if (!scenario.criteria.some((c) => c.id === message.criterionId))
+          throw new Error(`"${message.criterionId}" is not a criterion of ${message.scenarioId}`);
         this.setResult(message.scenarioId, withCriterion(this.results.get(message.scenarioId), message.scenarioId, message.criterionId, message.value));
         return;
       }

@@ -9,7 +9,9 @@ import { fixturesDir, repoRoot } from './paths';
 export type ItemFixture = 'deleg-en' | 'deleg-zh' | 'leaky' | 'deleg-multi' | 'hostile' | 'dsqa-csv' | 'dsqa-jsonl' | 'clarify' | 'scenarios';
 
 const samples = join(repoRoot, 'samples');
-const delegationSamples = ['deleg-en-0231-oil-fund-equity-gap.json', 'deleg-zh-0158-olympic-events.json', 'leaky-item.json'].map((n) => join(samples, 'items/delegation', n));
+const delegationSamples = ['deleg-en-0231-oil-fund-equity-gap.json', 'deleg-zh-0158-olympic-events.json', 'leaky-item.json'].map((n) =>
+  join(samples, 'items/delegation', n),
+);
 
 export const ITEM_FIXTURE_FILES: Record<ItemFixture, string> = {
   'deleg-en': delegationSamples[0],
@@ -33,10 +35,32 @@ const HOSTILE = {
   query: 'Which value does <img src=x onerror="window.__pwned=1"> report for 2023? \u202Eevil\u202C',
   golden_answer: '<script>window.__pwned=2</script>42',
   mode: 'slot_mismatch',
-  golden_docs: [{ doc_id: 'g<1>', title: '<b>bold?</b>', url: 'javascript:alert(1)', site_name: 'Site"><svg onload=alert(1)>', publish_time: '2024', content: 'Intro. The answer is 42 <img src=x onerror="window.__pwned=3"> in 2023.\u200B Done.' }],
+  golden_docs: [
+    {
+      doc_id: 'g<1>',
+      title: '<b>bold?</b>',
+      url: 'javascript:alert(1)',
+      site_name: 'Site"><svg onload=alert(1)>',
+      publish_time: '2024',
+      content: 'Intro. The answer is 42 <img src=x onerror="window.__pwned=3"> in 2023.\u200B Done.',
+    },
+  ],
   irrelevant_docs: [{ doc_id: 'i1', title: 'Noise', content: '<iframe src="https://evil.example"></iframe> noise' }],
-  distractor_docs: [{ doc_id: 'x1', title: 'Fake', content: 'The answer is 41.', distractor_type: '<i>slot</i>', conflict_hint: '<img src=x onerror="window.__pwned=4">', discriminating_constraint: 'year', source_doc_key: 'g<1>' }],
-  evidence_spans: [{ doc_id: 'g<1>', text: 'The answer is 42 <img src=x onerror="window.__pwned=3">' }, { doc_id: 'g<1>', text: 'answer is 42' }],
+  distractor_docs: [
+    {
+      doc_id: 'x1',
+      title: 'Fake',
+      content: 'The answer is 41.',
+      distractor_type: '<i>slot</i>',
+      conflict_hint: '<img src=x onerror="window.__pwned=4">',
+      discriminating_constraint: 'year',
+      source_doc_key: 'g<1>',
+    },
+  ],
+  evidence_spans: [
+    { doc_id: 'g<1>', text: 'The answer is 42 <img src=x onerror="window.__pwned=3">' },
+    { doc_id: 'g<1>', text: 'answer is 42' },
+  ],
   reasoning_steps: ['<script>window.__pwned=5</script>'],
 };
 

@@ -15,6 +15,7 @@ export const HARNESS_URL_VARIABLE = 'TRAJAUDIT_HARNESS_URL';
 /** The harness server's URL, which the global setup puts in the environment. */
 export function harnessUrl(): string {
   const url = process.env[HARNESS_URL_VARIABLE];
-  if (!url) throw new Error(`${HARNESS_URL_VARIABLE} is not set: run the browser tests with \`npx playwright test\` (playwright.config.ts starts the harness server)`);
+  if (!url)
+    throw new Error(`${HARNESS_URL_VARIABLE} is not set: run the browser tests with \`npx playwright test\` (playwright.config.ts starts the harness server)`);
   return url;
 }

@@ -16,7 +16,10 @@ export type Theme = (typeof THEMES)[number];
 
 const themesDir = join(__dirname, 'themes');
 // Page path → the extension's view name (src/extension/webviewPage.ts) and a title.
-const VIEWS = { editor: { view: 'trajectory', title: 'Trajectory Auditor — editor (browser test)' }, items: { view: 'items', title: 'Trajectory Auditor — item view (browser test)' } } as const;
+const VIEWS = {
+  editor: { view: 'trajectory', title: 'Trajectory Auditor — editor (browser test)' },
+  items: { view: 'items', title: 'Trajectory Auditor — item view (browser test)' },
+} as const;
 
 export interface HarnessServer {
   url: string;
@@ -49,7 +52,10 @@ export async function startHarnessServer(buildDir: string, port = 0): Promise<Ha
       return send(200, 'text/html; charset=utf-8', html, { 'Content-Security-Policy': csp });
     }
     if (url.pathname === '/favicon.ico') return send(204, 'text/plain', '');
-    for (const [prefix, dir] of [['/build/', buildDir], ['/themes/', themesDir]] as const) {
+    for (const [prefix, dir] of [
+      ['/build/', buildDir],
+      ['/themes/', themesDir],
+    ] as const) {
       if (!url.pathname.startsWith(prefix)) continue;
       const file = resolve(dir, url.pathname.slice(prefix.length));
       if (!file.startsWith(dir + sep) || !existsSync(file)) return send(404, 'text/plain', 'not found');

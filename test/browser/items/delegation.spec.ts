@@ -1,7 +1,9 @@
 // Delegation items (seed 000): the full view, blind mode, blind review, the reviewer name.
 import { expect, shot, test } from './itemTest';
 
-test('full view: evidence spans highlighted in the golden documents; 2 golden, 3 irrelevant, 3 distractor documents; distractor audit fields; reasoning steps', async ({ openItems }) => {
+test('full view: evidence spans highlighted in the golden documents; 2 golden, 3 irrelevant, 3 distractor documents; distractor audit fields; reasoning steps', async ({
+  openItems,
+}) => {
   const { page } = await openItems('deleg-en');
   const marks = await page.locator('.ia-doc-golden mark.ia-mark').allTextContents();
   expect(marks).toContain('Equity investments returned 21.3 percent, fixed-income investments returned 6.1 percent');
@@ -23,23 +25,36 @@ test('full view: clicking a span flashes its mark; no judgment controls outside 
   await expect(page.locator('.ia-judge')).toHaveCount(0);
 });
 
-test('blind mode: the webview asks for it; no pipeline text and no evidence highlight in the page; one judgment row per irrelevant and distractor document', async ({ openItems }) => {
+test('blind mode: the webview asks for it; no pipeline text and no evidence highlight in the page; one judgment row per irrelevant and distractor document', async ({
+  openItems,
+}) => {
   const { page, host } = await openItems('deleg-en');
   await page.locator('.ia-switch').click();
   await expect(page.locator('.ia-deleg.is-blind')).toBeVisible();
   expect(host.postedOf('setBlind').at(-1)?.blind).toBe(true);
   const text = await page.locator('.ia-app').innerText();
-  const leaks = [/Conflict hint|Discriminating constraint|Target info point|slot.mismatch|recency.trap|source.downgrade|Golden: 2023|calendar year 2022|own recalculation/i, /REASONING STEPS|EVIDENCE SPANS|Compute the difference/]
-    .map((re) => re.exec(text)?.[0]).filter(Boolean);
+  const leaks = [
+    /Conflict hint|Discriminating constraint|Target info point|slot.mismatch|recency.trap|source.downgrade|Golden: 2023|calendar year 2022|own recalculation/i,
+    /REASONING STEPS|EVIDENCE SPANS|Compute the difference/,
+  ]
+    .map((re) => re.exec(text)?.[0])
+    .filter(Boolean);
   expect(leaks).toEqual([]);
   await expect(page.locator('mark.ia-mark')).toHaveCount(0);
   await expect(page.locator('.ia-judge')).toHaveCount(6);
 });
 
-test('blind review: clicks post editReview patches; card and form agree; progress and the list count judgments; the chosen answer clears; the note is sent once', async ({ openItems }) => {
+test('blind review: clicks post editReview patches; card and form agree; progress and the list count judgments; the chosen answer clears; the note is sent once', async ({
+  openItems,
+}) => {
   const { page, host } = await openItems('deleg-multi', { blind: true });
   await expect(page.locator('.ia-list-item')).toHaveCount(3);
-  const clicks = ['[data-q="answerability"] .ia-yn-yes', '[data-q="shortcut_free"] .ia-yn-no', '.ia-doc-irrelevant .ia-judge .ia-yn-yes', '[data-docq^="distractor:"] .ia-yn-no'];
+  const clicks = [
+    '[data-q="answerability"] .ia-yn-yes',
+    '[data-q="shortcut_free"] .ia-yn-no',
+    '.ia-doc-irrelevant .ia-judge .ia-yn-yes',
+    '[data-docq^="distractor:"] .ia-yn-no',
+  ];
   for (const [i, selector] of clicks.entries()) {
     await page.locator(selector).first().click();
     await expect.poll(() => host.sentOf('review').length).toBe(i + 1);
@@ -58,7 +73,12 @@ test('blind review: clicks post editReview patches; card and form agree; progres
   await expect.poll(() => host.postedOf('editReview').at(-1)?.patch.answerability).toBe(null);
   await page.locator('textarea.ia-note').fill('d05 is about AI, fine');
   await expect.poll(() => host.postedOf('editReview').filter((e) => 'notes' in e.patch).length).toBe(1);
-  expect(host.postedOf('editReview').filter((e) => 'notes' in e.patch).at(-1)?.patch.notes).toBe('d05 is about AI, fine');
+  expect(
+    host
+      .postedOf('editReview')
+      .filter((e) => 'notes' in e.patch)
+      .at(-1)?.patch.notes,
+  ).toBe('d05 is about AI, fine');
   await shot(page, 'deleg-blind-reviewed-dark');
 });
 

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, expectNothingHostile, expectSelectedInView, press, shotsDir, test } from './editorTest';
 
-test('5,000 messages: first rows come quickly after init; only rows near the viewport are in the DOM, the outline too @timing', async ({ openEditor }, testInfo) => {
+test('5,000 messages: first rows come quickly after init; only rows near the viewport are in the DOM, the outline too @timing', async ({
+  openEditor,
+}, testInfo) => {
   const { page, loadMs } = await openEditor('large');
   const t = await page.evaluate(() => (window as unknown as { __harnessTimings: { initSentAt: number; firstRowAt: number } }).__harnessTimings);
   const firstRows = Math.round(t.firstRowAt - t.initSentAt);
@@ -43,22 +45,34 @@ function scrollStats(page: Page, mode: 'wheel' | 'jump') {
     await new Promise((r) => requestAnimationFrame(r));
     observer.disconnect();
     frames.sort((a, b) => a - b);
-    return { median: frames[frames.length >> 1], p95: frames[Math.floor(frames.length * 0.95)], longTasks: long.length, rows: document.querySelectorAll('.tl-row').length };
+    return {
+      median: frames[frames.length >> 1],
+      p95: frames[Math.floor(frames.length * 0.95)],
+      longTasks: long.length,
+      rows: document.querySelectorAll('.tl-row').length,
+    };
   }, mode);
 }
 
-test('wheel-like scrolling through 5,000 rows is smooth; jumping across the file replaces every row each frame without stalls; the DOM stays bounded @timing', async ({ openEditor }, testInfo) => {
+test('wheel-like scrolling through 5,000 rows is smooth; jumping across the file replaces every row each frame without stalls; the DOM stays bounded @timing', async ({
+  openEditor,
+}, testInfo) => {
   const { page } = await openEditor('large');
   const wheel = await scrollStats(page, 'wheel');
   const jumps = await scrollStats(page, 'jump');
-  testInfo.annotations.push({ type: 'timing', description: `wheel: median ${wheel.median.toFixed(1)} ms, p95 ${wheel.p95.toFixed(1)} ms, ${wheel.longTasks} long tasks; jumps: median ${jumps.median.toFixed(1)} ms, p95 ${jumps.p95.toFixed(1)} ms (headless, software raster)` });
+  testInfo.annotations.push({
+    type: 'timing',
+    description: `wheel: median ${wheel.median.toFixed(1)} ms, p95 ${wheel.p95.toFixed(1)} ms, ${wheel.longTasks} long tasks; jumps: median ${jumps.median.toFixed(1)} ms, p95 ${jumps.p95.toFixed(1)} ms (headless, software raster)`,
+  });
   expect(wheel.longTasks).toBeLessThanOrEqual(2);
   expect(wheel.median).toBeLessThan(25);
   expect(jumps.p95).toBeLessThan(120);
   expect(jumps.rows).toBeLessThan(150);
 });
 
-test('search over 5,000 messages including 1 MB returns; expanding a 1 MB return renders fast; nothing hostile runs @timing', async ({ openEditor }, testInfo) => {
+test('search over 5,000 messages including 1 MB returns; expanding a 1 MB return renders fast; nothing hostile runs @timing', async ({
+  openEditor,
+}, testInfo) => {
   const { page } = await openEditor('large');
   await page.locator('.tl-scroller').focus();
   await press(page, '/');

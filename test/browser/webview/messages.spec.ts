@@ -2,7 +2,9 @@
 // characters made visible, invalid tool-call JSON, a 1 MB single line.
 import { expect, expectNothingHostile, press, reveal, test } from './editorTest';
 
-test('Enter expands a tool return and shows its text (hostile markup as plain text); getMessage carries recordId and position; o collapses it', async ({ openEditor }) => {
+test('Enter expands a tool return and shows its text (hostile markup as plain text); getMessage carries recordId and position; o collapses it', async ({
+  openEditor,
+}) => {
   const editor = await openEditor('small');
   const { page, host } = editor;
   await reveal(editor, 5);

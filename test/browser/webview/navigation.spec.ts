@@ -40,7 +40,12 @@ test('the audit diagnosis and its branches are listed; audit chips reveal their 
 test('human vs audit: step within span, cause differs', async ({ openEditor }) => {
   const editor = await openEditor('small');
   const { page, host } = editor;
-  for (const [position, key] of [[14, 'c'], [12, '['], [16, ']'], [16, '1']] as const) {
+  for (const [position, key] of [
+    [14, 'c'],
+    [12, '['],
+    [16, ']'],
+    [16, '1'],
+  ] as const) {
     const before = host.postedOf('editAnnotation').length;
     await reveal(editor, position);
     await press(page, key);

@@ -8,7 +8,12 @@ import { expect, expectNothingHostile, hasMark, hostileTraces, press, reveal, sh
 async function workedState(editor: EditorPage): Promise<void> {
   const { page, host } = editor;
   await expect.poll(() => hasMark(page, 'panels-mounted')).toBe(true);
-  for (const [position, key] of [[14, 'c'], [12, '['], [16, ']'], [14, '4']] as const) {
+  for (const [position, key] of [
+    [14, 'c'],
+    [12, '['],
+    [16, ']'],
+    [14, '4'],
+  ] as const) {
     const before = host.sentOf('annotation').length;
     await reveal(editor, position);
     await press(page, key);
@@ -26,7 +31,11 @@ async function workedState(editor: EditorPage): Promise<void> {
   await reveal(editor, 12);
 }
 
-for (const [theme, file] of [['light', 'small-light.png'], ['dark', 'small-dark.png'], ['hc', 'small-hc.png']] as [Theme, string][]) {
+for (const [theme, file] of [
+  ['light', 'small-light.png'],
+  ['dark', 'small-dark.png'],
+  ['hc', 'small-hc.png'],
+] as [Theme, string][]) {
   test(`screenshot ${file} (and its audits panel)`, async ({ openEditor }) => {
     const editor = await openEditor('small', { theme, viewport: { width: 1280, height: 820 } });
     await workedState(editor);

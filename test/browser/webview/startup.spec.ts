@@ -35,7 +35,13 @@ test("late view: the editor's keys pressed after the app started, before its vie
   await host.sendInit();
   await expect.poll(async () => (await hasMark(page, 'panels-mounted')) && (await hasMark(page, 'early-keys'))).toBe(true);
   // The selection settles on the first decision step after 2.
-  const expected = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('.tl-row.kind-decision, .tl-row.kind-final')].map((r) => Number(r.dataset.position)).filter((p) => p > 2).sort((a, b) => a - b)[0]);
+  const expected = await page.evaluate(
+    () =>
+      [...document.querySelectorAll<HTMLElement>('.tl-row.kind-decision, .tl-row.kind-final')]
+        .map((r) => Number(r.dataset.position))
+        .filter((p) => p > 2)
+        .sort((a, b) => a - b)[0],
+  );
   await expect.poll(() => selected(page)).toBe(expected);
   expect(await page.evaluate(() => (performance.getEntriesByName('trajaudit/early-keys')[0] as PerformanceMark | undefined)?.detail)).toBe(3);
 });

@@ -1,9 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import {
-  EXPECTED_COMMANDS, EXTENSION_ID, activateExtension, findSamples, getExtension, openSample,
-  sampleRelativePath, samplesRoot,
-} from './helpers.js';
+import { EXPECTED_COMMANDS, EXTENSION_ID, activateExtension, findSamples, getExtension, openSample, sampleRelativePath, samplesRoot } from './helpers.js';
 
 suite('Activation', () => {
   test('the extension is installed in the extension host', () => {
@@ -25,9 +22,7 @@ suite('Activation', () => {
   test('its commands are registered', async () => {
     await activateExtension();
     const registered = new Set(await vscode.commands.getCommands(true));
-    const contributed: string[] = (getExtension().packageJSON.contributes?.commands ?? []).map(
-      (c: { command: string }) => c.command,
-    );
+    const contributed: string[] = (getExtension().packageJSON.contributes?.commands ?? []).map((c: { command: string }) => c.command);
     for (const command of EXPECTED_COMMANDS) {
       assert.ok(contributed.includes(command), `package.json does not contribute ${command}`);
     }

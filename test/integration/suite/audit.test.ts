@@ -41,13 +41,19 @@ suite('Audits run in the background and land in the editor', () => {
   });
 
   test('the offline heuristic runs as a background job and writes the sidecar', async () => {
-    const job = await vscode.commands.executeCommand<{ id: number; status: string; completed: number }>('trajaudit.auditTrajectory', vscode.Uri.file(file), { method: 'heuristic', wait: true });
+    const job = await vscode.commands.executeCommand<{ id: number; status: string; completed: number }>('trajaudit.auditTrajectory', vscode.Uri.file(file), {
+      method: 'heuristic',
+      wait: true,
+    });
     assert.equal(job?.status, 'done');
     assert.equal(job?.completed, 1);
     const sidecar = JSON.parse(readFileSync(`${file}.audit.json`, 'utf8'));
     assert.equal(sidecar.records['0'].audits[0].method, 'heuristic');
     assert.equal(sidecar.records['0'].audits[0].provider, 'offline');
-    assert.ok(api.jobs.all.some((j) => j.id === job.id), 'the job is listed');
+    assert.ok(
+      api.jobs.all.some((j) => j.id === job.id),
+      'the job is listed',
+    );
   });
 
   test('SearchAuditor against the mock model server: 5 calls, result shown in the open editor', async () => {
@@ -55,14 +61,23 @@ suite('Audits run in the background and land in the editor', () => {
     await vscode.commands.executeCommand('vscode.openWith', uri, 'trajaudit.trajectoryAny');
     await waitFor(() => api.editorProvider.sessionsFor(uri).length > 0, { message: 'editor opens' });
     const before = server.requests.length;
-    const job = await vscode.commands.executeCommand<{ status: string; calls: number; inputTokens: number }>('trajaudit.auditTrajectory', uri, { method: 'searchauditor', wait: true });
+    const job = await vscode.commands.executeCommand<{ status: string; calls: number; inputTokens: number }>('trajaudit.auditTrajectory', uri, {
+      method: 'searchauditor',
+      wait: true,
+    });
     assert.equal(job?.status, 'done');
     assert.equal(server.requests.length - before, 5);
     assert.equal(job?.calls, 5);
     assert.ok(job.inputTokens > 0);
     const document = api.editorProvider.sessionsFor(uri)[0].document;
-    await waitFor(() => document.audits('0').some((a) => a.method === 'searchauditor'), { message: 'the audit appears in the editor document', timeoutMs: 15000 });
-    const again = await vscode.commands.executeCommand<{ cachedHits: number; calls: number }>('trajaudit.auditTrajectory', uri, { method: 'searchauditor', wait: true });
+    await waitFor(() => document.audits('0').some((a) => a.method === 'searchauditor'), {
+      message: 'the audit appears in the editor document',
+      timeoutMs: 15000,
+    });
+    const again = await vscode.commands.executeCommand<{ cachedHits: number; calls: number }>('trajaudit.auditTrajectory', uri, {
+      method: 'searchauditor',
+      wait: true,
+    });
     assert.equal(again?.cachedHits, 1, 'a second run reuses the cached result');
     assert.equal(again?.calls, 0);
   });

@@ -18,9 +18,18 @@ const TRAJECTORY = {
   predicted_answer: 'Jāzeps Vītols',
   trajectory: [
     { role: 'user', content: 'Which composer premiered an opera in Riga in 1911?' },
-    { role: 'assistant', content: '', reasoning_content: 'Search.', tool_calls: [{ id: 'a', type: 'function', function: { name: 'search', arguments: '{"query": ["Riga opera premiere 1911"]}' } }] },
+    {
+      role: 'assistant',
+      content: '',
+      reasoning_content: 'Search.',
+      tool_calls: [{ id: 'a', type: 'function', function: { name: 'search', arguments: '{"query": ["Riga opera premiere 1911"]}' } }],
+    },
     { role: 'tool', tool_call_id: 'a', content: 'Results…' },
-    { role: 'assistant', content: '', tool_calls: [{ id: 'b', type: 'function', function: { name: 'visit', arguments: '{"url": "https://example.org/riga"}' } }] },
+    {
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ id: 'b', type: 'function', function: { name: 'visit', arguments: '{"url": "https://example.org/riga"}' } }],
+    },
     { role: 'tool', tool_call_id: 'b', content: 'Page…' },
     { role: 'assistant', content: 'Jāzeps Vītols' },
   ],
@@ -77,12 +86,25 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
     const sidecar = JSON.parse(readFileSync(`${file}.audit.json`, 'utf8'));
     assert.equal(sidecar.schema, 'trajaudit.audit/v2');
     assert.equal(sidecar.trajectory.sha256, before);
-    assert.deepEqual(sidecar.records['0'].annotation, { criticalStep: 3, toleranceSpan: [1, 3], rootCause: 'unverified_source_reliance', annotator: 'it', trajectorySha256: before });
+    assert.deepEqual(sidecar.records['0'].annotation, {
+      criticalStep: 3,
+      toleranceSpan: [1, 3],
+      rootCause: 'unverified_source_reliance',
+      annotator: 'it',
+      trajectorySha256: before,
+    });
     assert.equal(sha(file), before, 'the trajectory file is never written');
   });
 
   test('an annotation made on other trajectory content is flagged in the record list until it is saved again (issue 20 #8)', async () => {
-    writeFileSync(`${file}.audit.json`, JSON.stringify({ schema: 'trajaudit.audit/v2', trajectory: { file: 'case.traj.json', sha256: sha(file) }, records: { '0': { annotation: { criticalStep: 1, rootCause: 'search_coverage_gap', trajectorySha256: 'made-on-other-content' } } } }));
+    writeFileSync(
+      `${file}.audit.json`,
+      JSON.stringify({
+        schema: 'trajaudit.audit/v2',
+        trajectory: { file: 'case.traj.json', sha256: sha(file) },
+        records: { '0': { annotation: { criticalStep: 1, rootCause: 'search_coverage_gap', trajectorySha256: 'made-on-other-content' } } },
+      }),
+    );
     await documentOf().revert();
     assert.equal(documentOf().annotationOutdated('0'), true);
     const session = api.editorProvider.sessionsFor(uri)[0];
@@ -107,10 +129,13 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
     edit({ criticalStep: 3, rootCause: 'search_coverage_gap' }, 'Set critical step 3');
     assert.equal(documentOf().annotation('0')?.criticalStep, 3);
     api.editorProvider.sessionsFor(uri)[0].panel.reveal();
-    await waitFor(() => {
-      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-      return input instanceof vscode.TabInputCustom && input.uri.toString() === uri.toString();
-    }, { message: 'the trajectory editor is the active editor' });
+    await waitFor(
+      () => {
+        const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return input instanceof vscode.TabInputCustom && input.uri.toString() === uri.toString();
+      },
+      { message: 'the trajectory editor is the active editor' },
+    );
     await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
     await vscode.commands.executeCommand('undo');
     await waitFor(() => documentOf().annotation('0')?.criticalStep === 1, { message: 'undo restores step 1' });
@@ -134,7 +159,11 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
   test('a sidecar changed on disk while dirty raises the prompt and is not overwritten silently', async () => {
     edit({ criticalStep: 3, rootCause: 'constraint_neglect' }, 'Set critical step 3');
     const prompted = new Promise<string>((resolve) => api.editorProvider.onDidPrompt(resolve));
-    const external = { schema: 'trajaudit.audit/v1', trajectory: { file: 'case.traj.json' }, records: { '0': { annotation: { criticalStep: 1, rootCause: 'search_coverage_gap', annotator: 'someone else' } } } };
+    const external = {
+      schema: 'trajaudit.audit/v1',
+      trajectory: { file: 'case.traj.json' },
+      records: { '0': { annotation: { criticalStep: 1, rootCause: 'search_coverage_gap', annotator: 'someone else' } } },
+    };
     writeFileSync(`${file}.audit.json`, JSON.stringify(external));
     const message = await Promise.race([prompted, new Promise<string>((_, reject) => setTimeout(() => reject(new Error('no prompt within 15 s')), 15000))]);
     assert.match(message, /changed on disk while you have unsaved annotations/);
@@ -147,9 +176,19 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
     await waitFor(() => api.editorProvider.sessionsFor(uri).length === 2, { message: 'a second editor of the same file' });
     const [first, second] = api.editorProvider.sessionsFor(uri);
     assert.equal(first.document, second.document, 'one document');
-    second.handleMessage({ type: 'editAnnotation', recordId: '0', annotation: { criticalStep: 3, rootCause: 'candidate_mismanagement' }, label: 'Set critical step 3' });
+    second.handleMessage({
+      type: 'editAnnotation',
+      recordId: '0',
+      annotation: { criticalStep: 3, rootCause: 'candidate_mismanagement' },
+      label: 'Set critical step 3',
+    });
     assert.equal(first.document.annotation('0')?.criticalStep, 3);
-    first.handleMessage({ type: 'editAnnotation', recordId: '0', annotation: { criticalStep: 3, rootCause: 'candidate_mismanagement', rationale: 'from the first editor' }, label: 'Set rationale' });
+    first.handleMessage({
+      type: 'editAnnotation',
+      recordId: '0',
+      annotation: { criticalStep: 3, rootCause: 'candidate_mismanagement', rationale: 'from the first editor' },
+      label: 'Set rationale',
+    });
     assert.ok(await vscode.workspace.save(uri));
     const saved = JSON.parse(readFileSync(`${file}.audit.json`, 'utf8')).records['0'].annotation;
     const { trajectorySha256, ...edits } = saved;
@@ -209,7 +248,11 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
     const nonce = /'nonce-([^']+)'/.exec(html)?.[1];
     assert.ok(nonce, 'the CSP carries a nonce');
     const scripts = html.match(/<script\b[^>]*>/gi) ?? [];
-    assert.deepEqual(scripts, ['<script type="application/json" id="trajaudit-init">', `<script nonce="${nonce}">`], 'the data block and the bundle, nothing else');
+    assert.deepEqual(
+      scripts,
+      ['<script type="application/json" id="trajaudit-init">', `<script nonce="${nonce}">`],
+      'the data block and the bundle, nothing else',
+    );
     const block = /<script type="application\/json" id="trajaudit-init">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
     assert.ok(!block.includes('<'), 'no raw < in the data block');
     assert.deepEqual(JSON.parse(block), hostile, 'the message survives the escaping');

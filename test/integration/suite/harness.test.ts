@@ -35,7 +35,10 @@ suite('Stage-C pre-checks in the Problems panel', () => {
     assert.ok(structure, 'the missing conflict_hint is reported');
     assert.equal(structure.severity, vscode.DiagnosticSeverity.Error);
     const objectStart = text.indexOf('"doc_id": "d06"');
-    assert.ok(document.offsetAt(structure.range.start) < objectStart && document.offsetAt(structure.range.end) <= objectStart, 'points at the distractor d06 object');
+    assert.ok(
+      document.offsetAt(structure.range.start) < objectStart && document.offsetAt(structure.range.end) <= objectStart,
+      'points at the distractor d06 object',
+    );
 
     const self = byCode('self_reference').find((d) => d.severity === vscode.DiagnosticSeverity.Error);
     assert.ok(self, 'the self-referential phrase is reported');
@@ -48,13 +51,22 @@ suite('Stage-C pre-checks in the Problems panel', () => {
     assert.ok(findings && findings.filter((f) => f.severity === 'error').length >= 3);
     const clean = await assertSampleExists('items/delegation/deleg-en-0231-oil-fund-equity-gap.json');
     const none = await vscode.commands.executeCommand<{ severity: string }[]>('trajaudit.harness.precheckItems', clean);
-    assert.deepEqual(none?.filter((f) => f.severity === 'error'), []);
+    assert.deepEqual(
+      none?.filter((f) => f.severity === 'error'),
+      [],
+    );
     assert.equal(stageC(clean).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length, 0);
   });
 
   test('the harness commands are registered', async () => {
     const all = await vscode.commands.getCommands(true);
-    for (const id of ['trajaudit.harness.precheckItems', 'trajaudit.harness.delegation', 'trajaudit.harness.stageC', 'trajaudit.harness.clarify', 'trajaudit.harness.runAgent']) {
+    for (const id of [
+      'trajaudit.harness.precheckItems',
+      'trajaudit.harness.delegation',
+      'trajaudit.harness.stageC',
+      'trajaudit.harness.clarify',
+      'trajaudit.harness.runAgent',
+    ]) {
       assert.ok(all.includes(id), `${id} is registered`);
     }
   });

@@ -66,10 +66,7 @@ export async function assertSampleExists(relativePath: string): Promise<vscode.U
 }
 
 /** Opens a sample file in an editor and makes it the active editor. */
-export async function openSample(
-  relativePath: string,
-  options: vscode.TextDocumentShowOptions = {},
-): Promise<vscode.TextEditor> {
+export async function openSample(relativePath: string, options: vscode.TextDocumentShowOptions = {}): Promise<vscode.TextEditor> {
   const uri = await assertSampleExists(relativePath);
   const document = await vscode.workspace.openTextDocument(uri);
   return vscode.window.showTextDocument(document, { preview: false, ...options });

@@ -17,7 +17,22 @@ const VIEW_TYPE = 'trajaudit.items';
 const REVIEWER = 'it-reviewer';
 
 /** Fields of the pipeline a blind reviewer must never be sent (seed 000, human validation). */
-const PIPELINE_KEYS = ['conflict_hint', 'discriminating_constraint', 'target_info_point', 'distractor_type', 'target_evidence_text', 'source_doc_key', 'reasoning_steps', 'evidence_spans', 'synthetic_url', 'pseudo_publish_time', 'audit', 'evidence', 'reasoning', 'highlights'];
+const PIPELINE_KEYS = [
+  'conflict_hint',
+  'discriminating_constraint',
+  'target_info_point',
+  'distractor_type',
+  'target_evidence_text',
+  'source_doc_key',
+  'reasoning_steps',
+  'evidence_spans',
+  'synthetic_url',
+  'pseudo_publish_time',
+  'audit',
+  'evidence',
+  'reasoning',
+  'highlights',
+];
 
 function tabFor(uri: vscode.Uri): vscode.Tab | undefined {
   return vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.toString() === uri.toString());
@@ -28,7 +43,8 @@ function pipelineTexts(file: string): string[] {
   const item = JSON.parse(readFileSync(file, 'utf8')) as { distractor_docs?: Record<string, unknown>[]; reasoning_steps?: unknown[] };
   const out: string[] = [];
   for (const d of item.distractor_docs ?? []) {
-    for (const key of ['conflict_hint', 'discriminating_constraint', 'target_info_point', 'distractor_type']) if (typeof d[key] === 'string') out.push(d[key] as string);
+    for (const key of ['conflict_hint', 'discriminating_constraint', 'target_info_point', 'distractor_type'])
+      if (typeof d[key] === 'string') out.push(d[key] as string);
   }
   for (const s of item.reasoning_steps ?? []) out.push(String(s));
   return out;
@@ -36,10 +52,11 @@ function pipelineTexts(file: string): string[] {
 
 function keysDeep(value: unknown, out = new Set<string>()): Set<string> {
   if (Array.isArray(value)) value.forEach((v) => keysDeep(v, out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) {
-    out.add(k);
-    keysDeep(v, out);
-  }
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      out.add(k);
+      keysDeep(v, out);
+    }
   return out;
 }
 
@@ -98,7 +115,9 @@ suite('Benchmark item view: Delegation items, blind review, scenario sets', () =
 
   test('every sample Delegation item opens; in blind mode no pipeline field or text reaches the webview', async () => {
     const folder = join(samplesRoot().fsPath, 'items', 'delegation');
-    const files = readdirSync(folder).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(folder)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     assert.ok(files.length >= 3 && files.includes('leaky-item.json'));
     for (const name of files) {
       const file = join(folder, name);
@@ -111,18 +130,23 @@ suite('Benchmark item view: Delegation items, blind review, scenario sets', () =
       const init = full.find((m) => m.type === 'init');
       assert.ok(init && init.type === 'init' && init.payload.kind === 'delegation', `${name}: init with a Delegation payload`);
       const fullJson = JSON.stringify(full);
-      assert.ok(texts.every((t) => fullJson.includes(JSON.stringify(t).slice(1, -1))), `${name}: the full view carries the pipeline texts`);
+      assert.ok(
+        texts.every((t) => fullJson.includes(JSON.stringify(t).slice(1, -1))),
+        `${name}: the full view carries the pipeline texts`,
+      );
       if (init.payload.kind === 'delegation' && init.payload.state.view.mode === 'full') {
-        assert.ok(init.payload.state.view.evidence.every((e) => e.status !== 'missing'), `${name}: every evidence span is located`);
-        assert.ok(init.payload.state.view.golden.some((d) => d.highlights.length > 0), `${name}: golden documents carry highlights`);
+        assert.ok(
+          init.payload.state.view.evidence.every((e) => e.status !== 'missing'),
+          `${name}: every evidence span is located`,
+        );
+        assert.ok(
+          init.payload.state.view.golden.some((d) => d.highlights.length > 0),
+          `${name}: golden documents carry highlights`,
+        );
       }
 
       // Blind view: switching, re-opening (ready), selecting, and recording must all stay clean.
-      const blind = await drive(session, [
-        { type: 'setBlind', blind: true },
-        { type: 'ready' },
-        { type: 'selectItem', itemId: session.currentItemId! },
-      ]);
+      const blind = await drive(session, [{ type: 'setBlind', blind: true }, { type: 'ready' }, { type: 'selectItem', itemId: session.currentItemId! }]);
       assert.ok(blind.length >= 3, `${name}: blind messages were posted`);
       for (const m of blind) {
         const keys = keysDeep(m);
@@ -133,7 +157,7 @@ suite('Benchmark item view: Delegation items, blind review, scenario sets', () =
           const state = m.type === 'init' ? (m.payload.kind === 'delegation' ? m.payload.state : undefined) : m.state;
           assert.equal(state?.blind, true);
           assert.equal(state?.view.mode, 'blind');
-          assert.equal(state?.reviews, undefined, 'other reviewers\' judgments are not sent in blind mode');
+          assert.equal(state?.reviews, undefined, "other reviewers' judgments are not sent in blind mode");
         }
       }
       await api.itemsProvider.setBlind(false);
@@ -145,10 +169,14 @@ suite('Benchmark item view: Delegation items, blind review, scenario sets', () =
     const uri = copySample('items/delegation/deleg-en-0231-oil-fund-equity-gap.json');
     const sidecarPath = `${uri.fsPath}.audit.json`;
     // Another annotator's review is already on file.
-    writeFileSync(sidecarPath, JSON.stringify({
-      schema: 'trajaudit.audit/v1', trajectory: { file: basename(uri.fsPath) },
-      records: { 'deleg-en-0231': { reviews: [{ annotator: 'other-annotator', answerability: false, notes: 'SECRET-OTHER-NOTE' }] } },
-    }));
+    writeFileSync(
+      sidecarPath,
+      JSON.stringify({
+        schema: 'trajaudit.audit/v1',
+        trajectory: { file: basename(uri.fsPath) },
+        records: { 'deleg-en-0231': { reviews: [{ annotator: 'other-annotator', answerability: false, notes: 'SECRET-OTHER-NOTE' }] } },
+      }),
+    );
     const itemText = readFileSync(uri.fsPath, 'utf8');
     const session = await open(uri);
     await api.itemsProvider.setBlind(true);
@@ -162,13 +190,16 @@ suite('Benchmark item view: Delegation items, blind review, scenario sets', () =
       { type: 'editReview', itemId: 'deleg-en-0231', patch: { distractor: { docId: 'd08', value: false } }, label: 'Judge d08' },
       { type: 'editReview', itemId: 'deleg-en-0231', patch: { notes: 'd09 gives the H1 2024 equity return' }, label: 'Edit review note' },
     ]);
-    assert.ok(!JSON.stringify(posted).includes('SECRET-OTHER-NOTE'), 'another reviewer\'s review is never sent in blind mode');
+    assert.ok(!JSON.stringify(posted).includes('SECRET-OTHER-NOTE'), "another reviewer's review is never sent in blind mode");
     assert.ok(!JSON.stringify(posted).includes('other-annotator'));
     const last = posted.filter((m) => m.type === 'review').at(-1);
     assert.ok(last && last.type === 'review' && last.myReview?.annotator === REVIEWER);
     assert.equal(last.items[0].review, 'partial', 'd03-golden needs no judgment; d04 and d05 are still open');
     await waitFor(() => tabFor(uri)?.isDirty === true, { message: 'the tab shows dirty' });
-    assert.ok(readFileSync(sidecarPath, 'utf8').includes('other-annotator') && !readFileSync(sidecarPath, 'utf8').includes(REVIEWER), 'nothing written before save');
+    assert.ok(
+      readFileSync(sidecarPath, 'utf8').includes('other-annotator') && !readFileSync(sidecarPath, 'utf8').includes(REVIEWER),
+      'nothing written before save',
+    );
 
     assert.ok(await vscode.workspace.save(uri), 'save succeeds');
     await waitFor(() => tabFor(uri)?.isDirty === false, { message: 'the tab is clean after save' });
@@ -176,7 +207,10 @@ suite('Benchmark item view: Delegation items, blind review, scenario sets', () =
     assert.equal(sidecar.schema, 'trajaudit.audit/v2');
     assert.equal(sidecar.trajectory.format, 'delegation-item');
     const reviews = sidecar.records['deleg-en-0231'].reviews as Record<string, unknown>[];
-    assert.deepEqual(reviews.map((r) => r.annotator), ['other-annotator', REVIEWER]);
+    assert.deepEqual(
+      reviews.map((r) => r.annotator),
+      ['other-annotator', REVIEWER],
+    );
     const mine = reviews[1];
     assert.equal(mine.answerability, true);
     assert.equal(mine.shortcut_free, true);
@@ -189,15 +223,29 @@ suite('Benchmark item view: Delegation items, blind review, scenario sets', () =
 
     // `trajaudit agreement` reads the sidecar as is.
     const read = readAnnotationFile(sidecarPath);
-    assert.deepEqual(read.map((r) => [r.item, r.annotator]), [['deleg-en-0231', 'other-annotator'], ['deleg-en-0231', REVIEWER]]);
-    assert.deepEqual(read[1].labels, { answerability: true, shortcut_free: true, irrelevant_labels: { d01: true, d09: false }, distractor_validity: { d02: true, d08: false } });
+    assert.deepEqual(
+      read.map((r) => [r.item, r.annotator]),
+      [
+        ['deleg-en-0231', 'other-annotator'],
+        ['deleg-en-0231', REVIEWER],
+      ],
+    );
+    assert.deepEqual(read[1].labels, {
+      answerability: true,
+      shortcut_free: true,
+      irrelevant_labels: { d01: true, d09: false },
+      distractor_validity: { d02: true, d08: false },
+    });
   });
 
-  test('undo and redo restore the reviewer\'s previous judgments; judgments are refused outside blind mode', async () => {
+  test("undo and redo restore the reviewer's previous judgments; judgments are refused outside blind mode", async () => {
     const uri = copySample('items/delegation/leaky-item.json');
     const session = await open(uri);
     const refused = await drive(session, [{ type: 'ready' }, { type: 'editReview', itemId: 'deleg-en-0142', patch: { answerability: true }, label: 'x' }]);
-    assert.ok(refused.some((m) => m.type === 'error' && /blind review only/.test(m.message)), 'not recorded outside blind mode');
+    assert.ok(
+      refused.some((m) => m.type === 'error' && /blind review only/.test(m.message)),
+      'not recorded outside blind mode',
+    );
     await api.itemsProvider.setBlind(true);
     await drive(session, [
       { type: 'editReview', itemId: 'deleg-en-0142', patch: { shortcut_free: false }, label: 'Judge shortcut leakage' },
@@ -206,10 +254,13 @@ suite('Benchmark item view: Delegation items, blind review, scenario sets', () =
     const review = () => session.document.review('deleg-en-0142', REVIEWER);
     assert.equal(review()?.shortcut_free, true);
     session.panel.reveal();
-    await waitFor(() => {
-      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-      return input instanceof vscode.TabInputCustom && input.uri.toString() === uri.toString();
-    }, { message: 'the item view is the active editor' });
+    await waitFor(
+      () => {
+        const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return input instanceof vscode.TabInputCustom && input.uri.toString() === uri.toString();
+      },
+      { message: 'the item view is the active editor' },
+    );
     await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
     await vscode.commands.executeCommand('undo');
     await waitFor(() => review()?.shortcut_free === false, { message: 'undo restores "not free of shortcut leakage"' });
@@ -229,11 +280,18 @@ suite('Benchmark item view: Delegation items, blind review, scenario sets', () =
     const uri = copySample('items/delegation/deleg-zh-0158-olympic-events.json');
     const session = await open(uri);
     await drive(session, [{ type: 'ready' }]);
-    writeFileSync(`${uri.fsPath}.audit.json`, JSON.stringify({
-      schema: 'trajaudit.audit/v1', trajectory: { file: basename(uri.fsPath) },
-      records: { 'deleg-zh-0158': { reviews: [{ annotator: 'r3', answerability: true }] } },
-    }));
-    await waitFor(() => session.document.reviews('deleg-zh-0158').some((r) => r.annotator === 'r3'), { message: 'the view reloads the reviews', timeoutMs: 15_000 });
+    writeFileSync(
+      `${uri.fsPath}.audit.json`,
+      JSON.stringify({
+        schema: 'trajaudit.audit/v1',
+        trajectory: { file: basename(uri.fsPath) },
+        records: { 'deleg-zh-0158': { reviews: [{ annotator: 'r3', answerability: true }] } },
+      }),
+    );
+    await waitFor(() => session.document.reviews('deleg-zh-0158').some((r) => r.annotator === 'r3'), {
+      message: 'the view reloads the reviews',
+      timeoutMs: 15_000,
+    });
     assert.equal(session.document.isDirty, false);
   });
 
@@ -268,12 +326,19 @@ suite('Benchmark item view: Delegation items, blind review, scenario sets', () =
 
     assert.ok(await vscode.workspace.save(uri), 'save succeeds');
     await waitFor(() => tabFor(uri)?.isDirty === false, { message: 'the tab is clean after save' });
-    const lines = readFileSync(join(runDir, 'results.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(runDir, 'results.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.deepEqual(lines, [
       { scenario: 'TS-01', criteria: { 'TS01-A1': true, 'TS01-A2': false, 'TS01-A5': true, 'TS01-B1': true }, deliverable: 'plan.md' },
       { scenario: 'TS-02', criteria: { 'TS02-A4': false }, silent_citations: 1 },
     ]);
-    assert.deepEqual(JSON.parse(readFileSync(join(runDir, 'trajaudit.run.json'), 'utf8')), { kind: 'scenarios', scenarios: '../scenario-set.json', results: 'results.jsonl' });
+    assert.deepEqual(JSON.parse(readFileSync(join(runDir, 'trajaudit.run.json'), 'utf8')), {
+      kind: 'scenarios',
+      scenarios: '../scenario-set.json',
+      results: 'results.jsonl',
+    });
     assert.deepEqual(readdirSync(runDir).sort(), ['results.jsonl', 'trajaudit.run.json'], 'no temp file left behind');
 
     // Another run folder (what "Change Run Folder…" does after the dialog): marks go there.
@@ -300,7 +365,11 @@ suite('Benchmark item view: Delegation items, blind review, scenario sets', () =
       const n = init.payload.kind === 'deepsearchqa' ? init.payload.rows.length : init.payload.kind === 'clarify' ? init.payload.instances.length : -1;
       assert.equal(n, count, relative);
       if (init.payload.kind === 'deepsearchqa') {
-        assert.deepEqual(init.payload.rows.slice(0, 2).map((r) => r.id), ['0', '1'], 'a row without an id column is its 0-based row number');
+        assert.deepEqual(
+          init.payload.rows.slice(0, 2).map((r) => r.id),
+          ['0', '1'],
+          'a row without an id column is its 0-based row number',
+        );
         assert.ok(init.payload.rows.every((r) => r.answerType === 'Single Answer' || r.answerType === 'Set Answer'));
       }
       await closeAllEditors();

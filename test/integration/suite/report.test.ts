@@ -65,8 +65,13 @@ suite('Score report: Score Run Folder opens a report webview', () => {
     assert.equal(panel.model.judgeMode.model, false);
     const m = expected.score.metrics;
     assert.deepEqual(rendered.figures, {
-      'CS-Strict': pct(m.cs_strict), 'CS-Loose': pct(m.cs_loose), 'RC-Acc': pct(m.rc_acc), 'RC-F1': pct(m.rc_f1),
-      Diag: pct(m.diag), 'Rep@Diag': pct(m.rep_at_diag), FPS: pct(m.fps),
+      'CS-Strict': pct(m.cs_strict),
+      'CS-Loose': pct(m.cs_loose),
+      'RC-Acc': pct(m.rc_acc),
+      'RC-F1': pct(m.rc_f1),
+      Diag: pct(m.diag),
+      'Rep@Diag': pct(m.rep_at_diag),
+      FPS: pct(m.fps),
     });
     assert.equal(rendered.figures['CS-Strict'], '46.15%');
     assert.equal(rendered.charts, 2, 'per-class F1 bars and the confusion heat map (no positions in these gold lines)');
@@ -83,7 +88,11 @@ suite('Score report: Score Run Folder opens a report webview', () => {
     await panel.exportTo('csv', vscode.Uri.file(join(scratch, 'audit.csv')));
     const csv = readFileSync(join(scratch, 'audit.csv'), 'utf8').trimEnd().split('\r\n');
     assert.equal(csv.length, expected.score.n + 1, 'a header and one row per gold case');
-    assert.deepEqual(readdirSync(scratch).filter((n) => n.includes('.tmp-')), [], 'atomic writes leave no temporary files');
+    assert.deepEqual(
+      readdirSync(scratch).filter((n) => n.includes('.tmp-')),
+      [],
+      'atomic writes leave no temporary files',
+    );
   });
 
   test('DeepSearchQA run: figures with intervals, category and mean charts, JSON export', async () => {
@@ -96,12 +105,21 @@ suite('Score report: Score Run Folder opens a report webview', () => {
     assert.match(panel.model.reason, /trajaudit\.run\.json says "kind": "deepsearchqa"/);
     assert.match(panel.model.judgeMode.text, /No judge was needed: 12 cached verdicts reused/);
     const s = expected.score;
-    assert.deepEqual(rendered.figures, { F1: pct(s.metrics.f1), Precision: pct(s.metrics.precision), Recall: pct(s.metrics.recall), 'Fully correct': pct(s.metrics.fully_correct) });
+    assert.deepEqual(rendered.figures, {
+      F1: pct(s.metrics.f1),
+      Precision: pct(s.metrics.precision),
+      Recall: pct(s.metrics.recall),
+      'Fully correct': pct(s.metrics.fully_correct),
+    });
     assert.equal(rendered.charts, 2, 'category shares and F1/P/R, with 95% whiskers');
     const out = vscode.Uri.file(join(scratch, 'dsqa-score.json'));
     await panel.exportTo('json', out);
     assert.deepEqual(JSON.parse(readFileSync(out.fsPath, 'utf8')), contractJson(expected.score));
-    assert.deepEqual(readdirSync(folder).map((n) => [n, readFileSync(join(folder, n), 'utf8')]), before, 'scoring wrote nothing into the sample run');
+    assert.deepEqual(
+      readdirSync(folder).map((n) => [n, readFileSync(join(folder, n), 'utf8')]),
+      before,
+      'scoring wrote nothing into the sample run',
+    );
   });
 
   test('trajectories with sidecars: deterministic judges said so, and a step link reveals the step in the trajectory editor', async () => {
@@ -180,7 +198,10 @@ suite('Score report: Score Run Folder opens a report webview', () => {
       assert.ok(s.kind === 'audit');
       assert.equal(s.counts.repairs_passed, 3);
       assert.equal(s.counts.ungraded_repairs, 0);
-      assert.deepEqual(panel.scored.cases?.filter((c) => c.sound).map((c) => c.repair), ['pass', 'pass', 'pass']);
+      assert.deepEqual(
+        panel.scored.cases?.filter((c) => c.sound).map((c) => c.repair),
+        ['pass', 'pass', 'pass'],
+      );
       const cache = readFileSync(join(folder, 'judgments.jsonl'), 'utf8').trim().split('\n');
       assert.equal(cache.length, 3, 'the verdicts were appended to the judgment cache');
       // Scoring again reuses the cache: no model call.

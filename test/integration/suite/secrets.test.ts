@@ -41,13 +41,21 @@ suite('API keys stay in SecretStorage', () => {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'case.traj.json');
     copyFileSync(join(samplesRoot().fsPath, 'trajectories', 'tongyi', 'alpine-footbridge-span.traj.json'), file);
-    const job = await vscode.commands.executeCommand<{ status: string }>('trajaudit.auditTrajectory', vscode.Uri.file(file), { method: 'all-at-once', wait: true, rerun: true });
+    const job = await vscode.commands.executeCommand<{ status: string }>('trajaudit.auditTrajectory', vscode.Uri.file(file), {
+      method: 'all-at-once',
+      wait: true,
+      rerun: true,
+    });
     assert.equal(job?.status, 'done', 'the mock accepted the key from SecretStorage');
     assert.ok(server.requests.some((r) => r.auth === 'bearer'));
 
     // A wrong key: the server echoes it in its 401, the error must not carry it further.
     await vscode.commands.executeCommand('trajaudit.setApiKey', 'openai', `${SECRET}-wrong`);
-    const failed = await vscode.commands.executeCommand<{ status: string; errors: string[] }>('trajaudit.auditTrajectory', vscode.Uri.file(file), { method: 'all-at-once', wait: true, rerun: true });
+    const failed = await vscode.commands.executeCommand<{ status: string; errors: string[] }>('trajaudit.auditTrajectory', vscode.Uri.file(file), {
+      method: 'all-at-once',
+      wait: true,
+      rerun: true,
+    });
     assert.equal(failed?.status, 'failed');
 
     assert.ok(!containsDeep(vscode.workspace.getConfiguration('trajaudit'), SECRET), 'not in settings');
@@ -58,7 +66,9 @@ suite('API keys stay in SecretStorage', () => {
     // Nor in a score report of the folder (scored while the key is set), in any export format.
     copyFileSync(join(samplesRoot().fsPath, 'trajectories', 'tongyi', 'alpine-footbridge-span.traj.json.audit.json'), join(dir, 'other.traj.json.audit.json'));
     copyFileSync(join(samplesRoot().fsPath, 'trajectories', 'tongyi', 'alpine-footbridge-span.traj.json'), join(dir, 'other.traj.json'));
-    const panel = await vscode.commands.executeCommand<{ exportTo(format: 'md' | 'json' | 'csv', target: vscode.Uri): Promise<vscode.Uri | undefined> } | undefined>('trajaudit.scoreRunFolder', vscode.Uri.file(dir), { judge: 'deterministic' });
+    const panel = await vscode.commands.executeCommand<
+      { exportTo(format: 'md' | 'json' | 'csv', target: vscode.Uri): Promise<vscode.Uri | undefined> } | undefined
+    >('trajaudit.scoreRunFolder', vscode.Uri.file(dir), { judge: 'deterministic' });
     assert.ok(panel, 'the folder scores');
     for (const format of ['md', 'json', 'csv'] as const) {
       const out = vscode.Uri.file(join(dir, `report.${format}`));

@@ -65,7 +65,10 @@ export async function contrastReport(frame, probes = PROBES) {
       return [top[0] * a + bottom[0] * (1 - a), top[1] * a + bottom[1] * (1 - a), top[2] * a + bottom[2] * (1 - a), 1];
     };
     const lum = ([r, g, b]) => {
-      const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      const f = (v) => {
+        v /= 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      };
       return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
     };
     const background = (el) => {
@@ -83,14 +86,20 @@ export async function contrastReport(frame, probes = PROBES) {
       for (const layer of layers.reverse()) bg = layer[3] >= 1 ? layer : blend(layer, bg);
       return bg;
     };
-    const hex = (c) => `#${c.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+    const hex = (c) =>
+      `#${c
+        .slice(0, 3)
+        .map((v) => Math.round(v).toString(16).padStart(2, '0'))
+        .join('')}`;
     const out = [];
     for (const [name, selector, target, hard = 3] of list) {
       const min = Math.min(hard, target);
-      const els = [...document.querySelectorAll(selector)].filter((e) => {
-        const r = e.getBoundingClientRect();
-        return r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight && (e.textContent ?? '').trim() !== '';
-      }).slice(0, 6);
+      const els = [...document.querySelectorAll(selector)]
+        .filter((e) => {
+          const r = e.getBoundingClientRect();
+          return r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight && (e.textContent ?? '').trim() !== '';
+        })
+        .slice(0, 6);
       let worst = null;
       for (const e of els) {
         const style = getComputedStyle(e);

@@ -88,8 +88,18 @@ export function writeHostileTrajectory(folder, name = 'hostile.traj.json') {
     // A 200 KB single-line argument: the row's call summary must not widen the layout.
     tool_calls: [call('c4', 'search', { query: ['W'.repeat(200_000)] })],
   });
-  positions.svgReturn = push({ role: 'tool', tool_call_id: 'c4', name: 'search', content: HOSTILE.slice(7, 12).join('\n') + '\n' + HOSTILE.slice(16, 21).join('\n') });
-  positions.bidi = push({ role: 'assistant', content: HOSTILE[21], reasoning_content: HOSTILE[22], tool_calls: [call('c5', 'search', { query: ['bidi \u202Egnirts\u202C'] })] });
+  positions.svgReturn = push({
+    role: 'tool',
+    tool_call_id: 'c4',
+    name: 'search',
+    content: HOSTILE.slice(7, 12).join('\n') + '\n' + HOSTILE.slice(16, 21).join('\n'),
+  });
+  positions.bidi = push({
+    role: 'assistant',
+    content: HOSTILE[21],
+    reasoning_content: HOSTILE[22],
+    tool_calls: [call('c5', 'search', { query: ['bidi \u202Egnirts\u202C'] })],
+  });
   positions.bidiReturn = push({ role: 'tool', tool_call_id: 'c5', name: 'search', content: `${HOSTILE[21]}\n${HOSTILE[22]}` });
   positions.final = push({ role: 'assistant', content: `Final answer: ${HOSTILE[0]}`, reasoning_content: HOSTILE[1] });
   const doc = { model: `<img src=x onerror="${JS}">`, messages, predicted_answer: `${HOSTILE[0]} ${HOSTILE[19]}` };
@@ -113,17 +123,24 @@ export function writeHostileTrajectory(folder, name = 'hostile.traj.json') {
           annotator: HOSTILE[19],
           updatedAt: '2026-11-01T00:00:00Z',
         },
-        audits: [{
-          id: 'hostile-audit',
-          method: HOSTILE[1],
-          provider: HOSTILE[0],
-          model: HOSTILE[7],
-          createdAt: '2026-11-02T00:00:00Z',
-          diagnosis: { criticalStep: positions.firstDecision, rootCause: 'constraint_neglect', rationale: ALL_HOSTILE, citedSteps: [positions.firstDecision, positions.searchReturn] },
-          repair: { directives: [HOSTILE[3], HOSTILE[10]] },
-          branches: [{ name: HOSTILE[7], criticalStep: positions.firstDecision, rootCause: 'constraint_neglect', rationale: HOSTILE[0], notes: HOSTILE[12] }],
-          adjudication: { disagreements: HOSTILE[1], clusters: [[positions.firstDecision]] },
-        }],
+        audits: [
+          {
+            id: 'hostile-audit',
+            method: HOSTILE[1],
+            provider: HOSTILE[0],
+            model: HOSTILE[7],
+            createdAt: '2026-11-02T00:00:00Z',
+            diagnosis: {
+              criticalStep: positions.firstDecision,
+              rootCause: 'constraint_neglect',
+              rationale: ALL_HOSTILE,
+              citedSteps: [positions.firstDecision, positions.searchReturn],
+            },
+            repair: { directives: [HOSTILE[3], HOSTILE[10]] },
+            branches: [{ name: HOSTILE[7], criticalStep: positions.firstDecision, rootCause: 'constraint_neglect', rationale: HOSTILE[0], notes: HOSTILE[12] }],
+            adjudication: { disagreements: HOSTILE[1], clusters: [[positions.firstDecision]] },
+          },
+        ],
       },
     },
   };
@@ -137,12 +154,17 @@ export const HOSTILE_FILE_NAME = `"><img src=x onerror=alert(1)> '-svg onload=al
 export function writeHostileNamedTrajectory(folder) {
   mkdirSync(folder, { recursive: true });
   const file = join(folder, HOSTILE_FILE_NAME);
-  writeFileSync(file, JSON.stringify({ messages: [
-    { role: 'user', content: 'Which file is this?' },
-    { role: 'assistant', content: '', tool_calls: [{ id: 'a', type: 'function', function: { name: 'search', arguments: '{"query":["file name"]}' } }] },
-    { role: 'tool', tool_call_id: 'a', content: 'A result.' },
-    { role: 'assistant', content: 'Final answer: this one.' },
-  ] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      messages: [
+        { role: 'user', content: 'Which file is this?' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'a', type: 'function', function: { name: 'search', arguments: '{"query":["file name"]}' } }] },
+        { role: 'tool', tool_call_id: 'a', content: 'A result.' },
+        { role: 'assistant', content: 'Final answer: this one.' },
+      ],
+    }),
+  );
   return file;
 }
 
@@ -159,11 +181,13 @@ export function rng(seed) {
   };
 }
 
-const WORDS = ('the of and to in a is that for on with as by at from this be are was or an which it has were its '
-  + 'olympic river museum founded council district season league championship election author novel published '
-  + 'company revenue quarterly report university professor research journal archive census population village '
-  + 'railway station bridge cathedral festival award nominee director film album record label according official '
-  + 'website retrieved page snippet article wikipedia source 1987 1994 2003 2011 2019 chamber opera libretto premiere').split(' ');
+const WORDS = (
+  'the of and to in a is that for on with as by at from this be are was or an which it has were its ' +
+  'olympic river museum founded council district season league championship election author novel published ' +
+  'company revenue quarterly report university professor research journal archive census population village ' +
+  'railway station bridge cathedral festival award nominee director film album record label according official ' +
+  'website retrieved page snippet article wikipedia source 1987 1994 2003 2011 2019 chamber opera libretto premiere'
+).split(' ');
 const NAMES = ['Liisa Tamm', 'Marta Kuusk', 'Viktor Almgren', 'Jesper Ekholm', 'Anders Vinther', 'Dace Ozola', 'Rūta Kalniņa', 'Elīna Liepa'];
 
 function words(r, n) {
@@ -216,12 +240,17 @@ export function writeSyntheticTrajectory(file, { messages, returnChars, reasonin
   const fd = openSync(file, 'w');
   const steps = Math.max(1, Math.floor((messages - 3) / 2));
   let bytes = 0;
-  const write = (s) => { bytes += writeSync(fd, s); };
+  const write = (s) => {
+    bytes += writeSync(fd, s);
+  };
   try {
     write('{"model":"synthetic-bench","messages":[\n');
     const emit = (m, last) => write(`${JSON.stringify(m)}${last ? '\n' : ',\n'}`);
     emit({ role: 'system', content: 'You are a deep research agent with search(query) and visit(url, goal). Answer as "Exact Answer: ...".' });
-    emit({ role: 'user', content: 'A chamber opera by a Baltic woman composer premiered between 2005 and 2012 in a converted industrial building. Who wrote the libretto?' });
+    emit({
+      role: 'user',
+      content: 'A chamber opera by a Baltic woman composer premiered between 2005 and 2012 in a converted industrial building. Who wrote the libretto?',
+    });
     for (let s = 0; s < steps; s++) {
       const id = `call_${s}`;
       const isSearch = r() < 0.6;
@@ -231,7 +260,15 @@ export function writeSyntheticTrajectory(file, { messages, returnChars, reasonin
         role: 'assistant',
         content: s % 9 === 4 ? `Interim note: candidate so far is ${NAMES[s % NAMES.length]}.` : '',
         reasoning_content: `Step ${s + 1}: ${prose(r, sizeAround(r, reasoningChars))}`,
-        tool_calls: [{ id, type: 'function', function: isSearch ? { name: 'search', arguments: JSON.stringify({ query: queries }) } : { name: 'visit', arguments: JSON.stringify({ url: [url], goal: `Confirm ${words(r, 4)}` }) } }],
+        tool_calls: [
+          {
+            id,
+            type: 'function',
+            function: isSearch
+              ? { name: 'search', arguments: JSON.stringify({ query: queries }) }
+              : { name: 'visit', arguments: JSON.stringify({ url: [url], goal: `Confirm ${words(r, 4)}` }) },
+          },
+        ],
       });
       const big = bigReturnEvery > 0 && s % bigReturnEvery === bigReturnEvery - 1;
       const size = big ? bigReturnChars : sizeAround(r, returnChars);

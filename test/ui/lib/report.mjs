@@ -20,7 +20,9 @@ export function createReporter({ out = process.stdout, onFailure } = {}) {
     try {
       const detail = await Promise.race([
         Promise.resolve().then(body),
-        new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs); }),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+        }),
       ]);
       const ms = Date.now() - started;
       results.push({ name, status: 'ok', ms });
@@ -32,7 +34,11 @@ export function createReporter({ out = process.stdout, onFailure } = {}) {
       print(`not ok ${number} - ${name} # ${ms} ms`);
       const text = error instanceof Error ? (error.stack ?? error.message) : inspect(error);
       for (const line of text.split('\n').slice(0, 14)) print(`  # ${line}`);
-      try { await onFailure?.(name, number, error); } catch { /* best effort */ }
+      try {
+        await onFailure?.(name, number, error);
+      } catch {
+        /* best effort */
+      }
       return false;
     } finally {
       clearTimeout(timer);
@@ -55,5 +61,12 @@ export function createReporter({ out = process.stdout, onFailure } = {}) {
     return { passed, failed: failed.length, skipped, results };
   }
 
-  return { check, skip, summary, get failed() { return results.some((r) => r.status === 'not ok'); } };
+  return {
+    check,
+    skip,
+    summary,
+    get failed() {
+      return results.some((r) => r.status === 'not ok');
+    },
+  };
 }

@@ -7,7 +7,14 @@ import { basename, join } from 'node:path';
 import { format } from 'node:util';
 import { setupVscode } from '../../../scripts/setup-vscode.mjs';
 import {
-  launchBrowser, makeSandbox, openWorkbench, repoRoot, samplesDir, installExtension, startCodeServer, writeUserSettings,
+  launchBrowser,
+  makeSandbox,
+  openWorkbench,
+  repoRoot,
+  samplesDir,
+  installExtension,
+  startCodeServer,
+  writeUserSettings,
 } from '../../runners/code-server.mjs';
 
 /** Workbench log lines that are expected offline (gallery lookups, fonts) and say nothing. */
@@ -98,9 +105,11 @@ export async function startSession({
     });
     page.on('console', (msg) => workbenchLog.push(`[console.${msg.type()}] ${msg.text()}`));
     // The smoke-test driver sends the workbench's own log lines here.
-    await page.exposeFunction('codeAutomationLog', (level, message) => {
-      workbenchLog.push(`[${level}] ${Array.isArray(message) ? format(...message) : String(message)}`);
-    }).catch(() => {});
+    await page
+      .exposeFunction('codeAutomationLog', (level, message) => {
+        workbenchLog.push(`[${level}] ${Array.isArray(message) ? format(...message) : String(message)}`);
+      })
+      .catch(() => {});
     await openWorkbench(page, { port: server.port, folder: workspace, extensionDevelopmentPath });
     say('workbench restored');
     return { tools, sandbox, workspace, server, browser, context, page, dialogs, pageErrors, workbenchLog, stop };
@@ -125,5 +134,8 @@ export function extensionLogs(userDataDir) {
     }
   };
   if (existsSync(logsDir)) walk(logsDir);
-  return files.sort().map((f) => readFileSync(f, 'utf8')).join('\n');
+  return files
+    .sort()
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
 }

@@ -24,7 +24,10 @@ export async function focusWorkbench(page) {
     const box = await status.boundingBox();
     if (box) await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   } else {
-    await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => {});
+    await page
+      .locator('.monaco-workbench')
+      .click({ position: { x: 5, y: 5 }, force: true })
+      .catch(() => {});
   }
 }
 
@@ -46,12 +49,18 @@ export async function quickOpen(page, text, rowText = text, { timeoutMs = 15_000
     const name = first.locator('.label-name').first();
     return ((await name.count()) ? await name.textContent() : await first.textContent()) ?? '';
   };
-  await waitUntil(async () => {
-    const name = (await firstName()).trim();
-    return exact ? name === rowText : name.includes(rowText);
-  }, { timeoutMs, message: `"${rowText}" as the first Quick Open result` });
+  await waitUntil(
+    async () => {
+      const name = (await firstName()).trim();
+      return exact ? name === rowText : name.includes(rowText);
+    },
+    { timeoutMs, message: `"${rowText}" as the first Quick Open result` },
+  );
   await input.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: timeoutMs }).catch(() => {});
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: timeoutMs })
+    .catch(() => {});
 }
 
 /** Runs a palette command; the title as the palette shows it. */
@@ -59,11 +68,13 @@ export { runFromCommandPalette };
 
 /** The tabs of the active editor group: label, active, dirty. */
 export async function tabs(page) {
-  return page.locator('.editor-group-container.active .tabs-container .tab').evaluateAll((els) => els.map((e) => ({
-    label: e.getAttribute('aria-label') ?? e.textContent ?? '',
-    active: e.classList.contains('active'),
-    dirty: e.classList.contains('dirty'),
-  })));
+  return page.locator('.editor-group-container.active .tabs-container .tab').evaluateAll((els) =>
+    els.map((e) => ({
+      label: e.getAttribute('aria-label') ?? e.textContent ?? '',
+      active: e.classList.contains('active'),
+      dirty: e.classList.contains('dirty'),
+    })),
+  );
 }
 
 export async function activeTab(page) {
@@ -78,10 +89,17 @@ export async function closeAllEditors(page, { timeoutMs = 15_000 } = {}) {
   if ((await page.locator('.tabs-container .tab').count()) === 0) return;
   await runFromCommandPalette(page, 'View: Close All Editors', { timeoutMs });
   const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: /Don.t Save/ });
-  await waitUntil(async () => {
-    if (await dontSave.count()) await dontSave.first().click().catch(() => {});
-    return (await page.locator('.tabs-container .tab').count()) === 0;
-  }, { timeoutMs, message: 'all editors to close' });
+  await waitUntil(
+    async () => {
+      if (await dontSave.count())
+        await dontSave
+          .first()
+          .click()
+          .catch(() => {});
+      return (await page.locator('.tabs-container .tab').count()) === 0;
+    },
+    { timeoutMs, message: 'all editors to close' },
+  );
 }
 
 /**

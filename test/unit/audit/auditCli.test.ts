@@ -31,7 +31,20 @@ describe('trajaudit audit (CLI) writes a valid sidecar for every method', functi
 
   for (const method of ['searchauditor', 'all-at-once', 'step-by-step', 'binary-search']) {
     it(`${method} against the mock`, async () => {
-      server.script(method === 'searchauditor' ? searchAuditorScript({}, 0) : () => ({ text: JSON.stringify({ critical_step: 4, root_cause: 'unverified_source_reliance', rationale: 'r', directives: ['Open the primary source at step 4.'], decisive: true, half: 'first' }) }));
+      server.script(
+        method === 'searchauditor'
+          ? searchAuditorScript({}, 0)
+          : () => ({
+              text: JSON.stringify({
+                critical_step: 4,
+                root_cause: 'unverified_source_reliance',
+                rationale: 'r',
+                directives: ['Open the primary source at step 4.'],
+                decisive: true,
+                half: 'first',
+              }),
+            }),
+      );
       const args = ['audit', file, '--method', method, '--model', 'mock-gpt', '--base-url', server.openaiBaseUrl, '--json'];
       const first = await runCli(args);
       assert.equal(first.code, 0, first.err);
@@ -52,9 +65,23 @@ describe('trajaudit audit (CLI) writes a valid sidecar for every method', functi
   it('--warm-cache sends one SearchAuditor branch before the other two', async () => {
     server.script(searchAuditorScript({}, 20));
     const before = server.requests.length;
-    const { code, err } = await runCli(['audit', file, '--method', 'searchauditor', '--model', 'mock-gpt', '--base-url', server.openaiBaseUrl, '--warm-cache', '--rerun']);
+    const { code, err } = await runCli([
+      'audit',
+      file,
+      '--method',
+      'searchauditor',
+      '--model',
+      'mock-gpt',
+      '--base-url',
+      server.openaiBaseUrl,
+      '--warm-cache',
+      '--rerun',
+    ]);
     assert.equal(code, 0, err);
-    const branches = server.requests.slice(before).filter((r) => ['holistic', 'backward', 'forward'].includes(kindOf(r))).sort((x, y) => x.startedAt - y.startedAt);
+    const branches = server.requests
+      .slice(before)
+      .filter((r) => ['holistic', 'backward', 'forward'].includes(kindOf(r)))
+      .sort((x, y) => x.startedAt - y.startedAt);
     assert.equal(branches.length, 3);
     assert.ok(branches[1].startedAt >= branches[0].endedAt! && branches[2].startedAt >= branches[0].endedAt!);
   });
@@ -63,7 +90,22 @@ describe('trajaudit audit (CLI) writes a valid sidecar for every method', functi
     const { code, out, err } = await runCli(['--help']);
     const help = out + err;
     assert.equal(code, 0);
-    for (const option of ['--method', '--record', '--provider', '--model', '--base-url', '--concurrency', '--rerun', '--context-limit', '--warm-cache', '--ablation', '--no-full-trajectory', '--max-output-tokens', '--temperature', '--reasoning-effort']) {
+    for (const option of [
+      '--method',
+      '--record',
+      '--provider',
+      '--model',
+      '--base-url',
+      '--concurrency',
+      '--rerun',
+      '--context-limit',
+      '--warm-cache',
+      '--ablation',
+      '--no-full-trajectory',
+      '--max-output-tokens',
+      '--temperature',
+      '--reasoning-effort',
+    ]) {
       assert.ok(help.includes(option), `--help does not mention ${option}`);
     }
   });

@@ -10,12 +10,44 @@ const BATCH = join(__dirname, '..', '..', '..', 'samples', 'trajectories', 'sear
 
 /** The sample batch with its records' ids replaced by `ids` (one record per id). */
 function batchWithIds(path: string, ids: string[]): void {
-  const records = readFileSync(BATCH, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const records = readFileSync(BATCH, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   writeFileSync(path, ids.map((id, i) => JSON.stringify({ ...records[i % records.length], index: undefined, id })).join('\n') + '\n');
 }
 
 describe('file names from data (safeNameComponent)', () => {
-  const hostile = ['/../../../../tmp/x/ESCAPED', '..', '.', '', 'a\u0000b', 'a/b', 'a\\b', 'C:\\x', 'nul', 'CON', 'com1', '.hidden', 'trail.', 'x y', '%41', 'A', 'a', 'é', 'e\u0301', 'ς', 'σ', 'a~b', 'a.b', '問題-7', 'x'.repeat(300), `${'x'.repeat(300)}y`, '\u202e', 'line\nbreak'];
+  const hostile = [
+    '/../../../../tmp/x/ESCAPED',
+    '..',
+    '.',
+    '',
+    'a\u0000b',
+    'a/b',
+    'a\\b',
+    'C:\\x',
+    'nul',
+    'CON',
+    'com1',
+    '.hidden',
+    'trail.',
+    'x y',
+    '%41',
+    'A',
+    'a',
+    'é',
+    'e\u0301',
+    'ς',
+    'σ',
+    'a~b',
+    'a.b',
+    '問題-7',
+    'x'.repeat(300),
+    `${'x'.repeat(300)}y`,
+    '\u202e',
+    'line\nbreak',
+  ];
 
   it('is one plain component for every id: no separators, no dot names, no control characters, no device names', () => {
     for (const id of hostile) {

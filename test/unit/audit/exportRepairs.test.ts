@@ -12,7 +12,10 @@ describe('trajaudit export-repairs', () => {
     const lines = out.split('\n').map((l) => JSON.parse(l));
     assert.ok(lines.length >= 5);
     for (const l of lines) {
-      assert.deepEqual(Object.keys(l).sort(), ['auditId', 'criticalStep', 'directives', 'file', 'format', 'method', 'model', 'rationale', 'record', 'rootCause'].sort());
+      assert.deepEqual(
+        Object.keys(l).sort(),
+        ['auditId', 'criticalStep', 'directives', 'file', 'format', 'method', 'model', 'rationale', 'record', 'rootCause'].sort(),
+      );
       assert.ok(l.directives.length > 0);
     }
   });

@@ -16,7 +16,12 @@ export function auditedTrajectory() {
     { role: 'tool', tool_call_id: 'c0', content: `${FAR_TOOL_TEXT} Torben Grut designed the Stockholm Olympic Stadium.` },
   ];
   for (let i = 1; i <= 8; i++) {
-    messages.push({ role: 'assistant', content: '', reasoning_content: `Step ${i}: keep checking.`, tool_calls: [call(`c${i}`, i % 2 ? 'visit' : 'search', i % 2 ? { url: `https://example.org/${i}`, goal: 'architect' } : { query: [`clock tower ${i}`] })] });
+    messages.push({
+      role: 'assistant',
+      content: '',
+      reasoning_content: `Step ${i}: keep checking.`,
+      tool_calls: [call(`c${i}`, i % 2 ? 'visit' : 'search', i % 2 ? { url: `https://example.org/${i}`, goal: 'architect' } : { query: [`clock tower ${i}`] })],
+    });
     messages.push({ role: 'tool', tool_call_id: `c${i}`, content: `Result ${i}: the clock tower is mentioned in passing.` });
   }
   messages.push({ role: 'assistant', content: 'Erik Lallerstedt' });
@@ -24,7 +29,10 @@ export function auditedTrajectory() {
     query: 'Which Swedish architect designed the 1912 Stockholm stadium clock tower?',
     predicted_answer: 'Erik Lallerstedt',
     gold_answer: GOLD_ANSWER,
-    critical_step: 6, tolerance_span: [6, 8], root_cause: 'candidate_mismanagement', rationale: GOLD_RATIONALE,
+    critical_step: 6,
+    tolerance_span: [6, 8],
+    root_cause: 'candidate_mismanagement',
+    rationale: GOLD_RATIONALE,
     trajectory: messages,
   });
 }
@@ -49,12 +57,68 @@ export function searchAuditorScript(overrides: Partial<Record<keyof typeof KIND,
     const kind = kindOf(request);
     if (kind !== 'other' && overrides[kind]) return overrides[kind]!;
     switch (kind) {
-      case 'holistic': return { delayMs, text: JSON.stringify({ critical_step: 20, root_cause: 'Unsupported Answer', rationale: 'The final answer names nobody the pages mention [20].', notes: '' }) };
-      case 'backward': return { delayMs, text: JSON.stringify({ critical_step: 6, root_cause: 'constraint_neglect', rationale: 'The 1912 constraint was not checked at [6].', notes: 'year 1912: unverified → [6]' }) };
-      case 'forward': return { delayMs, text: '```json\n' + JSON.stringify({ critical_step: 8, root_cause: 'candidate_mismanagement', rationale: 'At [8] the agent drops Grut.', notes: 'plan: find architect; [8] departs' }) + '\n```' };
-      case 'adjudicator': return { text: JSON.stringify({ critical_step: 7, root_cause: 'candidate_mismanagement', rationale: 'Grut surfaced at [3] and was dropped after [7].', cited_steps: [3, 7, 8] }) };
-      case 'repair': return { text: JSON.stringify({ directives: ['At step 6, keep Torben Grut as a candidate and open the stadium history page before dropping him.', 'Check each candidate against the 1912 date and the clock-tower role.'] }) };
-      default: return { text: JSON.stringify({ critical_step: 6, root_cause: 'candidate_mismanagement', rationale: 'baseline', directives: ['Compare candidates at step 6.'], decisive: true, half: 'first' }) };
+      case 'holistic':
+        return {
+          delayMs,
+          text: JSON.stringify({
+            critical_step: 20,
+            root_cause: 'Unsupported Answer',
+            rationale: 'The final answer names nobody the pages mention [20].',
+            notes: '',
+          }),
+        };
+      case 'backward':
+        return {
+          delayMs,
+          text: JSON.stringify({
+            critical_step: 6,
+            root_cause: 'constraint_neglect',
+            rationale: 'The 1912 constraint was not checked at [6].',
+            notes: 'year 1912: unverified → [6]',
+          }),
+        };
+      case 'forward':
+        return {
+          delayMs,
+          text:
+            '```json\n' +
+            JSON.stringify({
+              critical_step: 8,
+              root_cause: 'candidate_mismanagement',
+              rationale: 'At [8] the agent drops Grut.',
+              notes: 'plan: find architect; [8] departs',
+            }) +
+            '\n```',
+        };
+      case 'adjudicator':
+        return {
+          text: JSON.stringify({
+            critical_step: 7,
+            root_cause: 'candidate_mismanagement',
+            rationale: 'Grut surfaced at [3] and was dropped after [7].',
+            cited_steps: [3, 7, 8],
+          }),
+        };
+      case 'repair':
+        return {
+          text: JSON.stringify({
+            directives: [
+              'At step 6, keep Torben Grut as a candidate and open the stadium history page before dropping him.',
+              'Check each candidate against the 1912 date and the clock-tower role.',
+            ],
+          }),
+        };
+      default:
+        return {
+          text: JSON.stringify({
+            critical_step: 6,
+            root_cause: 'candidate_mismanagement',
+            rationale: 'baseline',
+            directives: ['Compare candidates at step 6.'],
+            decisive: true,
+            half: 'first',
+          }),
+        };
     }
   };
 }

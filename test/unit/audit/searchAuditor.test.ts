@@ -15,8 +15,24 @@ describe('SearchAuditor against the mock model server (real SDKs)', function () 
 
   beforeEach(async () => {
     server = await startMockModelServer({ script: searchAuditorScript() });
-    openai = createModelClient({ provider: 'openai', model: 'mock-gpt', baseUrl: server.openaiBaseUrl, apiKey: 'sk-test-secret', retryBaseDelayMs: 5, retryMaxDelayMs: 20, timeoutMs: 5000 });
-    anthropic = createModelClient({ provider: 'anthropic', model: 'mock-claude', baseUrl: server.anthropicBaseUrl, apiKey: 'sk-ant-test-secret', retryBaseDelayMs: 5, retryMaxDelayMs: 20, timeoutMs: 5000 });
+    openai = createModelClient({
+      provider: 'openai',
+      model: 'mock-gpt',
+      baseUrl: server.openaiBaseUrl,
+      apiKey: 'sk-test-secret',
+      retryBaseDelayMs: 5,
+      retryMaxDelayMs: 20,
+      timeoutMs: 5000,
+    });
+    anthropic = createModelClient({
+      provider: 'anthropic',
+      model: 'mock-claude',
+      baseUrl: server.anthropicBaseUrl,
+      apiKey: 'sk-ant-test-secret',
+      retryBaseDelayMs: 5,
+      retryMaxDelayMs: 20,
+      timeoutMs: 5000,
+    });
   });
   afterEach(async () => server.close());
 
@@ -29,11 +45,14 @@ describe('SearchAuditor against the mock model server (real SDKs)', function () 
     const latestStart = Math.max(...branches.map((r) => r.startedAt));
     const earliestEnd = Math.min(...branches.map((r) => r.endedAt!));
     assert.ok(latestStart < earliestEnd, 'all three branch requests overlap in time');
-    assert.deepEqual(result.branches?.map((b) => [b.name, b.criticalStep, b.rootCause]), [
-      ['holistic', 20, 'unsupported_answer'],
-      ['backward', 6, 'constraint_neglect'],
-      ['forward', 8, 'candidate_mismanagement'],
-    ]);
+    assert.deepEqual(
+      result.branches?.map((b) => [b.name, b.criticalStep, b.rootCause]),
+      [
+        ['holistic', 20, 'unsupported_answer'],
+        ['backward', 6, 'constraint_neglect'],
+        ['forward', 8, 'candidate_mismanagement'],
+      ],
+    );
   });
 
   it('gives the outline to the backward and forward audits only, and shares the trajectory prefix', async () => {
@@ -51,7 +70,15 @@ describe('SearchAuditor against the mock model server (real SDKs)', function () 
     const run = async (warmCacheFirst: boolean) => {
       const mock = await startMockModelServer({ script: searchAuditorScript(), cacheMinTokens: 16 });
       try {
-        const client = createModelClient({ provider: 'anthropic', model: 'mock-claude', baseUrl: mock.anthropicBaseUrl, apiKey: 'sk-ant-test-secret', retryBaseDelayMs: 5, retryMaxDelayMs: 20, timeoutMs: 5000 });
+        const client = createModelClient({
+          provider: 'anthropic',
+          model: 'mock-claude',
+          baseUrl: mock.anthropicBaseUrl,
+          apiKey: 'sk-ant-test-secret',
+          retryBaseDelayMs: 5,
+          retryMaxDelayMs: 20,
+          timeoutMs: 5000,
+        });
         const result = await runSearchAuditor(t, { client, warmCacheFirst });
         const branches = mock.requests.filter((r) => ['holistic', 'backward', 'forward'].includes(kindOf(r)));
         return { result, branches };
@@ -65,7 +92,10 @@ describe('SearchAuditor against the mock model server (real SDKs)', function () 
     assert.equal(rest.length, 2);
     for (const r of rest) assert.ok(r.startedAt >= first.endedAt!, 'the other branches start once the first is answered');
     assert.ok(Math.max(...rest.map((r) => r.startedAt)) < Math.min(...rest.map((r) => r.endedAt!)), 'the other two overlap');
-    assert.ok(warm.result.usage.cachedInputTokens > cold.result.usage.cachedInputTokens, `cached input ${warm.result.usage.cachedInputTokens} (warm) vs ${cold.result.usage.cachedInputTokens} (all at once)`);
+    assert.ok(
+      warm.result.usage.cachedInputTokens > cold.result.usage.cachedInputTokens,
+      `cached input ${warm.result.usage.cachedInputTokens} (warm) vs ${cold.result.usage.cachedInputTokens} (all at once)`,
+    );
     assert.deepEqual(warm.result.diagnosis, cold.result.diagnosis, 'the same diagnosis either way');
     assert.equal(warm.result.usage.calls, 5);
   });
@@ -74,7 +104,10 @@ describe('SearchAuditor against the mock model server (real SDKs)', function () 
     const result = await runSearchAuditor(t, { client: openai });
     assert.equal(result.diagnosis.criticalStep, 6, 'message 7 is the return of the call issued at 6');
     assert.equal(result.diagnosis.rootCause, 'candidate_mismanagement');
-    assert.deepEqual(result.corrections?.find((c) => c.source === 'adjudicator'), { source: 'adjudicator', proposed: 7, mappedTo: 6, reason: 'message 7 is a tool return; mapped to the decision step that issued the call' });
+    assert.deepEqual(
+      result.corrections?.find((c) => c.source === 'adjudicator'),
+      { source: 'adjudicator', proposed: 7, mappedTo: 6, reason: 'message 7 is a tool return; mapped to the decision step that issued the call' },
+    );
     assert.deepEqual(result.adjudication?.clusters, [[6, 8], [20]]);
     assert.equal(result.repair.directives.length, 2);
   });
@@ -94,7 +127,9 @@ describe('SearchAuditor against the mock model server (real SDKs)', function () 
     server.script((request) => {
       if (kindOf(request) === 'adjudicator') {
         adjudications++;
-        return adjudications === 1 ? { text: JSON.stringify({ critical_step: 6, root_cause: 'bad luck', rationale: 'x', cited_steps: [6] }) } : { text: JSON.stringify({ critical_step: 6, root_cause: 'search_coverage_gap', rationale: 'ok', cited_steps: [6] }) };
+        return adjudications === 1
+          ? { text: JSON.stringify({ critical_step: 6, root_cause: 'bad luck', rationale: 'x', cited_steps: [6] }) }
+          : { text: JSON.stringify({ critical_step: 6, root_cause: 'search_coverage_gap', rationale: 'ok', cited_steps: [6] }) };
       }
       return searchAuditorScript({}, 0)(request);
     });
@@ -128,7 +163,10 @@ describe('SearchAuditor against the mock model server (real SDKs)', function () 
     assert.ok(Date.now() - abortedAt < 1000, 'rejects promptly');
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(server.requests.length, 3, 'no further call after cancel');
-    assert.ok(server.requests.every((r) => r.outcome === 'client-closed'), 'the in-flight requests were closed by the client');
+    assert.ok(
+      server.requests.every((r) => r.outcome === 'client-closed'),
+      'the in-flight requests were closed by the client',
+    );
   });
 
   for (const variant of SEARCHAUDITOR_VARIANTS) {
@@ -137,14 +175,24 @@ describe('SearchAuditor against the mock model server (real SDKs)', function () 
       assert.equal(server.requests.length, variant === 'vote' ? 4 : 5);
       assert.equal(result.branches?.length, 3);
       if (variant === '3x-holistic') assert.ok(server.requests.filter((r) => kindOf(r) === 'holistic').length === 3);
-      if (variant === 'no-outline-windows') assert.match(server.requests.find((r) => kindOf(r) === 'adjudicator')!.userText, /not provided in this configuration/);
+      if (variant === 'no-outline-windows')
+        assert.match(server.requests.find((r) => kindOf(r) === 'adjudicator')!.userText, /not provided in this configuration/);
       if (variant === 'vote') assert.equal(result.diagnosis.criticalStep, 6);
     });
   }
 
   for (const method of ['all-at-once', 'step-by-step', 'binary-search'] as const) {
     it(`baseline ${method} runs and emits the full triple`, async () => {
-      server.script(() => ({ text: JSON.stringify({ critical_step: 7, root_cause: 'candidate_mismanagement', rationale: 'r', directives: ['Compare the candidates at step 6.'], decisive: true, half: 'first' }) }));
+      server.script(() => ({
+        text: JSON.stringify({
+          critical_step: 7,
+          root_cause: 'candidate_mismanagement',
+          rationale: 'r',
+          directives: ['Compare the candidates at step 6.'],
+          decisive: true,
+          half: 'first',
+        }),
+      }));
       const result = await runModelAudit(t, method, { client: openai });
       assert.equal(result.method, method);
       assert.ok(result.diagnosis.criticalStep >= 0 && t.decisionSteps.includes(result.diagnosis.criticalStep));

@@ -41,7 +41,22 @@ describe('CLI option tables', function () {
   this.timeout(60_000);
 
   it('covers every command and harness subcommand', () => {
-    assert.deepEqual(COMMANDS.map((c) => c.name), ['inspect', 'outline', 'validate', 'score', 'agreement', 'audit', 'export-repairs', 'harness delegation', 'harness stage-c', 'harness clarify', 'harness run-agent']);
+    assert.deepEqual(
+      COMMANDS.map((c) => c.name),
+      [
+        'inspect',
+        'outline',
+        'validate',
+        'score',
+        'agreement',
+        'audit',
+        'export-repairs',
+        'harness delegation',
+        'harness stage-c',
+        'harness clarify',
+        'harness run-agent',
+      ],
+    );
   });
 
   for (const command of COMMANDS) {
@@ -62,10 +77,18 @@ describe('CLI option tables', function () {
         if (valueName) {
           assertUsageLine(await runCli([...words(command), 'input', `--${valueName}`]), command, new RegExp(`option --${valueName} needs a value`));
           // The next flag is not taken as the value (write --x=-y for a value that starts with "-").
-          assertUsageLine(await runCli([...words(command), 'input', `--${valueName}`, '--help']), command, new RegExp(`option --${valueName} needs a value .*got "--help"`));
+          assertUsageLine(
+            await runCli([...words(command), 'input', `--${valueName}`, '--help']),
+            command,
+            new RegExp(`option --${valueName} needs a value .*got "--help"`),
+          );
         }
         const [switchName] = Object.entries(command.options).find(([, o]) => o.type === 'boolean') ?? ['help'];
-        assertUsageLine(await runCli([...words(command), 'input', `--${switchName}=yes`]), command, new RegExp(`option --${switchName} takes no value, got "yes"`));
+        assertUsageLine(
+          await runCli([...words(command), 'input', `--${switchName}=yes`]),
+          command,
+          new RegExp(`option --${switchName} takes no value, got "yes"`),
+        );
       });
 
       it('--help and -h print its usage with every option, exit 0', async () => {
@@ -118,14 +141,37 @@ describe('CLI option tables', function () {
     copyFileSync(TRAJECTORY, copy);
     const result = await runCli(['audit', copy, '--method', 'heuristic', '--concurrency', 'many']);
     assert.equal(result.code, 0, 'the heuristic method reads no --concurrency');
-    const model = await runCli(['audit', TRAJECTORY, '--method', 'searchauditor', '--model', 'm', '--base-url', 'http://127.0.0.1:9/v1', '--temperature', 'warm']);
+    const model = await runCli([
+      'audit',
+      TRAJECTORY,
+      '--method',
+      'searchauditor',
+      '--model',
+      'm',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--temperature',
+      'warm',
+    ]);
     assert.equal(model.code, 2);
     assert.equal(model.err, 'trajaudit audit: --temperature expects a number from 0 to 2, got "warm" (see trajaudit audit --help)');
-    const effort = await runCli(['score', join(repo, 'samples/runs/audit-gold-pred'), '--model', 'm', '--base-url', 'http://127.0.0.1:9/v1', '--reasoning-effort', 'max']);
+    const effort = await runCli([
+      'score',
+      join(repo, 'samples/runs/audit-gold-pred'),
+      '--model',
+      'm',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--reasoning-effort',
+      'max',
+    ]);
     assert.equal(effort.code, 2);
     assert.equal(effort.err, 'trajaudit score: --reasoning-effort must be low, medium, high, got "max" (see trajaudit score --help)');
     const setting = await runCli(['harness', 'delegation', DELEGATION_ITEMS, '--setting', 'both']);
-    assert.equal(setting.err, 'trajaudit harness delegation: --setting must be full (setting I) or search (setting II) (see trajaudit harness delegation --help)');
+    assert.equal(
+      setting.err,
+      'trajaudit harness delegation: --setting must be full (setting I) or search (setting II) (see trajaudit harness delegation --help)',
+    );
   });
 });
 
@@ -150,7 +196,10 @@ describe('CLI commands and usage', function () {
     assert.match(bare.err, /^Usage: trajaudit harness <delegation\|stage-c\|clarify\|run-agent> …/);
     const unknown = await runCli(['harness', 'replay', 'x']);
     assert.equal(unknown.code, 2);
-    assert.equal(unknown.err, 'trajaudit harness: unknown harness command "replay" (commands: harness delegation, harness stage-c, harness clarify, harness run-agent)');
+    assert.equal(
+      unknown.err,
+      'trajaudit harness: unknown harness command "replay" (commands: harness delegation, harness stage-c, harness clarify, harness run-agent)',
+    );
     const help = await runCli(['harness', '--help']);
     assert.equal(help.code, 0);
     for (const name of ['delegation', 'stage-c', 'clarify', 'run-agent']) assert.match(help.out, new RegExp(`trajaudit harness ${name} <`));
@@ -168,7 +217,7 @@ describe('CLI commands and usage', function () {
     }
   });
 
-  it('every flag the README documents for a command is in that command\'s table', () => {
+  it("every flag the README documents for a command is in that command's table", () => {
     const readme = readFileSync(join(repo, 'README.md'), 'utf8');
     const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
     const invocations: string[] = [];
@@ -185,7 +234,8 @@ describe('CLI commands and usage', function () {
       const [, first, second] = invocation.split(/\s+/);
       const command = COMMANDS.find((c) => c.name === first) ?? COMMANDS.find((c) => c.name === `${first} ${second}`);
       assert.ok(command, `README documents an unknown command: ${invocation}`);
-      for (const [flag] of invocation.matchAll(/--[a-z][a-z-]*/g)) assert.ok(flag.slice(2) in command.options, `README: ${command.name} ${flag} (${invocation})`);
+      for (const [flag] of invocation.matchAll(/--[a-z][a-z-]*/g))
+        assert.ok(flag.slice(2) in command.options, `README: ${command.name} ${flag} (${invocation})`);
     }
   });
 });
@@ -233,7 +283,27 @@ describe('CLI valid invocations still run', function () {
   });
 
   it('harness delegation --dry-run and stage-c --precheck-only', async () => {
-    const delegation = await run(['harness', 'delegation', DELEGATION_ITEMS, '--setting', 'search', '--k', '2', '--budget', '3', '--withhold', '1', '--seed', '7', '--doc-ids', 'original', '--limit', '1', '--dry-run', '--json']);
+    const delegation = await run([
+      'harness',
+      'delegation',
+      DELEGATION_ITEMS,
+      '--setting',
+      'search',
+      '--k',
+      '2',
+      '--budget',
+      '3',
+      '--withhold',
+      '1',
+      '--seed',
+      '7',
+      '--doc-ids',
+      'original',
+      '--limit',
+      '1',
+      '--dry-run',
+      '--json',
+    ]);
     assert.equal(delegation.code, 0, delegation.err);
     assert.equal(JSON.parse(delegation.out).length, 1);
     const stageC = await run(['harness', 'stage-c', DELEGATION_ITEMS, '--precheck-only', '--json', '--report', join(tempDir(), 'stage-c.md')]);
@@ -242,11 +312,42 @@ describe('CLI valid invocations still run', function () {
 
   it('harness run-agent and clarify get past their options', async () => {
     const out = join(tempDir(), 'agent');
-    const agent = await run(['harness', 'run-agent', join(repo, 'samples/items/deepsearchqa/deepsearchqa-sample.csv'), '--command', `node ${FAKE_AGENT} --query {query} --out-answer {out_answer}`, '--condition', 'plain', '--timeout', '60', '--concurrency', '1', '--limit', '1', '--out', out, '--json']);
+    const agent = await run([
+      'harness',
+      'run-agent',
+      join(repo, 'samples/items/deepsearchqa/deepsearchqa-sample.csv'),
+      '--command',
+      `node ${FAKE_AGENT} --query {query} --out-answer {out_answer}`,
+      '--condition',
+      'plain',
+      '--timeout',
+      '60',
+      '--concurrency',
+      '1',
+      '--limit',
+      '1',
+      '--out',
+      out,
+      '--json',
+    ]);
     assert.equal(agent.code, 0, agent.err);
     assert.equal(JSON.parse(agent.out).completed, 1);
     // Not Clarify instances: a bad-input error (exit 1) once every option was accepted.
-    const clarify = await run(['harness', 'clarify', TRAJECTORY, '--command', 'true', '--k', '1,2', '--answerer', 'openai:a', '--rewriter', 'openai:b', '--out', join(tempDir(), 'c')]);
+    const clarify = await run([
+      'harness',
+      'clarify',
+      TRAJECTORY,
+      '--command',
+      'true',
+      '--k',
+      '1,2',
+      '--answerer',
+      'openai:a',
+      '--rewriter',
+      'openai:b',
+      '--out',
+      join(tempDir(), 'c'),
+    ]);
     assert.equal(clarify.code, 1, clarify.err);
     assert.match(clarify.err, /expected Clarify-Then-Search instances/);
   });

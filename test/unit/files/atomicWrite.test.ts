@@ -25,7 +25,10 @@ describe('writeFileAtomic', () => {
     const target = join(dir, 'report.md');
     mkdirSync(target);
     writeFileSync(join(target, 'inside'), 'kept');
-    assert.throws(() => writeFileAtomic(target, 'new'), (e: NodeJS.ErrnoException) => typeof e.code === 'string');
+    assert.throws(
+      () => writeFileAtomic(target, 'new'),
+      (e: NodeJS.ErrnoException) => typeof e.code === 'string',
+    );
     assert.equal(readFileSync(join(target, 'inside'), 'utf8'), 'kept');
     assert.deepEqual(temps(dir), []);
   });
@@ -41,7 +44,10 @@ describe('writeFileAtomic', () => {
 
   it('a missing folder is an error, and nothing is created', () => {
     const dir = tempDir('trajaudit-atomic-');
-    assert.throws(() => writeFileAtomic(join(dir, 'no-such-folder', 'x.json'), '{}'), (e: NodeJS.ErrnoException) => e.code === 'ENOENT');
+    assert.throws(
+      () => writeFileAtomic(join(dir, 'no-such-folder', 'x.json'), '{}'),
+      (e: NodeJS.ErrnoException) => e.code === 'ENOENT',
+    );
     assert.deepEqual(readdirSync(dir), []);
   });
 });

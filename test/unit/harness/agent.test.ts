@@ -9,7 +9,11 @@ import { runCli, tempDir } from '../helpers';
 import { CLARIFY_INSTANCES, DELEGATION_ITEMS, DSQA_CSV, FAKE_AGENT } from './helpers';
 
 const AGENT = `node ${FAKE_AGENT} --query {query} --out-answer {out_answer} --out-trajectory {out_trajectory}`;
-const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('harness agent command', function () {
   this.timeout(60_000);
@@ -20,7 +24,10 @@ describe('harness agent command', function () {
     assert.match(templateProblems(`agent --q '{query}'`).join(), /inside single quotes.*agent --q \{query\}/);
     assert.equal(shellQuote(`it's "x" $(rm -rf /)`, 'linux'), `'it'\\''s "x" $(rm -rf /)'`);
     assert.equal(shellQuote('say "hi"', 'win32'), '"say ""hi"""');
-    assert.equal(renderCommand('a {query} {id}', { query: 'q;x', id: '7', query_file: '', condition: '', out_answer: '', out_trajectory: '', workdir: '' }, 'linux'), `a 'q;x' '7'`);
+    assert.equal(
+      renderCommand('a {query} {id}', { query: 'q;x', id: '7', query_file: '', condition: '', out_answer: '', out_trajectory: '', workdir: '' }, 'linux'),
+      `a 'q;x' '7'`,
+    );
   });
 
   it('a hostile query stays one argument (no shell injection)', async () => {
@@ -35,9 +42,23 @@ describe('harness agent command', function () {
 
   it('stdout is the answer when the template has no {out_answer}; env variables are set', async () => {
     const dir = tempDir();
-    const r = await runAgentCommand({ template: `node ${FAKE_AGENT}`, query: 'from env', id: '1', condition: 'c', workdir: join(dir, 'w'), trajectoryTarget: join(dir, 't.traj.json') });
+    const r = await runAgentCommand({
+      template: `node ${FAKE_AGENT}`,
+      query: 'from env',
+      id: '1',
+      condition: 'c',
+      workdir: join(dir, 'w'),
+      trajectoryTarget: join(dir, 't.traj.json'),
+    });
     assert.equal(r.answer, 'Fake agent answer for: from env', 'the fake agent wrote TRAJAUDIT_OUT_ANSWER from the environment');
-    const viaStdout = await runAgentCommand({ template: `node ${FAKE_AGENT} --query {query}`, query: 'q', id: '1', condition: 'c', workdir: join(dir, 'w'), trajectoryTarget: join(dir, 't2.traj.json') });
+    const viaStdout = await runAgentCommand({
+      template: `node ${FAKE_AGENT} --query {query}`,
+      query: 'q',
+      id: '1',
+      condition: 'c',
+      workdir: join(dir, 'w'),
+      trajectoryTarget: join(dir, 't2.traj.json'),
+    });
     assert.match(viaStdout.answer, /Fake agent answer for: (q|)$/);
   });
 

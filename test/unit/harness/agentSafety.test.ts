@@ -13,7 +13,11 @@ import { runCli, tempDir } from '../helpers';
 import { ROOT } from './helpers';
 
 const CLI = join(ROOT, 'src', 'cli', 'main.ts');
-const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 /** Waits until `check` holds (polling), failing after `ms`. */
 async function until(check: () => boolean, ms: number, what: string): Promise<void> {
@@ -41,7 +45,10 @@ const alive = (pid: number) => {
 /** A DeepSearchQA dataset (JSONL rows) whose problems are `queries`. */
 function dataset(dir: string, queries: string[]): string {
   const path = join(dir, 'rows.jsonl');
-  writeFileSync(path, queries.map((q, i) => JSON.stringify({ id: `q${i}`, problem: q, problem_category: 'Test', answer: 'x', answer_type: 'Single Answer' })).join('\n') + '\n');
+  writeFileSync(
+    path,
+    queries.map((q, i) => JSON.stringify({ id: `q${i}`, problem: q, problem_category: 'Test', answer: 'x', answer_type: 'Single Answer' })).join('\n') + '\n',
+  );
   return path;
 }
 
@@ -61,14 +68,38 @@ describe('agent command: placeholders the shell would parse again are refused', 
   this.timeout(30_000);
 
   const refused = [
-    'echo "Q: {query}"', "echo 'Q: {query}'", "echo $'Q: {query}'", 'echo `printf %s {query}`', 'echo $(printf %s {query})',
-    'echo "$(printf %s {query})"', 'echo ${X:-{query}}', 'cat <<EOF\n{query}\nEOF', 'cat <<-"END"\n\t{id}\n\tEND\necho ok', 'echo \\{query}',
-    'echo ${query}', 'echo "${query}"', 'eval {query}', 'bash -c {query}', '/bin/sh -ec {query}', 'python3 -c {query}', 'node -e {query}', 'echo "a" "b {id}" {query}',
+    'echo "Q: {query}"',
+    "echo 'Q: {query}'",
+    "echo $'Q: {query}'",
+    'echo `printf %s {query}`',
+    'echo $(printf %s {query})',
+    'echo "$(printf %s {query})"',
+    'echo ${X:-{query}}',
+    'cat <<EOF\n{query}\nEOF',
+    'cat <<-"END"\n\t{id}\n\tEND\necho ok',
+    'echo \\{query}',
+    'echo ${query}',
+    'echo "${query}"',
+    'eval {query}',
+    'bash -c {query}',
+    '/bin/sh -ec {query}',
+    'python3 -c {query}',
+    'node -e {query}',
+    'echo "a" "b {id}" {query}',
   ];
   const allowed = [
-    'echo Q: {query}', 'echo "Q: "{query}', "printf '%s\\n' {query} > {out_answer}", '( echo {query} )', 'echo {query} # "{id}"',
-    'Q={query} node agent.mjs', `bash -c 'echo "$TRAJAUDIT_QUERY"' x`, 'node agent --q={query}', 'cat <<<{query}', 'cat <<EOF\nhi\nEOF\necho {query}',
-    'bash -c "$X" {query}', 'sh script.sh {query}',
+    'echo Q: {query}',
+    'echo "Q: "{query}',
+    "printf '%s\\n' {query} > {out_answer}",
+    '( echo {query} )',
+    'echo {query} # "{id}"',
+    'Q={query} node agent.mjs',
+    `bash -c 'echo "$TRAJAUDIT_QUERY"' x`,
+    'node agent --q={query}',
+    'cat <<<{query}',
+    'cat <<EOF\nhi\nEOF\necho {query}',
+    'bash -c "$X" {query}',
+    'sh script.sh {query}',
   ];
 
   it('refuses every quoted, substituted, escaped or evaluated placeholder, and accepts plain words', () => {
@@ -100,7 +131,13 @@ describe('agent command: placeholders the shell would parse again are refused', 
   it('an accepted template passes every hostile query as one argument, verbatim', async () => {
     const dir = tempDir();
     const marker = join(dir, 'pwned');
-    for (const template of ['printf %s {query}', 'printf %s "Q: "{query}', 'printf %s {query} > {out_answer}', '( printf %s {query} )', 'printf %s {query} | cat']) {
+    for (const template of [
+      'printf %s {query}',
+      'printf %s "Q: "{query}',
+      'printf %s {query} > {out_answer}',
+      '( printf %s {query} )',
+      'printf %s {query} | cat',
+    ]) {
       for (const query of hostileQueries(marker)) {
         const r = await runAgentCommand({ template, query, id: '1', condition: 'c', workdir: join(dir, 'w'), trajectoryTarget: join(dir, 't.traj.json') });
         const expected = template.includes('"Q: "') ? `Q: ${query}` : query;
@@ -123,18 +160,31 @@ describe('agent command: unruly processes', function () {
     const pidFile = join(dir, 'bg.pid');
     const started = Date.now();
     const r = await runAgentCommand({
-      template: `setsid sleep 60 & echo $! > ${pidFile}; echo answered`, query: 'q', id: '1', condition: 'c',
-      workdir: join(dir, 'w'), trajectoryTarget: join(dir, 't.traj.json'), timeoutMs: 20_000,
+      template: `setsid sleep 60 & echo $! > ${pidFile}; echo answered`,
+      query: 'q',
+      id: '1',
+      condition: 'c',
+      workdir: join(dir, 'w'),
+      trajectoryTarget: join(dir, 't.traj.json'),
+      timeoutMs: 20_000,
     });
     leftovers.push(Number(readFileSync(pidFile, 'utf8')));
     assert.equal(r.answer, 'answered');
     assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
   });
 
-  it('the agent\'s own background processes are killed with its process group (after exit and on timeout)', async () => {
+  it("the agent's own background processes are killed with its process group (after exit and on timeout)", async () => {
     const dir = tempDir();
     const afterExit = join(dir, 'after-exit.pid');
-    await runAgentCommand({ template: `sleep 60 & echo $! > ${afterExit}; echo done`, query: 'q', id: '1', condition: 'c', workdir: join(dir, 'w'), trajectoryTarget: join(dir, 't.traj.json'), timeoutMs: 20_000 });
+    await runAgentCommand({
+      template: `sleep 60 & echo $! > ${afterExit}; echo done`,
+      query: 'q',
+      id: '1',
+      condition: 'c',
+      workdir: join(dir, 'w'),
+      trajectoryTarget: join(dir, 't.traj.json'),
+      timeoutMs: 20_000,
+    });
     const first = Number(readFileSync(afterExit, 'utf8'));
     leftovers.push(first);
     await until(() => !alive(first), 5_000, 'the background sleep to die');
@@ -142,7 +192,15 @@ describe('agent command: unruly processes', function () {
     const onTimeout = join(dir, 'timeout.pid');
     const started = Date.now();
     await assert.rejects(
-      runAgentCommand({ template: `sleep 60 & echo $! > ${onTimeout}; sleep 60`, query: 'q', id: '1', condition: 'c', workdir: join(dir, 'w2'), trajectoryTarget: join(dir, 't2.traj.json'), timeoutMs: 1_000 }),
+      runAgentCommand({
+        template: `sleep 60 & echo $! > ${onTimeout}; sleep 60`,
+        query: 'q',
+        id: '1',
+        condition: 'c',
+        workdir: join(dir, 'w2'),
+        trajectoryTarget: join(dir, 't2.traj.json'),
+        timeoutMs: 1_000,
+      }),
       /timed out after 1 s \(its process group was killed\)/,
     );
     assert.ok(Date.now() - started < 8_000);
@@ -157,7 +215,24 @@ describe('agent command: unruly processes', function () {
     const pidFile = join(dir, 'bg.pid');
     const rows = dataset(dir, ['q']);
     const out = join(dir, 'run');
-    const child = spawn(process.execPath, ['-r', 'tsx/cjs', CLI, 'harness', 'run-agent', rows, '--command', `setsid sleep 60 & echo $! > ${pidFile}; echo answered`, '--timeout', '3', '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        '-r',
+        'tsx/cjs',
+        CLI,
+        'harness',
+        'run-agent',
+        rows,
+        '--command',
+        `setsid sleep 60 & echo $! > ${pidFile}; echo answered`,
+        '--timeout',
+        '3',
+        '--out',
+        out,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     const code = await new Promise<number | null>((resolve) => {
@@ -172,14 +247,20 @@ describe('agent command: unruly processes', function () {
     });
     if (existsSync(pidFile)) leftovers.push(Number(readFileSync(pidFile, 'utf8')));
     assert.equal(code, 0, `the CLI ${code === -1 ? 'did not exit' : `exited ${code}`}: ${stderr}`);
-    assert.deepEqual(lines(join(out, 'responses.jsonl')).map((l) => l.response), ['answered']);
+    assert.deepEqual(
+      lines(join(out, 'responses.jsonl')).map((l) => l.response),
+      ['answered'],
+    );
   });
 
   it('an agent killed by a signal is reported with the signal', async () => {
     const dir = tempDir();
     const base = { query: 'q', id: '1', condition: 'c', workdir: join(dir, 'w'), trajectoryTarget: join(dir, 't.traj.json') };
-    await assert.rejects(runAgentCommand({ ...base, template: 'kill -9 $$' }), (e: Error) => /killed by signal SIGKILL/.test(e.message) && !/code null/.test(e.message));
-    await assert.rejects(runAgentCommand({ ...base, template: 'sh -c \'kill -TERM $$\'; exit $?' }), /exited with code 143 \(128 \+ SIGTERM/);
+    await assert.rejects(
+      runAgentCommand({ ...base, template: 'kill -9 $$' }),
+      (e: Error) => /killed by signal SIGKILL/.test(e.message) && !/code null/.test(e.message),
+    );
+    await assert.rejects(runAgentCommand({ ...base, template: "sh -c 'kill -TERM $$'; exit $?" }), /exited with code 143 \(128 \+ SIGTERM/);
   });
 
   it('an answer longer than the bound is cut on a character boundary, and the cut is recorded', async () => {
@@ -188,7 +269,10 @@ describe('agent command: unruly processes', function () {
     const viaStdout = await runAgentCommand({ ...base, template: `node -e "process.stdout.write('é'.repeat(5000))"` });
     assert.equal(viaStdout.answer, 'é'.repeat(500), 'whole characters only');
     assert.deepEqual(viaStdout.answerCut, { source: 'stdout', keptBytes: 1000, totalBytes: 10000 });
-    const viaFile = await runAgentCommand({ ...base, template: `node -e "require('fs').writeFileSync(process.env.TRAJAUDIT_OUT_ANSWER, 'a'.repeat(3000))" {out_answer}` });
+    const viaFile = await runAgentCommand({
+      ...base,
+      template: `node -e "require('fs').writeFileSync(process.env.TRAJAUDIT_OUT_ANSWER, 'a'.repeat(3000))" {out_answer}`,
+    });
     assert.equal(viaFile.answer.length, 1001);
     assert.deepEqual(viaFile.answerCut, { source: 'out_answer', keptBytes: 1001, totalBytes: 3000 });
     const small = await runAgentCommand({ ...base, template: 'echo short' });
@@ -223,7 +307,7 @@ describe('agent command: API keys', function () {
     clearRegisteredSecrets();
   });
 
-  it('the product\'s keys are not passed to the agent unless asked for', async () => {
+  it("the product's keys are not passed to the agent unless asked for", async () => {
     const dir = tempDir();
     const base = { query: 'q', id: '1', condition: 'c', workdir: join(dir, 'w'), trajectoryTarget: join(dir, 't.traj.json') };
     const template = 'printf %s "${OPENAI_API_KEY:-none}"';
@@ -235,14 +319,24 @@ describe('agent command: API keys', function () {
     registerSecret(KEY);
     const dir = tempDir();
     const base = { query: 'q', id: '1', condition: 'c', workdir: join(dir, 'w'), trajectoryTarget: join(dir, 't.traj.json'), passApiKeys: true };
-    for (const echo of ['echo "key $OPENAI_API_KEY" >&2', 'echo "$OPENAI_API_KEY" | tr a-z A-Z >&2', 'printf "Basic %s\\n" "$(printf u:%s "$OPENAI_API_KEY" | base64 -w0)" >&2']) {
-      const error = await runAgentCommand({ ...base, template: `${echo}; exit 1` }).then(() => undefined, (e: Error) => e);
+    for (const echo of [
+      'echo "key $OPENAI_API_KEY" >&2',
+      'echo "$OPENAI_API_KEY" | tr a-z A-Z >&2',
+      'printf "Basic %s\\n" "$(printf u:%s "$OPENAI_API_KEY" | base64 -w0)" >&2',
+    ]) {
+      const error = await runAgentCommand({ ...base, template: `${echo}; exit 1` }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
       assert.ok(error, echo);
       assert.match(error.message, /exited with code 1: .*\[redacted\]/, echo);
       assert.ok(!error.message.toLowerCase().includes(KEY.slice(3, 20).toLowerCase()), error.message);
       assert.ok(!error.message.includes(Buffer.from(`u:${KEY}`).toString('base64').slice(4, 30)), error.message);
     }
-    const answered = await runAgentCommand({ ...base, template: `echo "the key is $OPENAI_API_KEY"; printf '{"messages":[{"role":"user","content":"%s"},{"role":"assistant","content":"ok"}]}' "$OPENAI_API_KEY" > {out_trajectory}` });
+    const answered = await runAgentCommand({
+      ...base,
+      template: `echo "the key is $OPENAI_API_KEY"; printf '{"messages":[{"role":"user","content":"%s"},{"role":"assistant","content":"ok"}]}' "$OPENAI_API_KEY" > {out_trajectory}`,
+    });
     assert.equal(answered.answer, 'the key is [redacted]');
     assert.ok(!readFileSync(join(dir, 't.traj.json'), 'utf8').includes(KEY), 'the trajectory kept in the run folder is redacted');
   });

@@ -10,7 +10,10 @@ import { startMockModelServer, type MockModelServer, type MockReply, type MockRe
 import { runCli, tempDir } from '../helpers';
 import { CLARIFY_INSTANCES, FAKE_AGENT } from './helpers';
 
-const instances = readFileSync(CLARIFY_INSTANCES, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; blurred_query: string; fused_query: string; nuggets: unknown[] });
+const instances = readFileSync(CLARIFY_INSTANCES, 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as { id: string; blurred_query: string; fused_query: string; nuggets: unknown[] });
 const AGENT = `node ${FAKE_AGENT} --query {query} --out-answer {out_answer} --out-trajectory {out_trajectory}`;
 
 describe('harness clarify: pieces', () => {
@@ -26,13 +29,27 @@ describe('harness clarify: pieces', () => {
   it('flags constraints of the rewrite that no answer elicited, and those copied from the intent', () => {
     const blurred = '故宫门票多少钱';
     const intent = '2024年旺季去北京故宫博物院参观，成人门票和学生票分别多少钱？需要提前预约吗？';
-    const turns = [{ question: '您计划什么时候参观？', answer: '2024年旺季' }, { question: '需要哪类门票？', answer: 'unknown' }];
+    const turns = [
+      { question: '您计划什么时候参观？', answer: '2024年旺季' },
+      { question: '需要哪类门票？', answer: 'unknown' },
+    ];
     const ok = unelicitedConstraints(blurred, turns, '2024年旺季故宫门票多少钱', intent);
     assert.deepEqual(ok.unelicited, []);
     const leak = unelicitedConstraints(blurred, turns, '2024年旺季故宫成人门票和学生票多少钱', intent);
-    assert.ok(leak.unelicited.some((u) => u.includes('成人') || u.includes('学生')), JSON.stringify(leak));
+    assert.ok(
+      leak.unelicited.some((u) => u.includes('成人') || u.includes('学生')),
+      JSON.stringify(leak),
+    );
     assert.ok(leak.from_intent.length > 0, 'copied from the hidden intent');
-    const en = unelicitedConstraints('iphone price', [{ question: 'Which country?', answer: 'unknown' }, { question: 'Which model?', answer: 'iPhone 15 Pro' }], 'price of the iPhone 15 Pro in Germany in 2024', 'How much does an iPhone 15 Pro cost in Germany in 2024?');
+    const en = unelicitedConstraints(
+      'iphone price',
+      [
+        { question: 'Which country?', answer: 'unknown' },
+        { question: 'Which model?', answer: 'iPhone 15 Pro' },
+      ],
+      'price of the iPhone 15 Pro in Germany in 2024',
+      'How much does an iPhone 15 Pro cost in Germany in 2024?',
+    );
     assert.deepEqual(en.unelicited.sort(), ['2024', 'germany']);
     assert.deepEqual(en.from_intent.sort(), ['2024', 'germany']);
     assert.deepEqual(ungroundedAnswerWords('Germany', 'iPhone 15 price in Germany'), []);
@@ -63,7 +80,11 @@ function roles(seen: Record<string, string[]>): (r: MockRequest) => MockReply {
     if (text.includes('Golden nuggets')) {
       const count = Number(/Golden nuggets \((\d+)\)/.exec(text)?.[1] ?? 0);
       const full = (/<answer>([\s\S]*?)<\/answer>/.exec(text)?.[1] ?? '').includes('2024');
-      return { text: JSON.stringify({ coverage: Array.from({ length: count }, (_, i) => ({ nugget: i + 1, label: full && i === 0 ? 'full' : 'none', reason: 'mock' })) }) };
+      return {
+        text: JSON.stringify({
+          coverage: Array.from({ length: count }, (_, i) => ({ nugget: i + 1, label: full && i === 0 ? 'full' : 'none', reason: 'mock' })),
+        }),
+      };
     }
     return { text: '{}' };
   };
@@ -83,12 +104,30 @@ describe('harness clarify: end to end', function () {
     const seen: Record<string, string[]> = {};
     server.script(roles(seen));
     const out = join(tempDir(), 'clarify');
-    const r = await runCli(['harness', 'clarify', CLARIFY_INSTANCES, '--command', AGENT, '--model', 'clarifier', '--base-url', server.openaiBaseUrl, '--out', out, '--limit', '2', '--json']);
+    const r = await runCli([
+      'harness',
+      'clarify',
+      CLARIFY_INSTANCES,
+      '--command',
+      AGENT,
+      '--model',
+      'clarifier',
+      '--base-url',
+      server.openaiBaseUrl,
+      '--out',
+      out,
+      '--limit',
+      '2',
+      '--json',
+    ]);
     assert.equal(r.code, 0, r.err);
     const summary = JSON.parse(r.out);
     assert.equal(summary.completed, 2 * 4, 'orig, k1, k2, k3 per instance');
     assert.equal(summary.rewrites_with_unelicited_constraints, 2, 'the k3 rewrites leak');
-    const clar = readFileSync(join(out, 'clarifications.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const clar = readFileSync(join(out, 'clarifications.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(clar.length, 2 * 3);
     for (const c of clar) {
       assert.equal(c.turns.length, Number(c.condition.slice(1)));
@@ -96,7 +135,10 @@ describe('harness clarify: end to end', function () {
       for (const t of c.turns.slice(1)) assert.equal(t.answer, 'unknown');
       assert.equal(c.condition === 'k3', c.leakage.unelicited.length > 0, JSON.stringify(c.leakage));
     }
-    const answers = readFileSync(join(out, 'answers.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const answers = readFileSync(join(out, 'answers.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(answers.length, 8);
     const orig = answers.find((a) => a.id === instances[0].id && a.condition === 'orig');
     assert.equal(orig.query, instances[0].blurred_query, 'orig runs the blurred query as is');
@@ -125,7 +167,23 @@ describe('harness clarify: end to end', function () {
     const seen: Record<string, string[]> = {};
     server.script(roles(seen));
     const out = join(tempDir(), 'clarify');
-    const args = ['harness', 'clarify', CLARIFY_INSTANCES, '--command', AGENT, '--model', 'clarifier', '--base-url', server.openaiBaseUrl, '--out', out, '--limit', '1', '--k', '1'];
+    const args = [
+      'harness',
+      'clarify',
+      CLARIFY_INSTANCES,
+      '--command',
+      AGENT,
+      '--model',
+      'clarifier',
+      '--base-url',
+      server.openaiBaseUrl,
+      '--out',
+      out,
+      '--limit',
+      '1',
+      '--k',
+      '1',
+    ];
     const env = process.env.FAKE_AGENT_MODE;
     process.env.FAKE_AGENT_MODE = 'fail';
     try {

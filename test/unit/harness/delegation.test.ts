@@ -13,7 +13,11 @@ import { startMockModelServer, type MockModelServer } from '../../mock/mockModel
 import { runCli, tempDir } from '../helpers';
 import { DELEGATION_ITEMS, delegationModel } from './helpers';
 
-const readLines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const readLines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('trajaudit harness delegation', () => {
   let server: MockModelServer;
@@ -58,7 +62,24 @@ describe('trajaudit harness delegation', () => {
   it('setting I against the mock: one output per item × order, cited ids mapped, scored by trajaudit score', async () => {
     server.script(delegationModel());
     const out = join(tempDir(), 'run');
-    const r = await runCli(['harness', 'delegation', DELEGATION_ITEMS, '--setting', 'full', '--provider', 'openai', '--model', 'mock-eval', '--base-url', server.openaiBaseUrl, '--out', out, '--json', '--price', '1,0.1,2']);
+    const r = await runCli([
+      'harness',
+      'delegation',
+      DELEGATION_ITEMS,
+      '--setting',
+      'full',
+      '--provider',
+      'openai',
+      '--model',
+      'mock-eval',
+      '--base-url',
+      server.openaiBaseUrl,
+      '--out',
+      out,
+      '--json',
+      '--price',
+      '1,0.1,2',
+    ]);
     assert.equal(r.code, 0, r.err);
     const summary = JSON.parse(r.out);
     assert.equal(summary.completed, 9);
@@ -100,7 +121,26 @@ describe('trajaudit harness delegation', () => {
       server.script(delegationModel(1));
       const out = join(tempDir(), 'run');
       const base = provider === 'openai' ? server.openaiBaseUrl : server.anthropicBaseUrl;
-      const r = await runCli(['harness', 'delegation', DELEGATION_ITEMS, '--setting', 'search', '--provider', provider, '--model', 'mock-eval', '--base-url', base, '--out', out, '--k', '2', '--budget', '3', '--json']);
+      const r = await runCli([
+        'harness',
+        'delegation',
+        DELEGATION_ITEMS,
+        '--setting',
+        'search',
+        '--provider',
+        provider,
+        '--model',
+        'mock-eval',
+        '--base-url',
+        base,
+        '--out',
+        out,
+        '--k',
+        '2',
+        '--budget',
+        '3',
+        '--json',
+      ]);
       assert.equal(r.code, 0, r.err);
       const lines = readLines(join(out, 'outputs.jsonl'));
       assert.equal(lines.length, 3);
@@ -113,7 +153,10 @@ describe('trajaudit harness delegation', () => {
         assert.ok(line.cited_doc_ids.length >= 4);
         assert.ok(!line.cited_doc_ids.some((c: string) => /^rs\d/.test(c)), 'run-local ids are mapped back');
         const t = JSON.parse(readFileSync(join(out, line.trajectory), 'utf8'));
-        assert.deepEqual(t.messages.map((m: { role: string }) => m.role), ['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+        assert.deepEqual(
+          t.messages.map((m: { role: string }) => m.role),
+          ['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant'],
+        );
         const loaded = loadFile(join(out, line.trajectory));
         assert.equal(loaded.detection.kind, 'openai-chat');
       }
@@ -133,7 +176,21 @@ describe('trajaudit harness delegation', () => {
   it('setting II at the budget: tools disabled and the neutral final message, verbatim', async () => {
     server.script(delegationModel(99));
     const out = join(tempDir(), 'run');
-    const r = await runCli(['harness', 'delegation', join(DELEGATION_ITEMS, 'deleg-en-0231-oil-fund-equity-gap.json'), '--setting', 'search', '--model', 'mock-eval', '--base-url', server.openaiBaseUrl, '--out', out, '--budget', '2']);
+    const r = await runCli([
+      'harness',
+      'delegation',
+      join(DELEGATION_ITEMS, 'deleg-en-0231-oil-fund-equity-gap.json'),
+      '--setting',
+      'search',
+      '--model',
+      'mock-eval',
+      '--base-url',
+      server.openaiBaseUrl,
+      '--out',
+      out,
+      '--budget',
+      '2',
+    ]);
     assert.equal(r.code, 0, r.err);
     const [line] = readLines(join(out, 'outputs.jsonl'));
     assert.equal(line.finish, 'budget');
@@ -141,13 +198,21 @@ describe('trajaudit harness delegation', () => {
     assert.equal(server.requests.length, 3);
     const last = server.requests[2].body;
     assert.equal(last.tool_choice, 'none');
-    assert.deepEqual(last.messages.at(-1), { role: 'user', content: 'Please give your final answer now based on the information you have.\nRemember to cite the doc_ids you used in square brackets (e.g. [web1]).' });
+    assert.deepEqual(last.messages.at(-1), {
+      role: 'user',
+      content: 'Please give your final answer now based on the information you have.\nRemember to cite the doc_ids you used in square brackets (e.g. [web1]).',
+    });
     assert.match(line.answer, /at the budget/);
   });
 
   it('citations: [rs1][rs2], [rs1, rs3], 【rs4】, any case; unknown ids kept apart', () => {
     const pool = itemPool(loadItemsList(DELEGATION_ITEMS)[0]);
-    const ids = new Map([['rs1', pool[0].original], ['rs2', pool[1].original], ['rs3', pool[2].original], ['rs4', pool[3].original]]);
+    const ids = new Map([
+      ['rs1', pool[0].original],
+      ['rs2', pool[1].original],
+      ['rs3', pool[2].original],
+      ['rs4', pool[3].original],
+    ]);
     const c = parseCitations('A [rs1][RS2]. B [rs1, rs3]. C 【rs4】 D [web9] [see note]', ids, pool, [pool[0].original]);
     assert.deepEqual(c.cited, [pool[0].original, pool[1].original, pool[2].original, pool[3].original]);
     assert.deepEqual(c.unknown, ['web9']);
@@ -158,7 +223,21 @@ describe('trajaudit harness delegation', () => {
   it('a folder of trajectories only: nothing else is written', async () => {
     server.script(delegationModel());
     const out = join(tempDir(), 'run');
-    await runCli(['harness', 'delegation', DELEGATION_ITEMS, '--setting', 'full', '--order', 'golden_first', '--model', 'm', '--base-url', server.openaiBaseUrl, '--out', out]);
+    await runCli([
+      'harness',
+      'delegation',
+      DELEGATION_ITEMS,
+      '--setting',
+      'full',
+      '--order',
+      'golden_first',
+      '--model',
+      'm',
+      '--base-url',
+      server.openaiBaseUrl,
+      '--out',
+      out,
+    ]);
     assert.deepEqual(readdirSync(out).sort(), ['outputs.jsonl', 'trajaudit.run.json', 'trajectories']);
   });
 });

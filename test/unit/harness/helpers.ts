@@ -15,8 +15,12 @@ function messages(request: MockRequest): { role: string; text: string; tools: nu
   const list: any[] = request.body?.messages ?? [];
   return list.map((m) => {
     const content = m.content;
-    const text = typeof content === 'string' ? content
-      : Array.isArray(content) ? content.map((b: any) => (typeof b.text === 'string' ? b.text : typeof b.content === 'string' ? b.content : '')).join('\n') : '';
+    const text =
+      typeof content === 'string'
+        ? content
+        : Array.isArray(content)
+          ? content.map((b: any) => (typeof b.text === 'string' ? b.text : typeof b.content === 'string' ? b.content : '')).join('\n')
+          : '';
     const tools = (m.tool_calls?.length ?? 0) + (Array.isArray(content) ? content.filter((b: any) => b.type === 'tool_use').length : 0);
     return { role: m.role, text, tools };
   });
@@ -40,7 +44,15 @@ export function delegationModel(searches = 1): (request: MockRequest) => MockRep
     const disabled = choice === 'none' || choice?.type === 'none';
     const made = all.filter((m) => m.role === 'assistant' && m.tools > 0).length - 1; // minus the injected call
     const seen = [...new Set([...text.matchAll(/"doc_id": "(rs\d+)"/g)].map((m) => m[1]))];
-    if (!disabled && made < searches) return { text: '', toolCalls: [{ name: 'search', arguments: JSON.stringify({ query: `${made + 1} fund return 2023` }) }], usage: { inputTokens: 2000, outputTokens: 10 } };
-    return { text: `Answer${disabled ? ' at the budget' : ''}: 16.1 percent ${seen.map((id) => `[${id}]`).join('')}`, usage: { inputTokens: 2500, outputTokens: 30 } };
+    if (!disabled && made < searches)
+      return {
+        text: '',
+        toolCalls: [{ name: 'search', arguments: JSON.stringify({ query: `${made + 1} fund return 2023` }) }],
+        usage: { inputTokens: 2000, outputTokens: 10 },
+      };
+    return {
+      text: `Answer${disabled ? ' at the budget' : ''}: 16.1 percent ${seen.map((id) => `[${id}]`).join('')}`,
+      usage: { inputTokens: 2500, outputTokens: 30 },
+    };
   };
 }

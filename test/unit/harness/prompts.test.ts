@@ -5,7 +5,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { delegationPrompts } from '../../../src/core/harness/prompts';
 import {
-  idsRevealGroups, itemPool, MAX_CONTENT_CHARS, orderPool, parsePublishTime, serializeDocument, settingOneIds, visibleFields,
+  idsRevealGroups,
+  itemPool,
+  MAX_CONTENT_CHARS,
+  orderPool,
+  parsePublishTime,
+  serializeDocument,
+  settingOneIds,
+  visibleFields,
 } from '../../../src/core/harness/delegation/docs';
 import { prepareFull, prepareSearch, type DelegationOptions } from '../../../src/core/harness/delegation/conversation';
 import { loadItemsList } from '../../../src/core/harness/delegation/run';
@@ -37,20 +44,29 @@ function printedString(block: string): string {
 describe('harness prompts vs seed 000 (character for character)', () => {
   it('the fixture is the seed text itself, when the seed is present', function () {
     if (!existsSync(SEED_FILE)) this.skip();
-    assert.ok(readFileSync(SEED_FILE, 'utf8').includes(seed.trimEnd()), 'test/fixtures/harness/seed-000-evaluation-prompts.txt must be a verbatim excerpt of seed 000');
+    assert.ok(
+      readFileSync(SEED_FILE, 'utf8').includes(seed.trimEnd()),
+      'test/fixtures/harness/seed-000-evaluation-prompts.txt must be a verbatim excerpt of seed 000',
+    );
   });
 
   it('Setting I system message', () => {
     const printed = printedString(between('"role": "system"', '"role": "user"'));
     assert.equal(collapse(prompts.fullSystem), collapse(printed));
-    assert.equal(prompts.fullSystem, 'You are a helpful research assistant. Answer the user’s question based on the retrieved documents provided below. Base your answer on the information contained in these documents. When you use information from a document, cite its doc_id in square brackets, e.g. [web1]. Give a clear, accurate, and concise final answer.');
+    assert.equal(
+      prompts.fullSystem,
+      'You are a helpful research assistant. Answer the user’s question based on the retrieved documents provided below. Base your answer on the information contained in these documents. When you use information from a document, cite its doc_id in square brackets, e.g. [web1]. Give a clear, accurate, and concise final answer.',
+    );
   });
 
   it('Setting I user message: Question:, blank lines, placeholders', () => {
     const block = between('"role": "user"', 'Here, serialized_documents');
     const printed = /"content":\s*\n\s*"([\s\S]*?)"\s*\n\s*}/.exec(block)?.[1] ?? '';
     assert.equal(collapse(prompts.fullUser), collapse(printed));
-    assert.equal(prompts.fullUser, 'Question:\n{query}\n\nRetrieved documents:\n\n{serialized_documents}\n\nAnswer the question above, citing the doc_ids you used.');
+    assert.equal(
+      prompts.fullUser,
+      'Question:\n{query}\n\nRetrieved documents:\n\n{serialized_documents}\n\nAnswer the question above, citing the doc_ids you used.',
+    );
   });
 
   it('document serialization template', () => {
@@ -69,7 +85,10 @@ describe('harness prompts vs seed 000 (character for character)', () => {
     const printed = between('{\n  "type": "function"', '\n\nTo present the initial') + '';
     const json = JSON.parse(printed.replace(/\n\s*/g, ' '));
     assert.deepEqual(prompts.searchTool, json);
-    assert.equal(prompts.searchTool.function.description, 'Search the web for documents relevant to the user’s question. Returns a JSON object with a ‘docs‘ array; each doc has ‘doc_id‘, ‘title‘, ‘url‘, ‘site_name‘, ‘publish_time‘, and ‘content‘.');
+    assert.equal(
+      prompts.searchTool.function.description,
+      'Search the web for documents relevant to the user’s question. Returns a JSON object with a ‘docs‘ array; each doc has ‘doc_id‘, ‘title‘, ‘url‘, ‘site_name‘, ‘publish_time‘, and ‘content‘.',
+    );
   });
 
   it('Setting II user message', () => {
@@ -82,7 +101,10 @@ describe('harness prompts vs seed 000 (character for character)', () => {
   it('the neutral final message, verbatim', () => {
     const printed = seed.slice(seed.indexOf('Please give your final answer now')).trimEnd();
     assert.equal(prompts.finalMessage, printed);
-    assert.equal(prompts.finalMessage, 'Please give your final answer now based on the information you have.\nRemember to cite the doc_ids you used in square brackets (e.g. [web1]).');
+    assert.equal(
+      prompts.finalMessage,
+      'Please give your final answer now based on the information you have.\nRemember to cite the doc_ids you used in square brackets (e.g. [web1]).',
+    );
   });
 });
 
@@ -95,7 +117,8 @@ function labelValues(item: DelegationItem): string[] {
   const out: string[] = [];
   for (const d of item.distractor_docs as Record<string, unknown>[]) {
     for (const k of ['distractor_type', 'target_info_point', 'conflict_hint', 'discriminating_constraint', 'target_evidence_text']) {
-      if (typeof d[k] === 'string' && (k !== 'target_evidence_text' || !item.golden_docs.some((g) => g.content.includes(d[k] as string)))) out.push(d[k] as string);
+      if (typeof d[k] === 'string' && (k !== 'target_evidence_text' || !item.golden_docs.some((g) => g.content.includes(d[k] as string))))
+        out.push(d[k] as string);
     }
   }
   for (const k of ['mode']) if (typeof (item as Record<string, unknown>)[k] === 'string') out.push((item as Record<string, unknown>)[k] as string);
@@ -105,7 +128,10 @@ function labelValues(item: DelegationItem): string[] {
 describe('harness delegation: what the evaluated model sees', () => {
   it('serializes a document with the seed header; missing fields are omitted', () => {
     const t = prompts.document;
-    assert.equal(serializeDocument(t, 2, 'web3', { title: 'T', url: 'https://x.org/a', site_name: 'X', publish_time: '2024-01-30', content: 'Body' }), 'Document 2 [web3] | title: T | site: X | url: https://x.org/a | publish_time: 2024-01-30\nBody');
+    assert.equal(
+      serializeDocument(t, 2, 'web3', { title: 'T', url: 'https://x.org/a', site_name: 'X', publish_time: '2024-01-30', content: 'Body' }),
+      'Document 2 [web3] | title: T | site: X | url: https://x.org/a | publish_time: 2024-01-30\nBody',
+    );
     assert.equal(serializeDocument(t, 1, 'd1', { title: 'T', content: 'Body {query}' }), 'Document 1 [d1] | title: T\nBody {query}');
     assert.equal(serializeDocument(t, 1, 'd1', { url: 'u', content: '' }), 'Document 1 [d1] | url: u\n');
   });
@@ -136,8 +162,16 @@ describe('harness delegation: what the evaluated model sees', () => {
     const rest = first.slice(2);
     assert.deepEqual(last.slice(0, -2), rest);
     assert.deepEqual([...middle.slice(0, 3), ...middle.slice(5)], rest);
-    assert.deepEqual(orderPool(item, pool, 'golden_first', 7).map((d) => d.original), first, 'reproducible');
-    assert.notDeepEqual(rest, pool.filter((d) => d.group !== 'golden').map((d) => d.original), 'not in group order (seed 7)');
+    assert.deepEqual(
+      orderPool(item, pool, 'golden_first', 7).map((d) => d.original),
+      first,
+      'reproducible',
+    );
+    assert.notDeepEqual(
+      rest,
+      pool.filter((d) => d.group !== 'golden').map((d) => d.original),
+      'not in group order (seed 7)',
+    );
   });
 
   it('doc ids: kept when they reveal nothing, renamed when they reveal the group', () => {
@@ -174,7 +208,8 @@ describe('harness delegation: what the evaluated model sees', () => {
         assert.equal([...user.matchAll(/^Document \d+ \[/gm)].length, n);
         const all = JSON.stringify(p.messages);
         for (const label of labelValues(item)) assert.ok(!all.includes(label), `label "${label}" reached the model`);
-        for (const word of ['golden', 'distractor', 'irrelevant', 'withheld', 'conflict_hint', 'target_info_point']) assert.ok(!all.toLowerCase().includes(word), `"${word}" reached the model`);
+        for (const word of ['golden', 'distractor', 'irrelevant', 'withheld', 'conflict_hint', 'target_info_point'])
+          assert.ok(!all.toLowerCase().includes(word), `"${word}" reached the model`);
       }
     }
   });
@@ -182,7 +217,10 @@ describe('harness delegation: what the evaluated model sees', () => {
   it('setting II: the injected first exchange, rs ids, the withheld golden document absent', () => {
     for (const item of items) {
       const p = prepareSearch(item, options);
-      assert.deepEqual(p.messages.map((m) => m.role), ['system', 'user', 'assistant', 'tool']);
+      assert.deepEqual(
+        p.messages.map((m) => m.role),
+        ['system', 'user', 'assistant', 'tool'],
+      );
       assert.equal(p.messages[0].content, prompts.searchSystem);
       assert.equal(p.messages[1].content, `${item.query}\n\nWhen answering, cite the doc_ids you used in square brackets (e.g. [web1]).`);
       const call = p.messages[2] as { content: null; tool_calls: { id: string; function: { name: string; arguments: string } }[] };
@@ -194,15 +232,23 @@ describe('harness delegation: what the evaluated model sees', () => {
       const payload = JSON.parse(tool.content) as { query: string; docs: Record<string, string>[] };
       assert.ok(tool.content.startsWith(`{"query": ${JSON.stringify(item.query)}, "docs": [{"doc_id": "rs1", `));
       assert.equal(payload.docs.length, item.golden_docs.length + item.distractor_docs.length + item.irrelevant_docs.length - 1);
-      assert.deepEqual(payload.docs.map((d) => d.doc_id), payload.docs.map((_, i) => `rs${i + 1}`));
-      for (const d of payload.docs) assert.deepEqual(Object.keys(d).filter((k) => !['doc_id', 'title', 'url', 'site_name', 'publish_time', 'content'].includes(k)), []);
+      assert.deepEqual(
+        payload.docs.map((d) => d.doc_id),
+        payload.docs.map((_, i) => `rs${i + 1}`),
+      );
+      for (const d of payload.docs)
+        assert.deepEqual(
+          Object.keys(d).filter((k) => !['doc_id', 'title', 'url', 'site_name', 'publish_time', 'content'].includes(k)),
+          [],
+        );
       assert.equal(p.withheld.length, 1);
       const withheld = item.golden_docs.find((g) => g.doc_id === p.withheld[0]);
       assert.ok(withheld && !payload.docs.some((d) => d.content === withheld.content.slice(0, MAX_CONTENT_CHARS)), 'the withheld golden document is absent');
       assert.deepEqual(p.tools, [prompts.searchTool]);
       const all = JSON.stringify(p.messages);
       for (const label of labelValues(item)) assert.ok(!all.includes(label), `label "${label}" reached the model`);
-      for (const d of [...item.golden_docs, ...item.distractor_docs, ...item.irrelevant_docs]) assert.ok(!all.includes(`"${d.doc_id}"`), 'original ids stay hidden');
+      for (const d of [...item.golden_docs, ...item.distractor_docs, ...item.irrelevant_docs])
+        assert.ok(!all.includes(`"${d.doc_id}"`), 'original ids stay hidden');
       assert.deepEqual(prepareSearch(item, options).withheld, p.withheld, 'withheld choice is reproducible');
     }
   });

@@ -10,7 +10,12 @@ import { runCli, tempDir } from '../helpers';
 import { DELEGATION_ITEMS, DSQA_CSV, FAKE_AGENT, ROOT, delegationModel } from './helpers';
 
 const CLI = join(ROOT, 'src', 'cli', 'main.ts');
-const lineCount = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).length : 0);
+const lineCount = (path: string) =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim()).length
+    : 0;
 
 /** Starts the CLI in a child process and SIGKILLs it once `file` has at least `lines` lines. */
 async function killMidway(args: string[], file: string, lines: number, env: NodeJS.ProcessEnv = {}): Promise<void> {
@@ -43,7 +48,21 @@ describe('harness runs are resumable', function () {
     server.script((req) => ({ ...model(req), delayMs: 120 }));
     const out = join(tempDir(), 'run');
     const outputs = join(out, 'outputs.jsonl');
-    const args = ['harness', 'delegation', DELEGATION_ITEMS, '--setting', 'full', '--model', 'mock', '--base-url', server.openaiBaseUrl, '--out', out, '--concurrency', '2'];
+    const args = [
+      'harness',
+      'delegation',
+      DELEGATION_ITEMS,
+      '--setting',
+      'full',
+      '--model',
+      'mock',
+      '--base-url',
+      server.openaiBaseUrl,
+      '--out',
+      out,
+      '--concurrency',
+      '2',
+    ];
     await killMidway(args, outputs, 3);
     const before = lineCount(outputs);
     assert.ok(before >= 3 && before < 9, `killed midway (${before} of 9)`);
@@ -62,7 +81,17 @@ describe('harness runs are resumable', function () {
   it('run-agent: killed while agents run, resumed → exactly one response per row', async () => {
     const out = join(tempDir(), 'run');
     const responses = join(out, 'responses.jsonl');
-    const args = ['harness', 'run-agent', DSQA_CSV, '--command', `node ${FAKE_AGENT} --query {query} --out-answer {out_answer} --out-trajectory {out_trajectory}`, '--out', out, '--concurrency', '1'];
+    const args = [
+      'harness',
+      'run-agent',
+      DSQA_CSV,
+      '--command',
+      `node ${FAKE_AGENT} --query {query} --out-answer {out_answer} --out-trajectory {out_trajectory}`,
+      '--out',
+      out,
+      '--concurrency',
+      '1',
+    ];
     await killMidway(args, responses, 2, { FAKE_AGENT_MODE: 'slow', FAKE_AGENT_DELAY_MS: '300' });
     const before = lineCount(responses);
     const resumed = await runCli(args);
@@ -77,7 +106,21 @@ describe('harness runs are resumable', function () {
   it('a torn last line (a write killed halfway) is cut off and the unit runs again', async () => {
     server.script(delegationModel());
     const out = join(tempDir(), 'run');
-    const args = ['harness', 'delegation', DELEGATION_ITEMS, '--setting', 'full', '--order', 'golden_first', '--model', 'mock', '--base-url', server.openaiBaseUrl, '--out', out];
+    const args = [
+      'harness',
+      'delegation',
+      DELEGATION_ITEMS,
+      '--setting',
+      'full',
+      '--order',
+      'golden_first',
+      '--model',
+      'mock',
+      '--base-url',
+      server.openaiBaseUrl,
+      '--out',
+      out,
+    ];
     assert.equal((await runCli([...args, '--limit', '2'])).code, 0);
     const outputs = join(out, 'outputs.jsonl');
     appendFileSync(outputs, '{"id": "deleg-en-0142", "setting": "full", "order": "golden_fi');
@@ -91,7 +134,21 @@ describe('harness runs are resumable', function () {
   it('a resumed run with other settings is refused', async () => {
     server.script(delegationModel());
     const out = join(tempDir(), 'run');
-    const args = ['harness', 'delegation', DELEGATION_ITEMS, '--setting', 'search', '--model', 'mock', '--base-url', server.openaiBaseUrl, '--out', out, '--limit', '1'];
+    const args = [
+      'harness',
+      'delegation',
+      DELEGATION_ITEMS,
+      '--setting',
+      'search',
+      '--model',
+      'mock',
+      '--base-url',
+      server.openaiBaseUrl,
+      '--out',
+      out,
+      '--limit',
+      '1',
+    ];
     assert.equal((await runCli(args)).code, 0);
     const again = await runCli([...args, '--budget', '9']);
     assert.equal(again.code, 1);
@@ -101,7 +158,10 @@ describe('harness runs are resumable', function () {
   it('readForResume keeps a complete last line that lacks its newline; appendJsonLine writes whole lines', () => {
     const path = join(tempDir(), 'x.jsonl');
     writeFileSync(path, '{"id": "a"}\n{"id": "b"}');
-    assert.deepEqual(readForResume<{ id: string }>(path).lines.map((l) => l.id), ['a', 'b']);
+    assert.deepEqual(
+      readForResume<{ id: string }>(path).lines.map((l) => l.id),
+      ['a', 'b'],
+    );
     appendJsonLine(path, { id: 'c' });
     assert.equal(readFileSync(path, 'utf8'), '{"id": "a"}\n{"id": "b"}\n{"id":"c"}\n');
   });

@@ -21,7 +21,15 @@ function passingVerifier(seen: { view: string; text: string }[]): (r: MockReques
     if (text.includes('Answer the question using ONLY the documents')) {
       seen.push({ view: 'C1', text });
       const m = /Document 1 \[([^\]]+)\][^\n]*\n(.{1,25})/.exec(r.userText);
-      return { text: JSON.stringify({ answer: '15.2 percentage points', evidence: [{ doc_id: m?.[1] ?? '', quote: m?.[2] ?? '' }], needs_outside_information: false, multiple_incompatible_answers: false, notes: '' }) };
+      return {
+        text: JSON.stringify({
+          answer: '15.2 percentage points',
+          evidence: [{ doc_id: m?.[1] ?? '', quote: m?.[2] ?? '' }],
+          needs_outside_information: false,
+          multiple_incompatible_answers: false,
+          notes: '',
+        }),
+      };
     }
     if (text.includes('semantically equivalent')) {
       seen.push({ view: 'compare', text });
@@ -33,12 +41,36 @@ function passingVerifier(seen: { view: string; text: string }[]): (r: MockReques
     }
     if (text.includes('labelled irrelevant')) {
       seen.push({ view: 'C3', text });
-      return { text: JSON.stringify({ answer_bearing: false, intermediate_fact: false, duplicates_evidence: false, metadata_cue: false, severity: 'none', reason: 'noise' }) };
+      return {
+        text: JSON.stringify({
+          answer_bearing: false,
+          intermediate_fact: false,
+          duplicates_evidence: false,
+          metadata_cue: false,
+          severity: 'none',
+          reason: 'noise',
+        }),
+      };
     }
     if (text.includes('Each distractor below')) {
       seen.push({ view: 'C4', text });
       const count = Number(/Distractors \((\d+)\)/.exec(text)?.[1] ?? 0);
-      return { text: JSON.stringify({ distractors: Array.from({ length: count }, (_, i) => ({ index: i + 1, topically_relevant: true, plausibly_misleading: true, invalid_by_query_constraint: true, unconstrained_dimension: false, needs_private_knowledge: false, leaks_artificial: false, too_strong: false, arbitrary_fabrication: false, reason: 'year differs' })) }) };
+      return {
+        text: JSON.stringify({
+          distractors: Array.from({ length: count }, (_, i) => ({
+            index: i + 1,
+            topically_relevant: true,
+            plausibly_misleading: true,
+            invalid_by_query_constraint: true,
+            unconstrained_dimension: false,
+            needs_private_knowledge: false,
+            leaks_artificial: false,
+            too_strong: false,
+            arbitrary_fabrication: false,
+            reason: 'year differs',
+          })),
+        }),
+      };
     }
     return { text: '{}' };
   };
@@ -47,7 +79,9 @@ function passingVerifier(seen: { view: string; text: string }[]): (r: MockReques
 describe('harness stage-c: deterministic pre-checks', () => {
   it('the clean samples pass; the leaky sample fails on leakage, structure and self-reference', () => {
     for (const item of items) {
-      const errors = precheckItem(item).filter((f) => f.severity === 'error').map((f) => f.check);
+      const errors = precheckItem(item)
+        .filter((f) => f.severity === 'error')
+        .map((f) => f.check);
       if (item.id === 'deleg-en-0142') assert.deepEqual(errors.sort(), ['distractor_structure', 'self_reference', 'shortcut_leakage']);
       else assert.deepEqual(errors, [], `${item.id}`);
     }
@@ -61,7 +95,11 @@ describe('harness stage-c: deterministic pre-checks', () => {
     delete (item.distractor_docs[2] as Record<string, unknown>).discriminating_constraint;
     item.irrelevant_docs[0].content += ' This is a test sample for the benchmark.';
     const f = precheckItem(item);
-    const msg = (check: string) => f.filter((x) => x.check === check).map((x) => x.message).join('\n');
+    const msg = (check: string) =>
+      f
+        .filter((x) => x.check === check)
+        .map((x) => x.message)
+        .join('\n');
     assert.match(msg('shortcut_leakage'), /15\.2/);
     assert.match(msg('distractor_structure'), /target_info_point is missing/);
     assert.match(msg('distractor_structure'), /source_doc_key "d99" is not a golden document/);
@@ -128,21 +166,32 @@ describe('harness stage-c: verifier views C1–C4', () => {
     server.script(passingVerifier(seen));
     const out = join(tempDir(), 'stagec');
     const pool = join(tempDir(), 'pool.json');
-    writeFileSync(pool, JSON.stringify({ verifiers: [
-      { provider: 'openai', model: 'verifier-a', baseUrl: server.openaiBaseUrl },
-      { provider: 'anthropic', model: 'verifier-b', baseUrl: server.anthropicBaseUrl },
-    ] }));
+    writeFileSync(
+      pool,
+      JSON.stringify({
+        verifiers: [
+          { provider: 'openai', model: 'verifier-a', baseUrl: server.openaiBaseUrl },
+          { provider: 'anthropic', model: 'verifier-b', baseUrl: server.anthropicBaseUrl },
+        ],
+      }),
+    );
     const r = await runCli(['harness', 'stage-c', DELEGATION_ITEMS, '--verifiers', pool, '--out', out, '--json']);
     assert.equal(r.code, 0, r.err);
     const summary = JSON.parse(r.out);
     assert.equal(summary.accepted, '2 of 3', `the leaky item fails its pre-checks: ${r.out}`);
-    const lines = readFileSync(join(out, 'stagec.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(out, 'stagec.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines.length, 3);
     const line = lines.find((l) => l.id === 'deleg-en-0231');
     assert.equal(line.passed, true);
     for (const v of ['C1', 'C2', 'C3', 'C4']) {
       assert.equal(line.views[v].passed, true);
-      assert.deepEqual(line.views[v].verdicts.map((x: { verifier: string }) => x.verifier), ['openai:verifier-a', 'anthropic:verifier-b']);
+      assert.deepEqual(
+        line.views[v].verdicts.map((x: { verifier: string }) => x.verifier),
+        ['openai:verifier-a', 'anthropic:verifier-b'],
+      );
     }
     assert.ok(new Set(server.requests.map((q) => q.protocol)).size === 2, 'both verifiers were asked');
     const leaky = lines.find((l) => l.id === 'deleg-en-0142');
@@ -192,14 +241,28 @@ describe('harness stage-c: verifier views C1–C4', () => {
     const seen: { view: string; text: string }[] = [];
     const pass = passingVerifier(seen);
     server.script((r) => {
-      if (r.model === 'strict' && `${r.userText}`.includes('from your own knowledge alone')) return { text: JSON.stringify({ can_answer: true, answer: 'about 15 points', confidence: 0.9, shortcut_cues: [] }) };
+      if (r.model === 'strict' && `${r.userText}`.includes('from your own knowledge alone'))
+        return { text: JSON.stringify({ can_answer: true, answer: 'about 15 points', confidence: 0.9, shortcut_cues: [] }) };
       return pass(r);
     });
     const base = ['harness', 'stage-c', join(DELEGATION_ITEMS, 'deleg-en-0231-oil-fund-equity-gap.json'), '--views', 'C2', '--base-url', server.openaiBaseUrl];
     const all = await runCli([...base, '--verifier', 'openai:strict', '--verifier', 'openai:lenient', '--out', join(tempDir(), 'a'), '--json']);
     assert.equal(all.code, 0, all.err);
     assert.equal(JSON.parse(all.out).accepted, '0 of 1');
-    const majority = await runCli([...base, '--verifier', 'openai:strict', '--verifier', 'openai:lenient', '--verifier', 'openai:lenient2', '--aggregate', 'majority', '--out', join(tempDir(), 'b'), '--json']);
+    const majority = await runCli([
+      ...base,
+      '--verifier',
+      'openai:strict',
+      '--verifier',
+      'openai:lenient',
+      '--verifier',
+      'openai:lenient2',
+      '--aggregate',
+      'majority',
+      '--out',
+      join(tempDir(), 'b'),
+      '--json',
+    ]);
     assert.equal(JSON.parse(majority.out).accepted, '1 of 1');
   });
 });

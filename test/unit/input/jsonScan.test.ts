@@ -14,10 +14,17 @@ function parses(text: string): boolean {
 
 describe('JSON scanner (syntax errors, value offsets, duplicate keys)', () => {
   it('agrees with JSON.parse on random and mutated JSON texts', () => {
-    const mutated = fc.tuple(fc.json({ maxDepth: 5 }), fc.nat(), fc.constantFrom('', '{', '}', '[', ']', '"', ',', ':', '\\', '\n', '\u0001', 'x', '0', '-', '.', 'e', 'tru', ' '), fc.boolean()).map(([json, at, insert, replace]) => {
-      const cut = json.length ? at % json.length : 0;
-      return json.slice(0, cut) + insert + json.slice(cut + (replace ? 1 : 0));
-    });
+    const mutated = fc
+      .tuple(
+        fc.json({ maxDepth: 5 }),
+        fc.nat(),
+        fc.constantFrom('', '{', '}', '[', ']', '"', ',', ':', '\\', '\n', '\u0001', 'x', '0', '-', '.', 'e', 'tru', ' '),
+        fc.boolean(),
+      )
+      .map(([json, at, insert, replace]) => {
+        const cut = json.length ? at % json.length : 0;
+        return json.slice(0, cut) + insert + json.slice(cut + (replace ? 1 : 0));
+      });
     fc.assert(
       fc.property(fc.oneof(fc.json({ maxDepth: 5 }), mutated, fc.string()), (text) => {
         assert.equal(firstSyntaxError(text) === undefined, parses(text), JSON.stringify(text));
@@ -63,7 +70,11 @@ describe('JSON scanner (syntax errors, value offsets, duplicate keys)', () => {
   });
 
   it('locating 4,000 paths in a 1 MB text costs one scan, not one per path', () => {
-    const messages = Array.from({ length: 4000 }, (_, i) => ({ role: 'assistant', content: 'x'.repeat(200), tool_calls: [{ id: `c${i}`, function: { name: 'search', arguments: '{bad' } }] }));
+    const messages = Array.from({ length: 4000 }, (_, i) => ({
+      role: 'assistant',
+      content: 'x'.repeat(200),
+      tool_calls: [{ id: `c${i}`, function: { name: 'search', arguments: '{bad' } }],
+    }));
     const text = JSON.stringify({ messages }, null, 1);
     const started = performance.now();
     locateJsonPath(text, ['messages', 0]);

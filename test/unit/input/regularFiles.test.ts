@@ -65,7 +65,10 @@ describe('only regular files are read: pipes, devices and folders get a clear me
     results.forEach(({ args, code, lines }, i) => {
       const text = lines.join('\n');
       assert.equal(code, 1, `${args.join(' ')}: ${text}`);
-      assert.ok(lines.some((line) => cases[i].expect.test(line)), `${args.join(' ')}: ${text}`);
+      assert.ok(
+        lines.some((line) => cases[i].expect.test(line)),
+        `${args.join(' ')}: ${text}`,
+      );
       assert.doesNotMatch(text, /internal error|EISDIR|unexpected problem/, args.join(' '));
     });
   });

@@ -15,10 +15,11 @@ function itemOf(value: unknown): DelegationItem {
 
 function keysDeep(value: unknown, out = new Set<string>()): Set<string> {
   if (Array.isArray(value)) value.forEach((v) => keysDeep(v, out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) {
-    out.add(k);
-    keysDeep(v, out);
-  }
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      out.add(k);
+      keysDeep(v, out);
+    }
   return out;
 }
 
@@ -34,7 +35,21 @@ function pipelineTexts(item: DelegationItem): string[] {
   return texts;
 }
 
-const ALLOWED_KEYS = new Set(['mode', 'id', 'query', 'goldenAnswer', 'golden', 'irrelevant', 'distractors', 'doc_id', 'title', 'url', 'site_name', 'publish_time', 'content']);
+const ALLOWED_KEYS = new Set([
+  'mode',
+  'id',
+  'query',
+  'goldenAnswer',
+  'golden',
+  'irrelevant',
+  'distractors',
+  'doc_id',
+  'title',
+  'url',
+  'site_name',
+  'publish_time',
+  'content',
+]);
 
 describe('item view: blind review strips every pipeline field', () => {
   for (const name of NAMES) {
@@ -58,15 +73,30 @@ describe('item view: blind review strips every pipeline field', () => {
 
   it('is an allowlist: unknown fields at any level are withheld too, synthetic url/time stand in for missing ones', () => {
     const item = itemOf({
-      id: 'x1', query: 'Q?', golden_answer: ['A', 'B'], mode: 'entity_confusion', language: 'en', domain: 'sports',
+      id: 'x1',
+      query: 'Q?',
+      golden_answer: ['A', 'B'],
+      mode: 'entity_confusion',
+      language: 'en',
+      domain: 'sports',
       stage_c: { verdict: 'accept', verifier_reasoning: 'SECRET-C' },
       golden_docs: [{ doc_id: 'g1', title: 'T', content: 'gold text', authority_label: 'golden', withheld: false }],
       irrelevant_docs: [{ doc_id: 'i1', content: 'noise', c3_note: 'SECRET-I' }],
-      distractor_docs: [{
-        doc_id: 'x9', content: 'fake', distractor_type: 'recency_trap', source_doc_key: 'g1', target_info_point: 'SECRET-TIP',
-        target_evidence_text: 'SECRET-TET', synthetic_url: 'https://blog.example/x', pseudo_publish_time: '2030-01-01',
-        discriminating_constraint: 'SECRET-DC', conflict_hint: 'SECRET-CH', stage_b_reasoning: 'SECRET-B',
-      }],
+      distractor_docs: [
+        {
+          doc_id: 'x9',
+          content: 'fake',
+          distractor_type: 'recency_trap',
+          source_doc_key: 'g1',
+          target_info_point: 'SECRET-TIP',
+          target_evidence_text: 'SECRET-TET',
+          synthetic_url: 'https://blog.example/x',
+          pseudo_publish_time: '2030-01-01',
+          discriminating_constraint: 'SECRET-DC',
+          conflict_hint: 'SECRET-CH',
+          stage_b_reasoning: 'SECRET-B',
+        },
+      ],
       evidence_spans: [{ doc_id: 'g1', text: 'gold' }],
       reasoning_steps: ['SECRET-STEP'],
     });
@@ -80,9 +110,18 @@ describe('item view: blind review strips every pipeline field', () => {
     assert.equal(full.distractors[0].audit.conflict_hint, 'SECRET-CH');
     assert.equal(full.distractors[0].audit.source_doc_key, 'g1');
     assert.deepEqual(full.distractors[0].extra, [{ key: 'stage_b_reasoning', value: 'SECRET-B' }]);
-    assert.deepEqual(full.golden[0].extra.map((f) => f.key), ['authority_label', 'withheld']);
-    assert.deepEqual(full.extra.map((f) => f.key), ['stage_c']);
-    assert.deepEqual(full.meta.map((f) => f.key), ['mode', 'language', 'domain']);
+    assert.deepEqual(
+      full.golden[0].extra.map((f) => f.key),
+      ['authority_label', 'withheld'],
+    );
+    assert.deepEqual(
+      full.extra.map((f) => f.key),
+      ['stage_c'],
+    );
+    assert.deepEqual(
+      full.meta.map((f) => f.key),
+      ['mode', 'language', 'domain'],
+    );
     assert.deepEqual(full.reasoning, ['SECRET-STEP']);
   });
 });

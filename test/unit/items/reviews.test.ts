@@ -39,16 +39,39 @@ describe('item view: blind-review judgments', () => {
     const path = `${item}.audit.json`;
     const sidecar = emptySidecar(item, 'abc', 'delegation-item');
     sidecar.records['deleg-1'] = { annotation: { rationale: 'kept' }, reviews: [{ annotator: 'r2', answerability: false, blind: true }] } as never;
-    const mine = applyReviewPatch(undefined, 'r1', { answerability: true, shortcut_free: true, irrelevant: { docId: 'd01', value: true }, distractor: { docId: 'd02', value: false }, notes: 'n' }, NOW);
-    applyReviewChanges(sidecar, [{ itemId: 'deleg-1', annotator: 'r1', review: mine }, { itemId: 'deleg-2', annotator: 'r1', review: applyReviewPatch(undefined, 'r1', { answerability: true }, NOW) }]);
+    const mine = applyReviewPatch(
+      undefined,
+      'r1',
+      { answerability: true, shortcut_free: true, irrelevant: { docId: 'd01', value: true }, distractor: { docId: 'd02', value: false }, notes: 'n' },
+      NOW,
+    );
+    applyReviewChanges(sidecar, [
+      { itemId: 'deleg-1', annotator: 'r1', review: mine },
+      { itemId: 'deleg-2', annotator: 'r1', review: applyReviewPatch(undefined, 'r1', { answerability: true }, NOW) },
+    ]);
     writeSidecar(path, sidecar);
     const back = readSidecar(path)!;
     assert.equal((back.records['deleg-1'] as Record<string, unknown>).annotation !== undefined, true, 'other fields kept');
-    assert.deepEqual(reviewsInSidecar(back, 'deleg-1').map((r) => r.annotator), ['r2', 'r1']);
+    assert.deepEqual(
+      reviewsInSidecar(back, 'deleg-1').map((r) => r.annotator),
+      ['r2', 'r1'],
+    );
 
     const reviews = readAnnotationFile(path);
-    assert.deepEqual(reviews.map((r) => [r.item, r.annotator]), [['deleg-1', 'r2'], ['deleg-1', 'r1'], ['deleg-2', 'r1']]);
-    assert.deepEqual(plain(reviews[1].labels), { answerability: true, shortcut_free: true, irrelevant_labels: { d01: true }, distractor_validity: { d02: false } });
+    assert.deepEqual(
+      reviews.map((r) => [r.item, r.annotator]),
+      [
+        ['deleg-1', 'r2'],
+        ['deleg-1', 'r1'],
+        ['deleg-2', 'r1'],
+      ],
+    );
+    assert.deepEqual(plain(reviews[1].labels), {
+      answerability: true,
+      shortcut_free: true,
+      irrelevant_labels: { d01: true },
+      distractor_validity: { d02: false },
+    });
     const score = scoreAgreement(reviews);
     assert.equal(score.dimensions.answerability?.n, 2);
     assert.equal(score.dimensions.distractor_validity?.confirmed, 0);
@@ -58,7 +81,13 @@ describe('item view: blind-review judgments', () => {
       { itemId: 'deleg-1', annotator: 'r2', review: applyReviewPatch(undefined, 'r2', { answerability: true }, NOW) },
       { itemId: 'deleg-2', annotator: 'r1', review: undefined },
     ]);
-    assert.deepEqual(reviewsInSidecar(back, 'deleg-1').map((r) => [r.annotator, r.answerability]), [['r2', true], ['r1', true]]);
+    assert.deepEqual(
+      reviewsInSidecar(back, 'deleg-1').map((r) => [r.annotator, r.answerability]),
+      [
+        ['r2', true],
+        ['r1', true],
+      ],
+    );
     assert.equal(back.records['deleg-2'], undefined);
     assert.ok(readFileSync(path, 'utf8').includes('"reviews"'));
   });

@@ -9,15 +9,34 @@ import { runCli, tempDir } from '../helpers';
 const SET = join(__dirname, '..', '..', '..', 'samples', 'items', 'scenarios', 'scenario-set.json');
 const SAMPLE_RESULTS = join(__dirname, '..', '..', '..', 'samples', 'runs', 'scenarios-run', 'results.jsonl');
 
-const order = { scenarioOrder: ['TS-01', 'TS-02', 'TS-03'], criterionOrder: new Map([['TS-01', ['TS01-A1', 'TS01-A5', 'TS01-B1']], ['TS-02', ['TS02-A4', 'TS02-A1']]]) };
+const order = {
+  scenarioOrder: ['TS-01', 'TS-02', 'TS-03'],
+  criterionOrder: new Map([
+    ['TS-01', ['TS01-A1', 'TS01-A5', 'TS01-B1']],
+    ['TS-02', ['TS02-A4', 'TS02-A1']],
+  ]),
+};
 
 describe('item view: scenario results.jsonl', () => {
   it('parses strictly, with line:column messages', () => {
-    const lines = parseResults('{"scenario":"TS-01","criteria":{"a":true},"deliverable":"x"}\n\n{"scenario":"TS-02","criteria":{}, "silent_citations": null}\n', 'r.jsonl');
-    assert.deepEqual(lines.map((l) => [l.value.scenario, l.line]), [['TS-01', 1], ['TS-02', 3]]);
+    const lines = parseResults(
+      '{"scenario":"TS-01","criteria":{"a":true},"deliverable":"x"}\n\n{"scenario":"TS-02","criteria":{}, "silent_citations": null}\n',
+      'r.jsonl',
+    );
+    assert.deepEqual(
+      lines.map((l) => [l.value.scenario, l.line]),
+      [
+        ['TS-01', 1],
+        ['TS-02', 3],
+      ],
+    );
     assert.equal(lines[0].value.deliverable, 'x');
     assert.equal('silent_citations' in lines[1].value, false);
-    const bad = (text: string, re: RegExp) => assert.throws(() => parseResults(text, 'r.jsonl'), (e: unknown) => e instanceof InputError && re.test(e.message));
+    const bad = (text: string, re: RegExp) =>
+      assert.throws(
+        () => parseResults(text, 'r.jsonl'),
+        (e: unknown) => e instanceof InputError && re.test(e.message),
+      );
     bad('{"scenario":"A","criteria":{"x":1}}', /r\.jsonl:1:1: .*criterion "x" must be true/);
     bad('{"scenario":"A","criteria":{}}\n{"scenario":"A","criteria":{}}', /r\.jsonl:2:1: .*appears twice/);
     bad('{"scenario":"A","criteria":{},"silent_citations":-1}', /whole number/);
@@ -50,7 +69,12 @@ describe('item view: scenario results.jsonl', () => {
     assert.deepEqual(out.conflicts, []);
     const lines = out.text.trimEnd().split('\n');
     assert.equal(lines.length, 3);
-    assert.deepEqual(JSON.parse(lines[0]), { scenario: 'TS-01', criteria: { 'TS01-A1': false, 'TS01-A5': false, 'TS01-B1': true }, silent_citations: 0, deliverable: 'plan.md' });
+    assert.deepEqual(JSON.parse(lines[0]), {
+      scenario: 'TS-01',
+      criteria: { 'TS01-A1': false, 'TS01-A5': false, 'TS01-B1': true },
+      silent_citations: 0,
+      deliverable: 'plan.md',
+    });
     assert.deepEqual(Object.keys(JSON.parse(lines[0]).criteria), ['TS01-A1', 'TS01-A5', 'TS01-B1'], 'criteria follow the set order');
     assert.equal(lines[1], '{"scenario": "TS-09", "criteria": {"x": true}}', 'an unedited line is kept as written');
     assert.deepEqual(JSON.parse(lines[2]), { scenario: 'TS-02', criteria: { 'TS02-A4': true } });
@@ -82,7 +106,11 @@ describe('item view: scenario results.jsonl', () => {
     current.set('TS-01', line!);
     const outcome = await saveRunFolder(state, setPath, { base: new Map(), current, ...order });
     assert.ok(outcome?.wroteManifest);
-    assert.deepEqual(JSON.parse(readFileSync(join(folder, 'trajaudit.run.json'), 'utf8')), { kind: 'scenarios', scenarios: '../set.json', results: 'results.jsonl' });
+    assert.deepEqual(JSON.parse(readFileSync(join(folder, 'trajaudit.run.json'), 'utf8')), {
+      kind: 'scenarios',
+      scenarios: '../set.json',
+      results: 'results.jsonl',
+    });
     assert.equal(readFileSync(join(folder, 'results.jsonl'), 'utf8'), '{"scenario":"TS-01","criteria":{"TS01-A5":true},"silent_citations":0}\n');
     const { code, out, err } = await runCli(['score', folder, '--json']);
     assert.ok(code === 0 || code === 1, err); // 1: the scenario gate fails, which is a result, not an input error

@@ -21,7 +21,13 @@ describe('item view: evidence spans', () => {
   });
 
   it('finds exact occurrences, else a whitespace/case/quote-insensitive match mapped back to the source', () => {
-    assert.deepEqual(findOccurrences('a b a b', 'a b'), { ranges: [[0, 3], [4, 7]], how: 'exact' });
+    assert.deepEqual(findOccurrences('a b a b', 'a b'), {
+      ranges: [
+        [0, 3],
+        [4, 7],
+      ],
+      how: 'exact',
+    });
     const text = 'The fund’s   RETURN was\n16.1 percent';
     const found = findOccurrences(text, "fund's return was 16.1");
     assert.equal(found?.how, 'normalized');
@@ -45,7 +51,10 @@ describe('item view: evidence spans', () => {
     }
     const view = fullItemView(item('deleg-en-0231-oil-fund-equity-gap.json'));
     const d03 = view.golden.find((d) => d.doc_id === 'd03')!;
-    assert.equal(d03.content.slice(d03.highlights[0].start, d03.highlights[0].end), 'Equity investments returned 21.3 percent, fixed-income investments returned 6.1 percent');
+    assert.equal(
+      d03.content.slice(d03.highlights[0].start, d03.highlights[0].end),
+      'Equity investments returned 21.3 percent, fixed-income investments returned 6.1 percent',
+    );
   });
 
   it('uses explicit offsets when they agree with the text, and reports spans it cannot place', () => {
@@ -60,12 +69,18 @@ describe('item view: evidence spans', () => {
       { doc_id: 'i', text: 'elsewhere' },
       'gamma',
     ]);
-    assert.deepEqual(spans.map((s) => s.status), ['offsets', 'missing', 'missing', 'exact', 'exact']);
+    assert.deepEqual(
+      spans.map((s) => s.status),
+      ['offsets', 'missing', 'missing', 'exact', 'exact'],
+    );
     assert.equal(spans[0].text, 'beta');
     assert.match(spans[1].note ?? '', /not found in g/);
     assert.match(spans[2].note ?? '', /no document "zz"/);
     assert.equal(spans[3].outsideGolden, true);
-    assert.deepEqual(ranges.get('g'), [{ start: 6, end: 10, span: 0 }, { start: 11, end: 16, span: 4 }]);
+    assert.deepEqual(ranges.get('g'), [
+      { start: 6, end: 10, span: 0 },
+      { start: 11, end: 16, span: 4 },
+    ]);
     assert.deepEqual(ranges.get('i'), [{ start: 5, end: 14, span: 3 }]);
   });
 });

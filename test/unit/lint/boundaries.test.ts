@@ -27,7 +27,8 @@ describe('lint: import boundaries (eslint.config.mjs)', function () {
       "import { toolNames } from '../../src/extension/activeFile';",
       "import * as vscode from 'vscode';",
       "import { readFileSync } from 'node:fs';",
-    ]) assert.equal((await restricted('webview/src/probe.ts', code)).length, 1, code);
+    ])
+      assert.equal((await restricted('webview/src/probe.ts', code)).length, 1, code);
     assert.equal((await restricted('webview/src/report/probe.mts', "import { loadText } from '../../../src/core/load/loadFile';")).length, 1);
     for (const code of [
       "import { newestAudit } from '../../src/core/audit/newest';",
@@ -35,7 +36,8 @@ describe('lint: import boundaries (eslint.config.mjs)', function () {
       "import { ROOT_CAUSES } from '../../src/core/model/rootCauses';",
       "import { toolKind } from '../../src/core/stats/toolKinds';",
       "import type { RecordView } from '../../src/shared/protocol';",
-    ]) assert.deepEqual(await restricted('webview/src/probe.ts', code), [], code);
+    ])
+      assert.deepEqual(await restricted('webview/src/probe.ts', code), [], code);
   });
 
   it('src/shared imports core types freely but run-time code only from the named modules; those import only each other', async () => {
@@ -47,8 +49,17 @@ describe('lint: import boundaries (eslint.config.mjs)', function () {
   });
 
   it('the webview, src/shared and the named core modules keep the boundaries', async () => {
-    const results = await eslint.lintFiles(['webview', 'src/shared', 'src/core/audit/newest.ts', 'src/core/audit/verdicts.ts', 'src/core/model/rootCauses.ts', 'src/core/stats/toolKinds.ts']);
-    const broken = results.flatMap((r) => r.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => `${r.filePath}:${m.line}: ${m.message}`));
+    const results = await eslint.lintFiles([
+      'webview',
+      'src/shared',
+      'src/core/audit/newest.ts',
+      'src/core/audit/verdicts.ts',
+      'src/core/model/rootCauses.ts',
+      'src/core/stats/toolKinds.ts',
+    ]);
+    const broken = results.flatMap((r) =>
+      r.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => `${r.filePath}:${m.line}: ${m.message}`),
+    );
     assert.deepEqual(broken, []);
   });
 });

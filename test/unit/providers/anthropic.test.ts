@@ -10,7 +10,10 @@ describe('providers: Anthropic messages (real SDK against the mock server)', () 
 
   it('completes with text and usage; cache reads count as cachedInputTokens, inputTokens is the total', async () => {
     ctx.server.reply({ text: 'Step 7 is decisive.', usage: { inputTokens: 3000, outputTokens: 9, cachedInputTokens: 2048, cacheWriteInputTokens: 512 } });
-    const result = await anthropicClient(ctx.server, { maxOutputTokens: 256, reasoningEffort: 'medium' }).complete({ system: 'You audit trajectories.', messages: [user('Which step?')] });
+    const result = await anthropicClient(ctx.server, { maxOutputTokens: 256, reasoningEffort: 'medium' }).complete({
+      system: 'You audit trajectories.',
+      messages: [user('Which step?')],
+    });
 
     assert.equal(result.text, 'Step 7 is decisive.');
     assert.deepEqual(result.usage, { inputTokens: 3000, outputTokens: 9, cachedInputTokens: 2048, cacheWriteInputTokens: 512 });
@@ -58,7 +61,10 @@ describe('providers: Anthropic messages (real SDK against the mock server)', () 
     const client = anthropicClient(ctx.server);
     const trajectory = `TRAJECTORY ${'step … '.repeat(1200)}`;
     const results = await Promise.all(['A', 'B', 'C'].map((n) => client.complete({ cacheablePrefix: trajectory, messages: [user(n)] })));
-    assert.deepEqual(results.map((r) => r.usage.cachedInputTokens), [0, 0, 0]);
+    assert.deepEqual(
+      results.map((r) => r.usage.cachedInputTokens),
+      [0, 0, 0],
+    );
     assert.ok(results.every((r) => r.usage.cacheWriteInputTokens > 0));
   });
 
@@ -81,7 +87,10 @@ describe('providers: Anthropic messages (real SDK against the mock server)', () 
     const result = await anthropicClient(ctx.server).complete({ messages: [user('hi')] });
     assert.equal(result.text, 'ok');
     assert.equal(result.attempts, 3);
-    assert.deepEqual(ctx.server.requests.map((r) => r.status), [429, 529, 200]);
+    assert.deepEqual(
+      ctx.server.requests.map((r) => r.status),
+      [429, 529, 200],
+    );
   });
 
   it('reports the Anthropic error type and message when retries run out', async () => {
@@ -121,7 +130,10 @@ describe('providers: Anthropic messages (real SDK against the mock server)', () 
       const client = createModelClient({ provider: 'anthropic', model: 'claude-mock', baseUrl, apiKey: ANTHROPIC_KEY, ...FAST });
       await client.complete({ messages: [user('hi')] });
     }
-    assert.deepEqual(ctx.server.requests.map((r) => r.path), ['/v1/messages', '/v1/messages']);
+    assert.deepEqual(
+      ctx.server.requests.map((r) => r.path),
+      ['/v1/messages', '/v1/messages'],
+    );
   });
 
   it('builds a request for a conversation that does not start with a user turn', () => {

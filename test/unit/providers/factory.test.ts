@@ -29,7 +29,12 @@ describe('providers: createModelClient', () => {
     assert.equal(hosted.buildBody({ messages: [user('x')], maxOutputTokens: 10 }).max_completion_tokens, 10);
     const local = createModelClient({ provider: 'openai', model: 'qwen', baseUrl: 'http://127.0.0.1:1/v1', maxOutputTokens: 20 }) as OpenAIChatClient;
     assert.equal(local.buildBody({ messages: [user('x')] }).max_tokens, 20);
-    const forced = createModelClient({ provider: 'openai', model: 'qwen', baseUrl: 'http://127.0.0.1:1/v1', maxTokensParam: 'max_completion_tokens' }) as OpenAIChatClient;
+    const forced = createModelClient({
+      provider: 'openai',
+      model: 'qwen',
+      baseUrl: 'http://127.0.0.1:1/v1',
+      maxTokensParam: 'max_completion_tokens',
+    }) as OpenAIChatClient;
     assert.equal(forced.buildBody({ messages: [user('x')], maxOutputTokens: 5 }).max_completion_tokens, 5);
     const claude = createModelClient({ provider: 'anthropic', model: 'claude-x', apiKey: 'sk-ant-test-not-used-0' });
     assert.ok(claude instanceof AnthropicMessagesClient);
@@ -49,7 +54,10 @@ describe('providers: createModelClient', () => {
     assert.match(configError({ provider: 'gemini' as never, model: 'x' }).message, /unknown provider "gemini"/);
     assert.match(configError({ provider: 'openai', model: ' ', apiKey: 'k' }).message, /no model name/);
     assert.match(configError({ provider: 'openai', model: 'm', baseUrl: 'localhost:8000' }).message, /must be http\(s\)|not a URL/);
-    assert.match(configError({ provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:1/v1', timeoutMs: 0 }).message, /timeoutMs must be a positive number/);
+    assert.match(
+      configError({ provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:1/v1', timeoutMs: 0 }).message,
+      /timeoutMs must be a positive number/,
+    );
     assert.match(configError({ provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:1/v1', maxRetries: 1.5 }).message, /maxRetries must be an integer/);
     assert.match(configError({ provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:1/v1', temperature: 3 }).message, /temperature/);
     assert.match(configError({ provider: 'openai', model: 'm', baseUrl: 'http://u:p@127.0.0.1:1/v1' }).message, /must not contain credentials/);

@@ -24,7 +24,15 @@ describe('mock model server', () => {
     const client = openaiClient(ctx.server);
     const ask = async (system: string, text = 'q') => (await client.complete({ system, messages: [user(text)] })).text;
     assert.deepEqual(
-      [await ask('BACKWARD audit'), await ask('BACKWARD audit'), await ask('BACKWARD audit'), await ask('x', 'please repair'), await ask('ONCE'), await ask('ONCE'), await ask('other')],
+      [
+        await ask('BACKWARD audit'),
+        await ask('BACKWARD audit'),
+        await ask('BACKWARD audit'),
+        await ask('x', 'please repair'),
+        await ask('ONCE'),
+        await ask('ONCE'),
+        await ask('other'),
+      ],
       ['b1', 'b2', 'b1', 'repaired', 'once', 'queued', 'default'],
     );
   });
@@ -51,7 +59,9 @@ describe('mock model server', () => {
 
   it('close() ends hung requests and frees the port', async () => {
     const server = await startMockModelServer({ script: { fault: { type: 'hang' } } });
-    const pending = rejection(createModelClient({ provider: 'openai', model: 'm', baseUrl: server.openaiBaseUrl, ...FAST, maxRetries: 0 }).complete({ messages: [user('hi')] }));
+    const pending = rejection(
+      createModelClient({ provider: 'openai', model: 'm', baseUrl: server.openaiBaseUrl, ...FAST, maxRetries: 0 }).complete({ messages: [user('hi')] }),
+    );
     await server.waitForRequests(1);
     await server.close();
     const error = await pending;
@@ -65,7 +75,10 @@ describe('mock model server', () => {
     const scriptPath = join(dir, 'script.json');
     const logPath = join(dir, 'requests.jsonl');
     writeFileSync(scriptPath, JSON.stringify([{ text: '{"critical_step": 3}', usage: { inputTokens: 42, outputTokens: 7 } }]));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/mock/serve.ts', '--script', scriptPath, '--log', logPath, '--quiet'], { cwd: join(__dirname, '../../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/mock/serve.ts', '--script', scriptPath, '--log', logPath, '--quiet'], {
+      cwd: join(__dirname, '../../..'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -87,7 +100,13 @@ describe('mock model server', () => {
       child.kill('SIGTERM');
       await exited;
     }
-    const logged = readFileSync(logPath, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { path: string; status: number });
-    assert.deepEqual(logged.map((r) => [r.path, r.status]), [['/v1/chat/completions', 200]]);
+    const logged = readFileSync(logPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { path: string; status: number });
+    assert.deepEqual(
+      logged.map((r) => [r.path, r.status]),
+      [['/v1/chat/completions', 200]],
+    );
   });
 });

@@ -53,7 +53,10 @@ describe('providers: OpenAI chat completions (real SDK against the mock server)'
     const client = openaiClient(ctx.server);
     await client.complete({ messages: [user('find the step')], json: { name: 'critical_step', schema: strictSchema } });
     await client.complete({ messages: [user('find the step')], json: { name: 'critical_step', schema: looseSchema } });
-    await openaiClient(ctx.server, { structuredOutput: 'prompt' }).complete({ messages: [user('find the step')], json: { name: 'critical_step', schema: strictSchema } });
+    await openaiClient(ctx.server, { structuredOutput: 'prompt' }).complete({
+      messages: [user('find the step')],
+      json: { name: 'critical_step', schema: strictSchema },
+    });
 
     const [strict, loose, prompt] = ctx.server.requests.map((r) => r.body);
     assert.deepEqual(strict.response_format, { type: 'json_schema', json_schema: { name: 'critical_step', schema: strictSchema, strict: true } });
@@ -101,7 +104,10 @@ describe('providers: OpenAI chat completions (real SDK against the mock server)'
     assert.equal(result.text, 'ok');
     assert.equal(result.attempts, 2);
     assert.equal(ctx.server.requests.length, 2);
-    assert.deepEqual(ctx.server.requests.map((r) => r.status), [429, 200]);
+    assert.deepEqual(
+      ctx.server.requests.map((r) => r.status),
+      [429, 200],
+    );
     assert.ok(Date.now() - started >= 180, 'waited for retry-after: 0.2 s');
     assert.ok(ctx.server.requests[1].startedAt - ctx.server.requests[0].endedAt! >= 180);
   });
@@ -111,7 +117,10 @@ describe('providers: OpenAI chat completions (real SDK against the mock server)'
     const result = await openaiClient(ctx.server).complete({ messages: [user('hi')] });
     assert.equal(result.text, 'ok');
     assert.equal(result.attempts, 3);
-    assert.deepEqual(ctx.server.requests.map((r) => r.status), [500, 503, 200]);
+    assert.deepEqual(
+      ctx.server.requests.map((r) => r.status),
+      [500, 503, 200],
+    );
   });
 
   it('times out a hanging request and retries it', async () => {
@@ -158,7 +167,10 @@ describe('providers: OpenAI chat completions (real SDK against the mock server)'
     assert.equal(error.attempts, 1);
     assert.equal(ctx.server.requests.length, 1);
     assert.ok(!error.message.includes('\n'));
-    assert.match(error.message, /^openai gpt-mock: HTTP 400 invalid_request_error: Unsupported parameter: 'max_tokens'\. Use 'max_completion_tokens' instead\.$/);
+    assert.match(
+      error.message,
+      /^openai gpt-mock: HTTP 400 invalid_request_error: Unsupported parameter: 'max_tokens'\. Use 'max_completion_tokens' instead\.$/,
+    );
   });
 
   it('gives up after maxRetries with the count in the message', async () => {
@@ -223,7 +235,10 @@ describe('providers: OpenAI chat completions (real SDK against the mock server)'
     });
     const client = openaiClient(ctx.server);
     const results = await Promise.all(['A', 'B', 'C'].map((b) => client.complete({ messages: [user(b)] })));
-    assert.deepEqual(results.map((r) => r.text), ['reply to A', 'reply to B', 'reply to C']);
+    assert.deepEqual(
+      results.map((r) => r.text),
+      ['reply to A', 'reply to B', 'reply to C'],
+    );
     const log = ctx.server.requests;
     assert.equal(log.length, 3);
     const lastStart = Math.max(...log.map((r) => r.startedAt));
@@ -261,7 +276,9 @@ describe('providers: API keys never appear in errors', () => {
   it('keeps keys out of connection, timeout and settings errors', async () => {
     const key = 'sk-live-connection-test-SECRET-KEY-123';
     const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
-    const closed = await rejection(createModelClient({ provider: 'openai', model: 'm', baseUrl, apiKey: key, maxRetries: 1, retryBaseDelayMs: 1 }).complete({ messages: [user('hi')] }));
+    const closed = await rejection(
+      createModelClient({ provider: 'openai', model: 'm', baseUrl, apiKey: key, maxRetries: 1, retryBaseDelayMs: 1 }).complete({ messages: [user('hi')] }),
+    );
     assert.equal(closed.kind, 'connection');
     assert.match(closed.message, /connection failed: .*ECONNREFUSED/);
     assertNoKey(closed, key);
@@ -272,7 +289,9 @@ describe('providers: API keys never appear in errors', () => {
     assert.match(timeout.message, /no complete response within 100 ms/);
     assertNoKey(timeout, RIGHT_KEY);
 
-    const settings = rejection(Promise.resolve().then(() => createModelClient({ provider: 'openai', model: 'm', baseUrl: `ftp://user:${key}@127.0.0.1/v1`, apiKey: key })));
+    const settings = rejection(
+      Promise.resolve().then(() => createModelClient({ provider: 'openai', model: 'm', baseUrl: `ftp://user:${key}@127.0.0.1/v1`, apiKey: key })),
+    );
     const settingsError = await settings;
     assert.equal(settingsError.kind, 'config');
     assertNoKey(settingsError, key);

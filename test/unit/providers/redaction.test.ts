@@ -98,9 +98,15 @@ describe('model clients: keys in error bodies and in replies', () => {
 
   it('a key inside a successful reply (text and tool-call arguments) is redacted before the reply is returned', async () => {
     const f = forms(OPENAI_KEY);
-    ctx.server.script(() => ({ text: `Your key is ${OPENAI_KEY}, upper ${f.upper}, b64 ${f.base64}.`, toolCalls: [{ name: 'search', arguments: JSON.stringify({ query: OPENAI_KEY }) }] }));
+    ctx.server.script(() => ({
+      text: `Your key is ${OPENAI_KEY}, upper ${f.upper}, b64 ${f.base64}.`,
+      toolCalls: [{ name: 'search', arguments: JSON.stringify({ query: OPENAI_KEY }) }],
+    }));
     for (const client of [openaiClient(ctx.server), anthropicClient(ctx.server, { apiKey: OPENAI_KEY })]) {
-      const reply = await client.complete({ messages: [user('hi')], tools: [{ type: 'function', function: { name: 'search', description: 's', parameters: { type: 'object', properties: {} } } }] });
+      const reply = await client.complete({
+        messages: [user('hi')],
+        tools: [{ type: 'function', function: { name: 'search', description: 's', parameters: { type: 'object', properties: {} } } }],
+      });
       assert.match(reply.text, /Your key is \[redacted\], upper \[redacted\], b64 \[redacted\]\./);
       assertNoKey(JSON.stringify(reply), OPENAI_KEY, client.provider);
       assert.deepEqual(JSON.parse(reply.toolCalls?.[0].arguments ?? '{}'), { query: '[redacted]' }, 'arguments stay JSON');
@@ -130,7 +136,14 @@ describe('trajaudit audit: a key in the model reply reaches neither the sidecar 
     const file = join(tempDir('trajaudit-redact-'), 'case.traj.json');
     copyFileSync(join(__dirname, '..', '..', '..', 'samples', 'trajectories', 'tongyi', 'alpine-footbridge-span.traj.json'), file);
     const f = forms(KEY);
-    server.script(() => ({ text: JSON.stringify({ critical_step: 4, root_cause: 'unverified_source_reliance', rationale: `used ${KEY} and ${f.upper}`, directives: [`Do not print ${f['basic auth']}.`] }) }));
+    server.script(() => ({
+      text: JSON.stringify({
+        critical_step: 4,
+        root_cause: 'unverified_source_reliance',
+        rationale: `used ${KEY} and ${f.upper}`,
+        directives: [`Do not print ${f['basic auth']}.`],
+      }),
+    }));
     const r = await runCli(['audit', file, '--method', 'all-at-once', '--model', 'mock-gpt', '--base-url', server.openaiBaseUrl, '--json']);
     assert.equal(r.code, 0, r.err);
     assert.ok(server.requests.length > 0);

@@ -59,14 +59,22 @@ describe('providers: completeStructured', () => {
 
   it('re-asks after malformed JSON and succeeds on attempt 2, with the problem in the conversation and usage summed', async () => {
     ctx.server.reply(
-      { text: '{"critical_step": 4, "root_cause": "premature_stop", "rationale": "stopped', usage: { inputTokens: 100, outputTokens: 30, cachedInputTokens: 0 } },
+      {
+        text: '{"critical_step": 4, "root_cause": "premature_stop", "rationale": "stopped',
+        usage: { inputTokens: 100, outputTokens: 30, cachedInputTokens: 0 },
+      },
       { text: `Sure!\n\`\`\`json\n${JSON.stringify(good)}\n\`\`\``, usage: { inputTokens: 150, outputTokens: 25, cachedInputTokens: 100 } },
     );
     const invalid: string[] = [];
-    const result = await completeStructured(openaiClient(ctx.server, { structuredOutput: 'prompt' }), { system: 'S', messages: [user('audit this')] }, Verdict, {
-      name: 'verdict',
-      onInvalid: (_attempt, problem) => invalid.push(problem),
-    });
+    const result = await completeStructured(
+      openaiClient(ctx.server, { structuredOutput: 'prompt' }),
+      { system: 'S', messages: [user('audit this')] },
+      Verdict,
+      {
+        name: 'verdict',
+        onInvalid: (_attempt, problem) => invalid.push(problem),
+      },
+    );
     assert.deepEqual(result.value, good);
     assert.equal(result.attempts, 2);
     assert.equal(result.transportAttempts, 2);

@@ -8,7 +8,9 @@ import { runCli, tempDir } from '../helpers';
 function trajectoryLine(i: number): string {
   const call = (id: string, query: string) => ({ id, type: 'function', function: { name: 'search', arguments: JSON.stringify({ query: [query] }) } });
   return JSON.stringify({
-    index: `case-${i}`, query: `Question ${i}: which river?`, predicted_answer: `River ${i}`,
+    index: `case-${i}`,
+    query: `Question ${i}: which river?`,
+    predicted_answer: `River ${i}`,
     trajectory: [
       { role: 'user', content: `Question ${i}: which river?` },
       { role: 'assistant', content: '', tool_calls: [call(`a${i}`, `river ${i}`)] },
@@ -18,7 +20,9 @@ function trajectoryLine(i: number): string {
   });
 }
 
-const GOOD: MockReply = { text: JSON.stringify({ critical_step: 1, root_cause: 'search_coverage_gap', rationale: 'r', directives: ['Search more widely from step 1.'] }) };
+const GOOD: MockReply = {
+  text: JSON.stringify({ critical_step: 1, root_cause: 'search_coverage_gap', rationale: 'r', directives: ['Search more widely from step 1.'] }),
+};
 
 describe('a batch audit of 100 trajectories under random faults loses nothing, and a re-run does only what is missing', function () {
   this.timeout(120_000);
@@ -44,11 +48,28 @@ describe('a batch audit of 100 trajectories under random faults loses nothing, a
         return GOOD;
       },
     });
-    const args = ['audit', file, '--method', 'all-at-once', '--model', 'mock', '--base-url', server.openaiBaseUrl, '--concurrency', '8', '--timeout-ms', '300', '--json'];
+    const args = [
+      'audit',
+      file,
+      '--method',
+      'all-at-once',
+      '--model',
+      'mock',
+      '--base-url',
+      server.openaiBaseUrl,
+      '--concurrency',
+      '8',
+      '--timeout-ms',
+      '300',
+      '--json',
+    ];
     const first = await runCli(args);
     const results = JSON.parse(first.out) as { record: string; audit?: unknown; error?: string }[];
     assert.equal(results.length, 100, 'one entry per record');
-    assert.ok(results.every((r) => Boolean(r.audit) !== Boolean(r.error)), 'each has a result or an error');
+    assert.ok(
+      results.every((r) => Boolean(r.audit) !== Boolean(r.error)),
+      'each has a result or an error',
+    );
     const failed = results.filter((r) => r.error).map((r) => r.record);
     assert.ok(failed.includes('case-7') && failed.includes('case-31') && failed.includes('case-64'), 'persistently malformed output is reported');
     assert.equal(first.code, 1, 'exit 1 when some records failed');

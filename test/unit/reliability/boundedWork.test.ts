@@ -34,7 +34,8 @@ describe('bounded work on hostile input (issue 20, findings 11 and 12)', functio
   this.timeout(120_000);
 
   it('JSON extraction from 2,000,000-character model replies is linear: each costs about what parsing a valid reply of that size costs', async () => {
-    const results = await inWorker<{ name: string; ms: number; baselineMs: number; problem: string }[]>(`
+    const results = await inWorker<{ name: string; ms: number; baselineMs: number; problem: string }[]>(
+      `
       const { extractJson } = require(root + '/src/core/providers/json');
       const n = 2_000_000;
       const valid = JSON.stringify({ critical_step: 3, rationale: 'x'.repeat(n) });
@@ -63,7 +64,9 @@ describe('bounded work on hostile input (issue 20, findings 11 and 12)', functio
         out.push({ name, ms: performance.now() - t, baselineMs: baseline, problem: r.ok ? 'ok' : r.problem });
       }
       report(out);
-    `, 60_000);
+    `,
+      60_000,
+    );
     for (const { name, ms, baselineMs, problem } of results) {
       // Quadratic work on 2,000,000 characters takes hours; linear work a few passes.
       assert.ok(ms < Math.max(1500, 100 * baselineMs), `${name}: ${ms.toFixed(0)} ms (a valid reply of that size: ${baselineMs.toFixed(1)} ms)`);

@@ -16,12 +16,16 @@ function workspace(root: string): Record<Kind, string> {
   mkdirSync(root, { recursive: true });
   const traj = join(root, 'case.traj.json');
   cpSync(join(samples, 'trajectories', 'openai-chat', 'browsecomp-footballer-penalties.traj.json'), traj);
-  const sidecar = JSON.parse(readFileSync(join(samples, 'trajectories', 'openai-chat', 'browsecomp-footballer-penalties.traj.json.audit.json'), 'utf8')) as { trajectory: { file: string } };
+  const sidecar = JSON.parse(readFileSync(join(samples, 'trajectories', 'openai-chat', 'browsecomp-footballer-penalties.traj.json.audit.json'), 'utf8')) as {
+    trajectory: { file: string };
+  };
   sidecar.trajectory.file = 'case.traj.json';
   writeFileSync(`${traj}.audit.json`, JSON.stringify(sidecar, null, 2));
   const jsonl = join(root, 'batch.traj.jsonl');
   cpSync(join(samples, 'trajectories', 'searchauditbench', 'batch.traj.jsonl'), jsonl);
-  const batchSidecar = JSON.parse(readFileSync(join(samples, 'trajectories', 'searchauditbench', 'batch.traj.jsonl.audit.json'), 'utf8')) as { trajectory: { file: string } };
+  const batchSidecar = JSON.parse(readFileSync(join(samples, 'trajectories', 'searchauditbench', 'batch.traj.jsonl.audit.json'), 'utf8')) as {
+    trajectory: { file: string };
+  };
   batchSidecar.trajectory.file = 'batch.traj.jsonl';
   writeFileSync(`${jsonl}.audit.json`, JSON.stringify(batchSidecar, null, 2));
   const auditRun = join(root, 'audit-run');
@@ -31,7 +35,10 @@ function workspace(root: string): Record<Kind, string> {
   const dsqa = join(root, 'dsqa-run');
   cpSync(join(samples, 'runs', 'deepsearchqa-run'), dsqa, { recursive: true });
   cpSync(join(samples, 'items', 'deepsearchqa', 'deepsearchqa-sample.csv'), join(dsqa, 'dataset.csv'));
-  writeFileSync(join(dsqa, 'trajaudit.run.json'), JSON.stringify({ kind: 'deepsearchqa', dataset: 'dataset.csv', responses: 'responses.jsonl', judgments: 'judgments.jsonl' }, null, 2));
+  writeFileSync(
+    join(dsqa, 'trajaudit.run.json'),
+    JSON.stringify({ kind: 'deepsearchqa', dataset: 'dataset.csv', responses: 'responses.jsonl', judgments: 'judgments.jsonl' }, null, 2),
+  );
   return {
     trajectory: traj,
     'trajectory-jsonl': jsonl,
@@ -56,9 +63,12 @@ type Mutation =
 function mutate(text: string, m: Mutation): string {
   const at = (x: number) => Math.floor(x * text.length);
   switch (m.kind) {
-    case 'truncate': return text.slice(0, at(m.at));
-    case 'flip': return text.slice(0, at(m.at)) + m.text + text.slice(at(m.at) + 1);
-    case 'insert': return text.slice(0, at(m.at)) + m.text + text.slice(at(m.at));
+    case 'truncate':
+      return text.slice(0, at(m.at));
+    case 'flip':
+      return text.slice(0, at(m.at)) + m.text + text.slice(at(m.at) + 1);
+    case 'insert':
+      return text.slice(0, at(m.at)) + m.text + text.slice(at(m.at));
     case 'drop-line':
     case 'duplicate-line': {
       const lines = text.split('\n');
@@ -75,18 +85,28 @@ function mutate(text: string, m: Mutation): string {
       const end = text.slice(colon + 1).search(/[,}\n]/);
       return `${text.slice(0, colon + 1)} ${deep}${end === -1 ? '' : text.slice(colon + 1 + end)}`;
     }
-    case 'number': return text.replace(/(?<=:\s*)-?\d+(\.\d+)?/, m.value);
-    case 'duplicate-key': return text.replace(/"([A-Za-z_]+)"\s*:/, (whole, key: string) => `"${key}": null, ${whole}`);
-    case 'empty': return '';
+    case 'number':
+      return text.replace(/(?<=:\s*)-?\d+(\.\d+)?/, m.value);
+    case 'duplicate-key':
+      return text.replace(/"([A-Za-z_]+)"\s*:/, (whole, key: string) => `"${key}": null, ${whole}`);
+    case 'empty':
+      return '';
   }
 }
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('truncate' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
-  fc.record({ kind: fc.constantFrom('flip' as const, 'insert' as const), at: fc.double({ min: 0, max: 1, noNaN: true }), text: fc.constantFrom('{', '}', '[', ']', '"', ',', ':', '\\', '\n', '\u0000', 'x', '0', '-1', '1e400', 'null', '"__proto__"', '\uFEFF', '\r\n') }),
+  fc.record({
+    kind: fc.constantFrom('flip' as const, 'insert' as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    text: fc.constantFrom('{', '}', '[', ']', '"', ',', ':', '\\', '\n', '\u0000', 'x', '0', '-1', '1e400', 'null', '"__proto__"', '\uFEFF', '\r\n'),
+  }),
   fc.record({ kind: fc.constantFrom('drop-line' as const, 'duplicate-line' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
   fc.record({ kind: fc.constant('deep' as const), depth: fc.constantFrom(1000, 100_000), error: fc.boolean() }),
-  fc.record({ kind: fc.constant('number' as const), value: fc.constantFrom('1e400', '-1e400', '2.5', '-3', '99999999999999999999', '"7"', 'null', 'true', '[]', '{}') }),
+  fc.record({
+    kind: fc.constant('number' as const),
+    value: fc.constantFrom('1e400', '-1e400', '2.5', '-3', '99999999999999999999', '"7"', 'null', 'true', '[]', '{}'),
+  }),
   fc.record({ kind: fc.constant('duplicate-key' as const) }),
   fc.record({ kind: fc.constant('empty' as const) }),
 );
@@ -94,20 +114,38 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 /** The commands that read a file of this kind (directly, as a sidecar, or as part of a run folder). */
 function commandsFor(kind: Kind, files: Record<Kind, string>, out: string): string[][] {
   const trajectoryCommands = (file: string) => [
-    ['inspect', file], ['inspect', file, '--json'], ['outline', file], ['validate', file], ['validate', file, '--json'],
+    ['inspect', file],
+    ['inspect', file, '--json'],
+    ['outline', file],
+    ['validate', file],
+    ['validate', file, '--json'],
     ['audit', file, '--method', 'heuristic'],
-    ['export-repairs', file, '--format', 'jsonl'], ['export-repairs', file, '--format', 'md'], ['export-repairs', file, '--format', 'resume', '--out', join(out, 'resume')],
+    ['export-repairs', file, '--format', 'jsonl'],
+    ['export-repairs', file, '--format', 'md'],
+    ['export-repairs', file, '--format', 'resume', '--out', join(out, 'resume')],
   ];
   const runCommands = (file: string) => {
     const folder = join(file, '..');
-    return [['score', folder], ['score', folder, '--json'], ['score', folder, '--out', join(out, 'report.md')], ['validate', folder], ['validate', file], ['inspect', file]];
+    return [
+      ['score', folder],
+      ['score', folder, '--json'],
+      ['score', folder, '--out', join(out, 'report.md')],
+      ['validate', folder],
+      ['validate', file],
+      ['inspect', file],
+    ];
   };
   switch (kind) {
     case 'trajectory':
     case 'trajectory-jsonl':
       return [...trajectoryCommands(files[kind]), ['agreement', files.sidecar]];
     case 'sidecar':
-      return [['validate', files.sidecar], ['inspect', files.sidecar], ['agreement', files.sidecar], ...trajectoryCommands(files.trajectory).filter((c) => c[0] !== 'inspect' && c[0] !== 'outline')];
+      return [
+        ['validate', files.sidecar],
+        ['inspect', files.sidecar],
+        ['agreement', files.sidecar],
+        ...trajectoryCommands(files.trajectory).filter((c) => c[0] !== 'inspect' && c[0] !== 'outline'),
+      ];
     default:
       return runCommands(files[kind]);
   }

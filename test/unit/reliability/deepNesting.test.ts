@@ -23,13 +23,39 @@ describe('100,000-deep nesting, valid or with a syntax or schema error, in every
       syntax: (json: string) => `${json},}`,
     };
     const cases: { file: string; text: (v: (s: string) => string) => string; commands: string[][] }[] = [
-      { file: join(dir, 'deep.json'), text: (v) => `{"messages": ${v(deep)}}`, commands: [['inspect'], ['validate'], ['outline'], ['audit', '--method', 'heuristic']] },
-      { file: join(dir, 'deep.jsonl'), text: (v) => `${JSON.stringify({ messages: [{ role: 'user', content: 'q' }] })}\n{"messages": [{"role": "user", "content": ${v(deep)}}]}`, commands: [['inspect'], ['validate']] },
-      { file: join(dir, 'args.json'), text: (v) => JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: 'search', arguments: v(deep) } }] }] }), commands: [['inspect'], ['validate'], ['audit', '--method', 'heuristic']] },
-      { file: `${trajectory}.audit.json`, text: (v) => `{"schema": "trajaudit.audit/v2", "trajectory": {"file": "case.traj.json"}, "records": {"0": {"annotation": {"notes": ${v(deep)}}}}}`, commands: [['validate'], ['inspect'], ['audit:trajectory', '--method', 'heuristic'], ['export-repairs:trajectory', '--format', 'md']] },
+      {
+        file: join(dir, 'deep.json'),
+        text: (v) => `{"messages": ${v(deep)}}`,
+        commands: [['inspect'], ['validate'], ['outline'], ['audit', '--method', 'heuristic']],
+      },
+      {
+        file: join(dir, 'deep.jsonl'),
+        text: (v) => `${JSON.stringify({ messages: [{ role: 'user', content: 'q' }] })}\n{"messages": [{"role": "user", "content": ${v(deep)}}]}`,
+        commands: [['inspect'], ['validate']],
+      },
+      {
+        file: join(dir, 'args.json'),
+        text: (v) =>
+          JSON.stringify({
+            messages: [
+              { role: 'user', content: 'q' },
+              { role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: 'search', arguments: v(deep) } }] },
+            ],
+          }),
+        commands: [['inspect'], ['validate'], ['audit', '--method', 'heuristic']],
+      },
+      {
+        file: `${trajectory}.audit.json`,
+        text: (v) => `{"schema": "trajaudit.audit/v2", "trajectory": {"file": "case.traj.json"}, "records": {"0": {"annotation": {"notes": ${v(deep)}}}}}`,
+        commands: [['validate'], ['inspect'], ['audit:trajectory', '--method', 'heuristic'], ['export-repairs:trajectory', '--format', 'md']],
+      },
       { file: join(nuggets, 'trajaudit.run.json'), text: (v) => `{"kind": "nuggets", "gold": ${v(deep)}}`, commands: [['score:folder'], ['validate']] },
       { file: join(run, 'gold.jsonl'), text: (v) => `{"id": "a", "critical_step": ${v(deep)}}`, commands: [['score:folder'], ['validate']] },
-      { file: join(nuggets, 'judgments.jsonl'), text: (v) => `{"id": "i1", "condition": "orig", "coverage": ${v(deep)}}`, commands: [['score:folder'], ['validate']] },
+      {
+        file: join(nuggets, 'judgments.jsonl'),
+        text: (v) => `{"id": "i1", "condition": "orig", "coverage": ${v(deep)}}`,
+        commands: [['score:folder'], ['validate']],
+      },
     ];
     mkdirSync(join(dir, 'out'));
     for (const c of cases) {

@@ -20,7 +20,12 @@ describe('a save interrupted at any point (killed process) leaves the old or the
 
   it('kill -9 during atomic writes, 15 times at random moments', async () => {
     const dir = tempDir('trajaudit-kill-');
-    const big = (tag: string) => JSON.stringify({ schema: 'trajaudit.audit/v1', trajectory: { file: 'x.json' }, records: Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [String(i), { annotation: { criticalStep: i, rationale: `${tag} `.repeat(40) } }])) });
+    const big = (tag: string) =>
+      JSON.stringify({
+        schema: 'trajaudit.audit/v1',
+        trajectory: { file: 'x.json' },
+        records: Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [String(i), { annotation: { criticalStep: i, rationale: `${tag} `.repeat(40) } }])),
+      });
     const versionA = join(dir, 'a.json');
     const versionB = join(dir, 'b.json');
     writeFileSync(versionA, big('old'));
@@ -31,7 +36,10 @@ describe('a save interrupted at any point (killed process) leaves the old or the
     const script = join(dir, 'writer.js');
     writeFileSync(script, WRITER);
     for (let round = 0; round < 15; round++) {
-      const child = spawn(process.execPath, ['-r', 'tsx/cjs', script, target, versionA, versionB], { cwd: root, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      const child = spawn(process.execPath, ['-r', 'tsx/cjs', script, target, versionA, versionB], {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      });
       await new Promise((resolve) => child.once('message', resolve));
       await new Promise((resolve) => setTimeout(resolve, 20 + Math.floor(Math.random() * 200)));
       child.kill('SIGKILL');

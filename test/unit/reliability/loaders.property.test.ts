@@ -7,8 +7,21 @@ import { decodeText } from '../../../src/core/input/readText';
 import { loadText } from '../../../src/core/load/loadFile';
 
 const samples = join(__dirname, '..', '..', '..', 'samples');
-const seeds = ['trajectories/openai-chat', 'trajectories/anthropic', 'trajectories/tongyi', 'trajectories/searchauditbench', 'trajectories/who-and-when', 'items/delegation', 'items/clarify', 'items/deepsearchqa']
-  .flatMap((dir) => readdirSync(join(samples, dir)).filter((f) => /\.(json|jsonl|csv)$/.test(f) && !f.endsWith('.audit.json')).map((f) => readFileSync(join(samples, dir, f), 'utf8')))
+const seeds = [
+  'trajectories/openai-chat',
+  'trajectories/anthropic',
+  'trajectories/tongyi',
+  'trajectories/searchauditbench',
+  'trajectories/who-and-when',
+  'items/delegation',
+  'items/clarify',
+  'items/deepsearchqa',
+]
+  .flatMap((dir) =>
+    readdirSync(join(samples, dir))
+      .filter((f) => /\.(json|jsonl|csv)$/.test(f) && !f.endsWith('.audit.json'))
+      .map((f) => readFileSync(join(samples, dir, f), 'utf8')),
+  )
   .map((text) => (text.length > 40_000 ? text.slice(0, 40_000) : text));
 
 /** Loading either succeeds or fails with a one-line InputError naming the file — never anything else, never slowly. */
@@ -29,19 +42,43 @@ describe('loaders on thousands of random and mutated inputs (property-based)', f
   this.timeout(120_000);
 
   it('random JSON values', () => {
-    fc.assert(fc.property(fc.json({ maxDepth: 6 }), (json) => checkOutcome(json)), { numRuns: 2000, seed: 1 });
+    fc.assert(
+      fc.property(fc.json({ maxDepth: 6 }), (json) => checkOutcome(json)),
+      { numRuns: 2000, seed: 1 },
+    );
   });
 
   it('random message-shaped objects with wrong types at depth', () => {
-    const anyValue = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean(), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.string(), { maxKeys: 3 }));
-    const message = fc.record({ role: fc.oneof(fc.constantFrom('system', 'user', 'assistant', 'tool', 'function', 'human'), anyValue), content: anyValue, tool_calls: fc.option(fc.array(fc.record({ id: anyValue, function: fc.record({ name: anyValue, arguments: anyValue }) }), { maxLength: 2 })), reasoning_content: fc.option(anyValue) }, { requiredKeys: ['role'] });
+    const anyValue = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.boolean(),
+      fc.array(fc.string(), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 5 }), fc.string(), { maxKeys: 3 }),
+    );
+    const message = fc.record(
+      {
+        role: fc.oneof(fc.constantFrom('system', 'user', 'assistant', 'tool', 'function', 'human'), anyValue),
+        content: anyValue,
+        tool_calls: fc.option(fc.array(fc.record({ id: anyValue, function: fc.record({ name: anyValue, arguments: anyValue }) }), { maxLength: 2 })),
+        reasoning_content: fc.option(anyValue),
+      },
+      { requiredKeys: ['role'] },
+    );
     const container = fc.oneof(
       fc.array(message, { maxLength: 8 }),
       fc.record({ messages: fc.array(message, { maxLength: 8 }), question: fc.option(fc.string()), termination: fc.option(fc.string()) }),
       fc.record({ trajectory: fc.array(message, { maxLength: 8 }), query: anyValue, critical_step: fc.option(anyValue), root_cause: fc.option(anyValue) }),
-      fc.record({ history: fc.array(fc.record({ content: anyValue, role: anyValue, name: fc.option(anyValue) }), { maxLength: 6 }), mistake_step: fc.option(anyValue) }),
+      fc.record({
+        history: fc.array(fc.record({ content: anyValue, role: anyValue, name: fc.option(anyValue) }), { maxLength: 6 }),
+        mistake_step: fc.option(anyValue),
+      }),
     );
-    fc.assert(fc.property(container, (value) => checkOutcome(JSON.stringify(value))), { numRuns: 3000, seed: 2 });
+    fc.assert(
+      fc.property(container, (value) => checkOutcome(JSON.stringify(value))),
+      { numRuns: 3000, seed: 2 },
+    );
   });
 
   it('mutated real samples: truncation, byte flips, insertions, line drops', () => {

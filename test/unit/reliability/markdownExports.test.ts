@@ -5,7 +5,8 @@ import { markdownText } from '../../../src/core/markdown/markdownText';
 import { runCli, tempDir } from '../helpers';
 
 const samples = join(__dirname, '..', '..', '..', 'samples');
-const HOSTILE = '<img src=x onerror=alert(1)> <script>fetch("https://evil.example")</script> ![beacon](https://evil.example/p.png) [click](javascript:alert(1)) | cell break `code` **bold**';
+const HOSTILE =
+  '<img src=x onerror=alert(1)> <script>fetch("https://evil.example")</script> ![beacon](https://evil.example/p.png) [click](javascript:alert(1)) | cell break `code` **bold**';
 
 /** What a Markdown renderer would turn into live HTML, a link, an image or a table cell. */
 function assertInert(markdown: string): void {
@@ -25,13 +26,18 @@ describe('Markdown exports render model and trajectory text inert', () => {
 
   it('export-repairs --format md: the query, diagnosis and directives', async () => {
     const dir = tempDir();
-    const trajectory = JSON.parse(readFileSync(join(samples, 'trajectories', 'openai-chat', 'browsecomp-footballer-penalties.traj.json'), 'utf8')) as { messages: { role: string; content: string }[] };
+    const trajectory = JSON.parse(readFileSync(join(samples, 'trajectories', 'openai-chat', 'browsecomp-footballer-penalties.traj.json'), 'utf8')) as {
+      messages: { role: string; content: string }[];
+    };
     const firstUser = trajectory.messages.find((m) => m.role === 'user');
     if (!firstUser) throw new Error('sample without a user message');
     firstUser.content = `Which club? ${HOSTILE}`;
     const file = join(dir, 'case.traj.json');
     writeFileSync(file, JSON.stringify(trajectory));
-    const sidecar = JSON.parse(readFileSync(join(samples, 'trajectories', 'openai-chat', 'browsecomp-footballer-penalties.traj.json.audit.json'), 'utf8')) as { trajectory: { file: string }; records: Record<string, { audits: { model: string; diagnosis: { rationale: string }; repair: { directives: string[] } }[] }> };
+    const sidecar = JSON.parse(readFileSync(join(samples, 'trajectories', 'openai-chat', 'browsecomp-footballer-penalties.traj.json.audit.json'), 'utf8')) as {
+      trajectory: { file: string };
+      records: Record<string, { audits: { model: string; diagnosis: { rationale: string }; repair: { directives: string[] } }[] }>;
+    };
     sidecar.trajectory.file = 'case.traj.json';
     for (const audit of sidecar.records['0'].audits) {
       audit.diagnosis.rationale = `The agent stopped. ${HOSTILE}`;

@@ -8,11 +8,19 @@ import { lockPathFor, withFileLock } from '../../../src/core/sidecar/fileLock';
 import { emptySidecar, readSidecar, sidecarPathFor, updateSidecar } from '../../../src/core/sidecar/sidecarFile';
 import { tempDir, writeTemp } from '../helpers';
 
-const trajectory = JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'tool', content: 'r' }, { role: 'assistant', content: 'a' }] });
+const trajectory = JSON.stringify({
+  messages: [
+    { role: 'user', content: 'q' },
+    { role: 'tool', content: 'r' },
+    { role: 'assistant', content: 'a' },
+  ],
+});
 
 function runWriter(args: string[]): Promise<{ code: number | null; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(__dirname, 'sidecarWriter.child.ts'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(__dirname, 'sidecarWriter.child.ts'), ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('close', (code) => resolve({ code, err }));
@@ -38,12 +46,19 @@ describe('sidecar writes across processes (issue 20 finding 5)', function () {
     assert.equal(one.records['0'].annotation?.rationale, `saved in round ${rounds - 1}`, 'the editor-style save is kept through all the audits');
 
     const batch = readSidecar(sidecarPathFor(jsonl))!;
-    for (const w of writers) assert.deepEqual((batch.records[w].audits ?? []).map((a) => a.id), Array.from({ length: rounds }, (_, i) => `${w}-jsonl-${i}`));
+    for (const w of writers)
+      assert.deepEqual(
+        (batch.records[w].audits ?? []).map((a) => a.id),
+        Array.from({ length: rounds }, (_, i) => `${w}-jsonl-${i}`),
+      );
     assert.ok(!existsSync(lockPathFor(sidecarPathFor(single))) && !existsSync(lockPathFor(sidecarPathFor(jsonl))), 'no lock left behind');
-    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('.tmp-') || n.endsWith('.break')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((n) => n.includes('.tmp-') || n.endsWith('.break')),
+      [],
+    );
   });
 
-  it("takes over the lock of a process that is gone, and removes only its own lock", async () => {
+  it('takes over the lock of a process that is gone, and removes only its own lock', async () => {
     const dir = tempDir();
     const file = writeTemp(dir, 'a.json', trajectory);
     const path = sidecarPathFor(file);
@@ -63,7 +78,10 @@ describe('sidecar writes across processes (issue 20 finding 5)', function () {
     const path = sidecarPathFor(file);
     let release!: () => void;
     const held = withFileLock(path, () => new Promise<void>((r) => (release = r)));
-    await assert.rejects(updateSidecar(path, () => emptySidecar(file, 'x', 'openai-chat'), { waitMs: 200 }), (e: InputError) => e instanceof InputError && /is locked by process \d+ .*lock file .*a\.json\.audit\.json\.lock.*nothing was written/.test(e.message));
+    await assert.rejects(
+      updateSidecar(path, () => emptySidecar(file, 'x', 'openai-chat'), { waitMs: 200 }),
+      (e: InputError) => e instanceof InputError && /is locked by process \d+ .*lock file .*a\.json\.audit\.json\.lock.*nothing was written/.test(e.message),
+    );
     assert.equal(readSidecar(path), undefined, 'nothing written while locked');
     const waiting = updateSidecar(path, () => emptySidecar(file, 'x', 'openai-chat'), { waitMs: 10_000 });
     release();

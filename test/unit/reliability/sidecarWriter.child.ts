@@ -9,7 +9,12 @@ const [single, jsonl, writer, roundsText] = process.argv.slice(2);
 
 function audit(id: string): AuditResult {
   return {
-    id, method: 'heuristic', provider: 'offline', model: id, createdAt: new Date().toISOString(), promptVersion: 'test',
+    id,
+    method: 'heuristic',
+    provider: 'offline',
+    model: id,
+    createdAt: new Date().toISOString(),
+    promptVersion: 'test',
     diagnosis: { criticalStep: 2, rootCause: 'constraint_neglect', rationale: `by ${id}`, citedSteps: [2] },
     repair: { directives: ['check'] },
     usage: { calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, latencyMs: 0 },

@@ -3,7 +3,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { emptySidecar, readSidecar, sha256Of, sidecarPathFor, writeSidecar } from '../../../src/core/sidecar/sidecarFile';
 import { runCli, tempDir, writeTemp } from '../helpers';
 
-const messages = (question: string) => [{ role: 'user', content: question }, { role: 'assistant', content: 'searching' }, { role: 'tool', content: 'r' }, { role: 'assistant', content: 'B' }];
+const messages = (question: string) => [
+  { role: 'user', content: question },
+  { role: 'assistant', content: 'searching' },
+  { role: 'tool', content: 'r' },
+  { role: 'assistant', content: 'B' },
+];
 const STALE = /annotation of record "0" was made on other content of case\.traj\.json \(sha256 differs\).*--accept-content/;
 
 describe('an annotation made on other content stays flagged until a person confirms it (issue 20 finding 8)', () => {
@@ -30,7 +35,16 @@ describe('an annotation made on other content stays flagged until a person confi
     assert.equal(readSidecar(sidecarPathFor(file))!.records['0'].audits?.length, 1, 'audits kept');
 
     // New content where step 1 is no decision step: not accepted, nothing changed.
-    writeFileSync(file, JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'user', content: 'more' }, { role: 'assistant', content: 'B' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'user', content: 'more' },
+          { role: 'assistant', content: 'B' },
+        ],
+      }),
+    );
     const before = readFileSync(sidecarPathFor(file), 'utf8');
     const refused = await runCli(['validate', '--accept-content', sidecarPathFor(file)]);
     assert.equal(refused.code, 1);

@@ -3,7 +3,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir, writeTemp } from '../helpers';
 
-const messages = [{ role: 'user', content: 'Which bridge?' }, { role: 'assistant', content: 'The Alpine one.' }];
+const messages = [
+  { role: 'user', content: 'Which bridge?' },
+  { role: 'assistant', content: 'The Alpine one.' },
+];
 
 describe('validate names what loading would silently drop or misread (issue 20, findings 12 and 16)', function () {
   this.timeout(120_000);
@@ -12,18 +15,41 @@ describe('validate names what loading would silently drop or misread (issue 20, 
     const dir = tempDir();
     const huge = writeTemp(dir, 'huge.json', `{"query": "q", "critical_step": 1e400, "trajectory": ${JSON.stringify(messages)}}`);
     const half = writeTemp(dir, 'half.json', JSON.stringify({ query: 'q', critical_step: { step: 2.5 }, trajectory: messages }));
-    const who = writeTemp(dir, 'who.json', JSON.stringify({ question: 'q', history: [{ role: 'human', content: 'q' }, { name: 'Expert', role: 'assistant', content: 'a' }], mistake_step: 'one', mistake_agent: 'Expert' }));
+    const who = writeTemp(
+      dir,
+      'who.json',
+      JSON.stringify({
+        question: 'q',
+        history: [
+          { role: 'human', content: 'q' },
+          { name: 'Expert', role: 'assistant', content: 'a' },
+        ],
+        mistake_step: 'one',
+        mistake_agent: 'Expert',
+      }),
+    );
     const r = await runCli(['validate', huge, half, who]);
     assert.equal(r.code, 1);
-    assert.match(r.err, /huge\.json:1:33: at \$\.critical_step: expected a whole number from 0 \(a message position\), got a number beyond the range of numbers \(read as infinity\); the gold step is ignored/);
+    assert.match(
+      r.err,
+      /huge\.json:1:33: at \$\.critical_step: expected a whole number from 0 \(a message position\), got a number beyond the range of numbers \(read as infinity\); the gold step is ignored/,
+    );
     assert.match(r.err, /half\.json:1:\d+: at \$\.critical_step\.step: expected a whole number .*got 2\.5/);
     assert.match(r.err, /who\.json:1:\d+: at \$\.mistake_step: expected a whole number .*got "one"/);
   });
 
   it('duplicate keys are warnings naming the key and line:column (JSON, JSONL, sidecars, run files)', async () => {
     const dir = tempDir();
-    const json = writeTemp(dir, 'dup.json', '{\n  "query": "first",\n  "query": "second",\n  "messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}]\n}');
-    const jsonl = writeTemp(dir, 'dup.jsonl', [JSON.stringify({ id: 'a', messages }), '{"id": "b", "messages": [{"role": "user", "role": "assistant", "content": "q"}]}'].join('\n'));
+    const json = writeTemp(
+      dir,
+      'dup.json',
+      '{\n  "query": "first",\n  "query": "second",\n  "messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}]\n}',
+    );
+    const jsonl = writeTemp(
+      dir,
+      'dup.jsonl',
+      [JSON.stringify({ id: 'a', messages }), '{"id": "b", "messages": [{"role": "user", "role": "assistant", "content": "q"}]}'].join('\n'),
+    );
     const run = join(dir, 'run');
     mkdirSync(run);
     const gold = writeTemp(run, 'gold_nuggets.jsonl', '{"id": "i1", "fused_query": "q", "nuggets": [{"text": "a", "weight": 1, "weight": 2}]}');
@@ -40,7 +66,11 @@ describe('validate names what loading would silently drop or misread (issue 20, 
     const dir = tempDir();
     const list: unknown[] = [{ role: 'user', content: 'q' }];
     for (let i = 0; i < 1000; i++) {
-      list.push({ role: 'assistant', content: 'x'.repeat(600), tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'search', arguments: `{"query": ["cut off ${i}` } }] });
+      list.push({
+        role: 'assistant',
+        content: 'x'.repeat(600),
+        tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'search', arguments: `{"query": ["cut off ${i}` } }],
+      });
       list.push({ role: 'tool', tool_call_id: `c${i}`, content: 'r'.repeat(400) });
     }
     const file = writeTemp(dir, 'many.json', JSON.stringify({ messages: list }, null, 2));

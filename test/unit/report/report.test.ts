@@ -78,7 +78,10 @@ describe('score report: scoring with per-case rows', () => {
     const result = await scoreRunFolder(trajectoriesWithSidecars(), { model: grader });
     assert.ok(grader.calls > 0);
     assert.equal(result.judging.failed, 3);
-    assert.ok(result.notes.some((n) => n.startsWith('3 judgment(s) failed (malformed judge output')), result.notes.join('\n'));
+    assert.ok(
+      result.notes.some((n) => n.startsWith('3 judgment(s) failed (malformed judge output')),
+      result.notes.join('\n'),
+    );
     assert.ok(result.cases && result.score.kind === 'audit');
     assert.equal(result.cases.filter((c) => c.repair === 'ungraded').length, result.score.counts.ungraded_repairs);
   });
@@ -95,7 +98,10 @@ describe('score report: scoring with per-case rows', () => {
     assert.equal(cases.filter((c) => !c.predicted).length, result.score.counts.missing_predictions);
     const first = cases.find((c) => c.id === 'sab-0126');
     assert.deepEqual([first?.strict, first?.sound, first?.repair], [true, true, 'pass']);
-    assert.ok(cases.every((c) => c.file === undefined), 'gold/prediction files have no trajectories to link');
+    assert.ok(
+      cases.every((c) => c.file === undefined),
+      'gold/prediction files have no trajectories to link',
+    );
   });
 
   it('sidecars: rows carry the trajectory file and record; ungraded repairs without a model', () => {
@@ -124,7 +130,10 @@ describe('score report: scoring with per-case rows', () => {
     // The verdicts were cached: a deterministic pass now finds them.
     const again = scoreRunFolderSync(folder);
     assert.equal(again.judging.cached, 3);
-    assert.deepEqual(again.cases?.map((c) => c.repair), graded.cases.map((c) => c.repair));
+    assert.deepEqual(
+      again.cases?.map((c) => c.repair),
+      graded.cases.map((c) => c.repair),
+    );
     assert.equal(judgingNeeds(again).needsModel, 0);
   });
 
@@ -146,19 +155,42 @@ describe('score report: view model', () => {
     assert.equal(model.kind, 'audit');
     assert.equal(model.reason, 'no manifest; found gold.jsonl and predictions.jsonl');
     const figures = Object.fromEntries(model.sections[0].figures?.map((f) => [f.label, f.text]) ?? []);
-    assert.deepEqual(figures, { 'CS-Strict': '46.15%', 'CS-Loose': '76.92%', 'RC-Acc': '76.92%', 'RC-F1': '80.00%', Diag: '61.54%', 'Rep@Diag': '62.50%', FPS: '38.46%' });
+    assert.deepEqual(figures, {
+      'CS-Strict': '46.15%',
+      'CS-Loose': '76.92%',
+      'RC-Acc': '76.92%',
+      'RC-F1': '80.00%',
+      Diag: '61.54%',
+      'Rep@Diag': '62.50%',
+      FPS: '38.46%',
+    });
     const f1 = chart<'bar'>(model, 'chart-per-class-f1');
-    assert.deepEqual(f1.series[0].values, ROOT_CAUSES.map((c) => s.per_class[c].f1));
+    assert.deepEqual(
+      f1.series[0].values,
+      ROOT_CAUSES.map((c) => s.per_class[c].f1),
+    );
     assert.equal(f1.tableId, 'audit-per-class');
     table(model, f1.tableId);
     const heat = chart<'heatmap'>(model, 'chart-confusion');
-    assert.deepEqual(heat.values, ROOT_CAUSES.map((g) => [...ROOT_CAUSES, 'none' as const].map((p) => s.confusion[g][p])));
-    assert.equal(heat.values.flat().reduce((a, b) => a + b, 0), s.n - s.counts.gold_without_root_cause);
+    assert.deepEqual(
+      heat.values,
+      ROOT_CAUSES.map((g) => [...ROOT_CAUSES, 'none' as const].map((p) => s.confusion[g][p])),
+    );
+    assert.equal(
+      heat.values.flat().reduce((a, b) => a + b, 0),
+      s.n - s.counts.gold_without_root_cause,
+    );
     // No positions in these gold lines: no histogram.
-    assert.equal(model.sections.flatMap((x) => x.charts).some((c) => c.id === 'chart-positions'), false);
+    assert.equal(
+      model.sections.flatMap((x) => x.charts).some((c) => c.id === 'chart-positions'),
+      false,
+    );
     assert.equal(table(model, 'audit-cases').rows.length, 13);
     assert.equal(links.size, 0);
-    assert.deepEqual(model.exports.map((e) => e.format), ['md', 'json', 'csv']);
+    assert.deepEqual(
+      model.exports.map((e) => e.format),
+      ['md', 'json', 'csv'],
+    );
   });
 
   it('audit from sidecars: step links to gold and predicted steps, position histogram', () => {
@@ -178,8 +210,14 @@ describe('score report: view model', () => {
       } else assert.equal(row[4].link, undefined);
     });
     const h = chart<'bar'>(model, 'chart-positions');
-    assert.equal(h.series[0].values.reduce((a, b) => (a ?? 0) + (b ?? 0), 0), cases.length);
-    assert.equal(h.series[1].values.reduce((a, b) => (a ?? 0) + (b ?? 0), 0), cases.filter((c) => c.predicted?.step !== undefined).length);
+    assert.equal(
+      h.series[0].values.reduce((a, b) => (a ?? 0) + (b ?? 0), 0),
+      cases.length,
+    );
+    assert.equal(
+      h.series[1].values.reduce((a, b) => (a ?? 0) + (b ?? 0), 0),
+      cases.filter((c) => c.predicted?.step !== undefined).length,
+    );
     assert.ok(h.references?.[0].axis === 'category');
   });
 
@@ -201,10 +239,21 @@ describe('score report: view model', () => {
     const s = result.score;
     const { model } = buildReportModel(result, context);
     const d = chart<'bar'>(model, 'chart-nuggets-distribution');
-    assert.deepEqual(d.series.map((x) => x.label), Object.keys(s.conditions));
-    d.series.forEach((x) => assert.equal(x.values.reduce((a, b) => (a ?? 0) + (b ?? 0), 0), s.conditions[x.label].n));
+    assert.deepEqual(
+      d.series.map((x) => x.label),
+      Object.keys(s.conditions),
+    );
+    d.series.forEach((x) =>
+      assert.equal(
+        x.values.reduce((a, b) => (a ?? 0) + (b ?? 0), 0),
+        s.conditions[x.label].n,
+      ),
+    );
     const imp = chart<'bar'>(model, 'chart-nuggets-improvement');
-    assert.deepEqual(imp.series[0].intervals, Object.values(s.improvement).map((v) => v.ci95));
+    assert.deepEqual(
+      imp.series[0].intervals,
+      Object.values(s.improvement).map((v) => v.ci95),
+    );
   });
 
   it('scenarios: A/B bars with the gate lines, dimension scores', () => {
@@ -213,9 +262,18 @@ describe('score report: view model', () => {
     const s = result.score;
     const { model } = buildReportModel(result, context);
     const ab = chart<'bar'>(model, 'chart-scenarios');
-    assert.deepEqual(ab.series[0].values, Object.values(s.scenarios).map((v) => v.a));
-    assert.deepEqual(ab.series[1].values, Object.values(s.scenarios).map((v) => v.b));
-    assert.deepEqual(ab.references?.map((r) => r.at), [90, 85]);
+    assert.deepEqual(
+      ab.series[0].values,
+      Object.values(s.scenarios).map((v) => v.a),
+    );
+    assert.deepEqual(
+      ab.series[1].values,
+      Object.values(s.scenarios).map((v) => v.b),
+    );
+    assert.deepEqual(
+      ab.references?.map((r) => r.at),
+      [90, 85],
+    );
     assert.deepEqual(chart<'bar'>(model, 'chart-dimensions').series[0].values, Object.values(s.dimensions));
     assert.equal(model.sections[0].figures?.find((f) => f.label === 'Gate')?.text, s.gate.passed ? 'PASSED' : 'FAILED');
   });
@@ -287,7 +345,10 @@ describe('score report: exports', () => {
     for (const folder of FOLDERS) {
       const before = readdirSync(folder).map((n) => [n, readFileSync(join(folder, n), 'utf8')]);
       scoreRunFolderSync(folder);
-      assert.deepEqual(readdirSync(folder).map((n) => [n, readFileSync(join(folder, n), 'utf8')]), before);
+      assert.deepEqual(
+        readdirSync(folder).map((n) => [n, readFileSync(join(folder, n), 'utf8')]),
+        before,
+      );
     }
   });
 });

@@ -7,7 +7,8 @@ import { runCli, tempDir } from '../helpers';
 
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown; // document maps have no prototype (idKeyed.ts)
 
-const close = (actual: number | null | undefined, expected: number, eps = 1e-12) => assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < eps, `expected ${expected}, got ${actual}`);
+const close = (actual: number | null | undefined, expected: number, eps = 1e-12) =>
+  assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < eps, `expected ${expected}, got ${actual}`);
 
 const r = (item: string, annotator: string, labels: Review['labels']): Review => ({ item, annotator, labels });
 // Three items, three annotators (hand-scored in the test below).
@@ -70,16 +71,25 @@ describe('human validation agreement (seed 000)', () => {
   it('reads JSONL, JSON arrays, {reviews} and sidecar-like {records: {id: {reviews}}}; rejects duplicates', () => {
     const dir = tempDir();
     const jsonl = join(dir, 'a.jsonl');
-    writeFileSync(jsonl, '{"item": "i1", "annotator": "a", "answerability": true, "shortcut_leakage": true}\n{"id": "i2", "reviewer": "a", "distractor_valid": {"d1": false}}\n');
+    writeFileSync(
+      jsonl,
+      '{"item": "i1", "annotator": "a", "answerability": true, "shortcut_leakage": true}\n{"id": "i2", "reviewer": "a", "distractor_valid": {"d1": false}}\n',
+    );
     const fromJsonl = readAnnotationFile(jsonl);
-    assert.deepEqual(plain(fromJsonl.map((x) => [x.item, x.annotator, x.labels])), [['i1', 'a', { answerability: true, shortcut_free: false }], ['i2', 'a', { distractor_validity: { d1: false } }]]);
+    assert.deepEqual(plain(fromJsonl.map((x) => [x.item, x.annotator, x.labels])), [
+      ['i1', 'a', { answerability: true, shortcut_free: false }],
+      ['i2', 'a', { distractor_validity: { d1: false } }],
+    ]);
     // A document id from data such as `__proto__` is an ordinary id (it vanished into the prototype).
     const proto = join(dir, 'proto.jsonl');
     writeFileSync(proto, '{"item": "i3", "annotator": "a", "irrelevant_labels": {"__proto__": true, "d2": false}}\n');
     assert.deepEqual(Object.keys(readAnnotationFile(proto)[0].labels.irrelevant_labels ?? {}), ['__proto__', 'd2']);
     const records = join(dir, 'b.json');
     writeFileSync(records, JSON.stringify({ schema: 'trajaudit.audit/v1', records: { i1: { reviews: [{ annotator: 'b', answerability: false }] } } }));
-    assert.deepEqual(readAnnotationFile(records).map((x) => [x.item, x.annotator]), [['i1', 'b']]);
+    assert.deepEqual(
+      readAnnotationFile(records).map((x) => [x.item, x.annotator]),
+      [['i1', 'b']],
+    );
     const array = join(dir, 'c.json');
     writeFileSync(array, JSON.stringify({ reviews: [{ item: 'i1', annotator: 'c', answerability: true }] }));
     assert.equal(readAnnotationFiles([jsonl, records, array]).length, 4);

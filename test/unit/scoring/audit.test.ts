@@ -5,18 +5,40 @@ import { answerInHand, scoreAudit, type AuditCase } from '../../../src/core/scor
 import { scoreRunFolderSync } from '../../../src/core/scoring/scoreRunFolder';
 import { tempDir } from '../helpers';
 
-const close = (actual: number | null | undefined, expected: number) => assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < 1e-12, `expected ${expected}, got ${actual}`);
+const close = (actual: number | null | undefined, expected: number) =>
+  assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < 1e-12, `expected ${expected}, got ${actual}`);
 
 // Six gold cases, hand-scored below.
 const CASES: AuditCase[] = [
   // 1: exact step, right class, repair passes every rubric.
-  { id: '1', gold: { criticalStep: 5, span: [4, 6], rootCause: 'candidate_mismanagement', finalIndex: 10 }, prediction: { criticalStep: 5, rootCause: 'candidate_mismanagement' }, grades: [true, true], answerInHand: true },
+  {
+    id: '1',
+    gold: { criticalStep: 5, span: [4, 6], rootCause: 'candidate_mismanagement', finalIndex: 10 },
+    prediction: { criticalStep: 5, rootCause: 'candidate_mismanagement' },
+    grades: [true, true],
+    answerInHand: true,
+  },
   // 2: inside the span, right class, one rubric fails.
-  { id: '2', gold: { criticalStep: 10, span: [8, 12], rootCause: 'search_coverage_gap', finalIndex: 15 }, prediction: { criticalStep: 12, rootCause: 'search_coverage_gap' }, grades: [true, false], answerInHand: false },
+  {
+    id: '2',
+    gold: { criticalStep: 10, span: [8, 12], rootCause: 'search_coverage_gap', finalIndex: 15 },
+    prediction: { criticalStep: 12, rootCause: 'search_coverage_gap' },
+    grades: [true, false],
+    answerInHand: false,
+  },
   // 3: right class, outside the span: unsound, so its (passing) grades are never used.
-  { id: '3', gold: { criticalStep: 3, span: [3, 3], rootCause: 'constraint_neglect' }, prediction: { criticalStep: 7, rootCause: 'constraint_neglect' }, grades: [true] },
+  {
+    id: '3',
+    gold: { criticalStep: 3, span: [3, 3], rootCause: 'constraint_neglect' },
+    prediction: { criticalStep: 7, rootCause: 'constraint_neglect' },
+    grades: [true],
+  },
   // 4: exact step, wrong class.
-  { id: '4', gold: { criticalStep: 8, span: [6, 9], rootCause: 'unverified_source_reliance', finalIndex: 8 }, prediction: { criticalStep: 8, rootCause: 'candidate_mismanagement' } },
+  {
+    id: '4',
+    gold: { criticalStep: 8, span: [6, 9], rootCause: 'unverified_source_reliance', finalIndex: 8 },
+    prediction: { criticalStep: 8, rootCause: 'candidate_mismanagement' },
+  },
   // 5: no prediction: a miss everywhere.
   { id: '5', gold: { criticalStep: 2, span: [2, 4], rootCause: 'entity_relation_misbinding' } },
   // 6: Who&When-style gold: no span ([k, k]) and no root cause.
@@ -45,8 +67,19 @@ describe('audit scoring (seed 002 §5.1)', () => {
     assert.equal(s.confusion.unverified_source_reliance.candidate_mismanagement, 1);
     assert.equal(s.confusion.entity_relation_misbinding.none, 1);
     assert.equal(s.confusion.candidate_mismanagement.candidate_mismanagement, 1);
-    assert.equal(Object.values(s.confusion.unsupported_answer).reduce((a, b) => a + b, 0), 0);
-    assert.deepEqual(Object.keys(s.confusion.search_coverage_gap), ['candidate_mismanagement', 'search_coverage_gap', 'constraint_neglect', 'unverified_source_reliance', 'entity_relation_misbinding', 'unsupported_answer', 'none']);
+    assert.equal(
+      Object.values(s.confusion.unsupported_answer).reduce((a, b) => a + b, 0),
+      0,
+    );
+    assert.deepEqual(Object.keys(s.confusion.search_coverage_gap), [
+      'candidate_mismanagement',
+      'search_coverage_gap',
+      'constraint_neglect',
+      'unverified_source_reliance',
+      'entity_relation_misbinding',
+      'unsupported_answer',
+      'none',
+    ]);
     assert.equal(s.counts.gold_without_root_cause, 1);
     assert.equal(s.counts.missing_predictions, 1);
     assert.equal(s.counts.sound_diagnoses, 2);
@@ -68,17 +101,33 @@ describe('audit scoring (seed 002 §5.1)', () => {
   });
 
   it('rep_at_diag is 0 without sound diagnoses; ungraded sound repairs count as failing', () => {
-    const unsound = scoreAudit([{ id: 'a', gold: { criticalStep: 1, span: [1, 1], rootCause: 'unsupported_answer' }, prediction: { criticalStep: 2, rootCause: 'unsupported_answer' }, grades: [true] }]);
+    const unsound = scoreAudit([
+      {
+        id: 'a',
+        gold: { criticalStep: 1, span: [1, 1], rootCause: 'unsupported_answer' },
+        prediction: { criticalStep: 2, rootCause: 'unsupported_answer' },
+        grades: [true],
+      },
+    ]);
     assert.equal(unsound.metrics.rep_at_diag, 0);
     assert.equal(unsound.metrics.fps, 0);
-    const ungraded = scoreAudit([{ id: 'b', gold: { criticalStep: 1, span: [1, 1], rootCause: 'unsupported_answer' }, prediction: { criticalStep: 1, rootCause: 'unsupported_answer', repair: 'x' } }]);
+    const ungraded = scoreAudit([
+      {
+        id: 'b',
+        gold: { criticalStep: 1, span: [1, 1], rootCause: 'unsupported_answer' },
+        prediction: { criticalStep: 1, rootCause: 'unsupported_answer', repair: 'x' },
+      },
+    ]);
     assert.equal(ungraded.metrics.diag, 1);
     assert.equal(ungraded.metrics.rep_at_diag, 0);
     assert.equal(ungraded.counts.ungraded_repairs, 1);
   });
 
   it('answer in hand: verbatim (NFKC, case, whitespace folded) in a tool return at or before k*', () => {
-    const tools = [{ position: 3, content: 'The winner was  GROVER Cleveland.' }, { position: 9, content: 'Paris' }];
+    const tools = [
+      { position: 3, content: 'The winner was  GROVER Cleveland.' },
+      { position: 9, content: 'Paris' },
+    ];
     assert.equal(answerInHand('Grover Cleveland', tools, 3), true);
     assert.equal(answerInHand('Grover Cleveland', tools, 2), false);
     assert.equal(answerInHand('Paris', tools, 8), false);
@@ -89,16 +138,26 @@ describe('audit scoring (seed 002 §5.1)', () => {
 describe('audit run folders', () => {
   it('gold.jsonl + predictions.jsonl: detection reason, repair_grades, messages for positions', () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'gold.jsonl'), [
-      { id: 'a', critical_step: 4, tolerance_span: [4, 6], root_cause: 'Candidate Mismanagement', repair_rubrics: ['r1', 'r2'], messages: 13 },
-      { id: 'b', critical_step: 9, root_cause: 'search_coverage_gap', final_index: 9 },
-      { id: 'c', critical_step: 2, tolerance_span: [1, 3], root_cause: 'constraint_neglect' },
-    ].map((l) => JSON.stringify(l)).join('\n'));
-    writeFileSync(join(dir, 'predictions.jsonl'), [
-      { id: 'a', critical_step: 6, root_cause: 'candidate_mismanagement', repair_directive: 'do x', repair_grades: [true, true] },
-      { id: 'b', critical_step: 9, root_cause: 'search_coverage_gap' },
-      { id: 'zzz', critical_step: 1, root_cause: 'constraint_neglect' },
-    ].map((l) => JSON.stringify(l)).join('\n'));
+    writeFileSync(
+      join(dir, 'gold.jsonl'),
+      [
+        { id: 'a', critical_step: 4, tolerance_span: [4, 6], root_cause: 'Candidate Mismanagement', repair_rubrics: ['r1', 'r2'], messages: 13 },
+        { id: 'b', critical_step: 9, root_cause: 'search_coverage_gap', final_index: 9 },
+        { id: 'c', critical_step: 2, tolerance_span: [1, 3], root_cause: 'constraint_neglect' },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'predictions.jsonl'),
+      [
+        { id: 'a', critical_step: 6, root_cause: 'candidate_mismanagement', repair_directive: 'do x', repair_grades: [true, true] },
+        { id: 'b', critical_step: 9, root_cause: 'search_coverage_gap' },
+        { id: 'zzz', critical_step: 1, root_cause: 'constraint_neglect' },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
     const r = scoreRunFolderSync(dir);
     assert.equal(r.detection.kind, 'audit');
     assert.equal(r.detection.reason, 'no manifest; found gold.jsonl and predictions.jsonl');
@@ -125,7 +184,10 @@ describe('audit run folders', () => {
     writeFileSync(join(dir, 'gold.jsonl'), `${JSON.stringify({ id: 'a', critical_step: 4, root_cause: 'bogus' })}\n`);
     assert.throws(() => scoreRunFolderSync(dir), /gold\.jsonl:1:\d+: at \$\.root_cause: unknown root cause "bogus"/);
     writeFileSync(join(dir, 'gold.jsonl'), `${JSON.stringify({ id: 'a', critical_step: 4, root_cause: 'constraint_neglect', repair_rubrics: ['x', 'y'] })}\n`);
-    writeFileSync(join(dir, 'predictions.jsonl'), `\n${JSON.stringify({ id: 'a', critical_step: 4, root_cause: 'constraint_neglect', repair_grades: [true] })}\n`);
+    writeFileSync(
+      join(dir, 'predictions.jsonl'),
+      `\n${JSON.stringify({ id: 'a', critical_step: 4, root_cause: 'constraint_neglect', repair_grades: [true] })}\n`,
+    );
     assert.throws(() => scoreRunFolderSync(dir), /predictions\.jsonl:2:1: repair_grades has 1 entries but gold case "a" has 2 rubrics/);
     writeFileSync(join(dir, 'predictions.jsonl'), '{"id": "a", "critical_step": 4,,}\n');
     assert.throws(() => scoreRunFolderSync(dir), /predictions\.jsonl:1:\d+: invalid JSON/);
@@ -135,7 +197,9 @@ describe('audit run folders', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'sub'));
     const trajectory = {
-      question: 'Who?', answer: 'Grover Cleveland', prediction: 'Someone',
+      question: 'Who?',
+      answer: 'Grover Cleveland',
+      prediction: 'Someone',
       messages: [
         { role: 'user', content: 'Who?' },
         { role: 'assistant', content: '<think>search</think><tool_call>{"name": "search", "arguments": {"query": "x"}}</tool_call>' },
@@ -146,14 +210,29 @@ describe('audit run folders', () => {
       ],
     };
     writeFileSync(join(dir, 'sub', 't1.json'), JSON.stringify(trajectory));
-    const audit = (id: string, method: string, createdAt: string, step: number, rootCause: string) => ({ id, method, createdAt, diagnosis: { criticalStep: step, rootCause }, repair: { directives: ['verify'] } });
-    writeFileSync(join(dir, 'sub', 't1.json.audit.json'), JSON.stringify({
-      schema: 'trajaudit.audit/v1', trajectory: { file: 't1.json' },
-      records: { '0': {
-        annotation: { criticalStep: 3, toleranceSpan: [3, 5], rootCause: 'candidate_mismanagement', repairRubrics: ['r1'] },
-        audits: [audit('a1', 'heuristic', '2026-01-02T00:00:00Z', 3, 'candidate_mismanagement'), audit('a2', 'searchauditor', '2026-01-01T00:00:00Z', 1, 'constraint_neglect')],
-      } },
-    }));
+    const audit = (id: string, method: string, createdAt: string, step: number, rootCause: string) => ({
+      id,
+      method,
+      createdAt,
+      diagnosis: { criticalStep: step, rootCause },
+      repair: { directives: ['verify'] },
+    });
+    writeFileSync(
+      join(dir, 'sub', 't1.json.audit.json'),
+      JSON.stringify({
+        schema: 'trajaudit.audit/v1',
+        trajectory: { file: 't1.json' },
+        records: {
+          '0': {
+            annotation: { criticalStep: 3, toleranceSpan: [3, 5], rootCause: 'candidate_mismanagement', repairRubrics: ['r1'] },
+            audits: [
+              audit('a1', 'heuristic', '2026-01-02T00:00:00Z', 3, 'candidate_mismanagement'),
+              audit('a2', 'searchauditor', '2026-01-01T00:00:00Z', 1, 'constraint_neglect'),
+            ],
+          },
+        },
+      }),
+    );
     const r = scoreRunFolderSync(dir);
     assert.equal(r.detection.reason, 'no manifest; found 1 *.audit.json sidecar(s) beside trajectories');
     const s = r.score;

@@ -8,13 +8,18 @@ import { tempDir } from '../helpers';
 
 const doc = (doc_id: string, extra: Record<string, unknown> = {}) => ({ doc_id, title: doc_id, content: `text of ${doc_id}`, ...extra });
 const ITEM = {
-  id: 'X', query: 'By how many points?', golden_answer: '15.2 percentage points (equities 21.3% vs 6.1%)',
-  golden_docs: [doc('g1'), doc('g2')], irrelevant_docs: [doc('i1')],
+  id: 'X',
+  query: 'By how many points?',
+  golden_answer: '15.2 percentage points (equities 21.3% vs 6.1%)',
+  golden_docs: [doc('g1'), doc('g2')],
+  irrelevant_docs: [doc('i1')],
   distractor_docs: [doc('d1', { distractor_type: 'slot_mismatch' }), doc('d2', { distractor_type: 'recency_trap' })],
-  evidence_spans: [], reasoning_steps: [],
+  evidence_spans: [],
+  reasoning_steps: [],
 };
 
-const close = (actual: number | null | undefined, expected: number) => assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < 1e-12, `expected ${expected}, got ${actual}`);
+const close = (actual: number | null | undefined, expected: number) =>
+  assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < 1e-12, `expected ${expected}, got ${actual}`);
 
 describe('delegation outputs (seed 000)', () => {
   const outputs: DelegationOutput[] = [
@@ -54,10 +59,22 @@ describe('delegation outputs (seed 000)', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'items'));
     writeFileSync(join(dir, 'items', 'x.json'), JSON.stringify(ITEM));
-    writeFileSync(join(dir, 'outputs.jsonl'), [
-      { id: 'X', setting: 'full', order: 'golden_first', answer: 'Equities beat bonds by 15.2 percentage points [g1].', cited_doc_ids: ['g1'] },
-      { id: 'X', setting: 'search', answer: 'About 17 percentage points.', cited_doc_ids: ['g1', 'g2'], withheld_doc_ids: ['g2'], searches: [{ query: 'a' }, { query: 'b' }] },
-    ].map((l) => JSON.stringify(l)).join('\n'));
+    writeFileSync(
+      join(dir, 'outputs.jsonl'),
+      [
+        { id: 'X', setting: 'full', order: 'golden_first', answer: 'Equities beat bonds by 15.2 percentage points [g1].', cited_doc_ids: ['g1'] },
+        {
+          id: 'X',
+          setting: 'search',
+          answer: 'About 17 percentage points.',
+          cited_doc_ids: ['g1', 'g2'],
+          withheld_doc_ids: ['g2'],
+          searches: [{ query: 'a' }, { query: 'b' }],
+        },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
     const r = scoreRunFolderSync(dir);
     assert.equal(r.detection.reason, 'no manifest; found outputs.jsonl');
     if (r.score.kind !== 'delegation') throw new Error('kind');

@@ -36,19 +36,29 @@ describe('exact DeepSearchQA judge', () => {
   it('compares numbers as numbers and reads prose by containment only', () => {
     const n = exactJudgment({ problem: 'q', answer: '3422', answerType: 'Single Answer', response: '3,422.0' });
     assert.deepEqual(n.CorrectnessDetails, { '3422': true });
-    const prose = exactJudgment({ problem: 'q', answer: 'Tungsten', answerType: 'Single Answer', response: 'Tungsten has the highest melting point of any metal, about 3,422 °C. Carbon sublimes higher but is not a metal.' });
+    const prose = exactJudgment({
+      problem: 'q',
+      answer: 'Tungsten',
+      answerType: 'Single Answer',
+      response: 'Tungsten has the highest melting point of any metal, about 3,422 °C. Carbon sublimes higher but is not a metal.',
+    });
     assert.deepEqual(prose.CorrectnessDetails, { Tungsten: true });
     assert.deepEqual(prose.ExcessiveAnswers, []);
     const miss = exactJudgment({ problem: 'q', answer: 'Paris', answerType: 'Single Answer', response: 'Lyon' });
     assert.deepEqual(miss.CorrectnessDetails, { Paris: false });
     assert.deepEqual(miss.ExcessiveAnswers, ['Lyon']);
     // Whole words only: "Ital" is not found in "Italy".
-    assert.deepEqual(exactJudgment({ problem: 'q', answer: 'Ital', answerType: 'Single Answer', response: 'Italy is long' }).CorrectnessDetails, { Ital: false });
+    assert.deepEqual(exactJudgment({ problem: 'q', answer: 'Ital', answerType: 'Single Answer', response: 'Italy is long' }).CorrectnessDetails, {
+      Ital: false,
+    });
   });
 
   it('delegation answers: golden answer without remarks must appear; arrays need every part', () => {
     assert.deepEqual(goldenParts('15.2 percentage points (equities 21.3% vs fixed income 6.1%)'), ['15.2 percentage points']);
-    assert.equal(exactDelegationCorrect({ query: 'q', goldenAnswer: '15.2 percentage points (x)', answer: 'Equities beat bonds by about 15.20 percentage points [d03].' }), true);
+    assert.equal(
+      exactDelegationCorrect({ query: 'q', goldenAnswer: '15.2 percentage points (x)', answer: 'Equities beat bonds by about 15.20 percentage points [d03].' }),
+      true,
+    );
     assert.equal(exactDelegationCorrect({ query: 'q', goldenAnswer: '15.2 percentage points', answer: 'roughly 17 percentage points' }), false);
     assert.equal(exactDelegationCorrect({ query: 'q', goldenAnswer: ['Oslo', 'Bergen'], answer: 'Oslo only' }), false);
     assert.equal(exactDelegationCorrect({ query: 'q', goldenAnswer: '', answer: 'x' }), false);

@@ -17,7 +17,10 @@ type Reply = unknown | ((request: StructuredRequest<unknown>) => unknown);
 /** A scripted StructuredModel: each call takes the next reply (a value, an Error to throw, or a function of the request). */
 class FakeModel implements StructuredModel {
   requests: StructuredRequest<unknown>[] = [];
-  constructor(private readonly replies: Reply[], private readonly fallback?: Reply) {}
+  constructor(
+    private readonly replies: Reply[],
+    private readonly fallback?: Reply,
+  ) {}
   async complete<T>(request: StructuredRequest<T>, signal?: AbortSignal): Promise<{ value: T }> {
     if (signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
     this.requests.push(request as StructuredRequest<unknown>);
@@ -52,7 +55,11 @@ describe('LLM judges (fake StructuredModel)', () => {
     assert.equal(model.requests.length, 2);
     assert.match(model.requests[1].user, /Your previous output was rejected: .*AnswerCorrectness/);
     // Semantic check: an empty CorrectnessDetails is rejected too; a provider's MalformedOutputError is retried.
-    const semantic = new FakeModel([{ AnswerCorrectness: { Explanation: '', CorrectnessDetails: {}, ExcessiveAnswers: [] } }, new MalformedOutputError('not JSON'), GOOD]);
+    const semantic = new FakeModel([
+      { AnswerCorrectness: { Explanation: '', CorrectnessDetails: {}, ExcessiveAnswers: [] } },
+      new MalformedOutputError('not JSON'),
+      GOOD,
+    ]);
     assert.deepEqual(await deepSearchQaLlmJudge(semantic).judge(INPUT), GOOD.AnswerCorrectness);
     assert.equal(semantic.requests.length, 3);
     const hopeless = new FakeModel([], { nope: true });
@@ -74,20 +81,49 @@ describe('LLM judges (fake StructuredModel)', () => {
   it('nugget coverage: one label per nugget, in nugget order; a wrong count is retried', async () => {
     const model = new FakeModel([
       { coverage: [{ nugget: 1, label: 'full' }] },
-      { coverage: [{ nugget: 2, label: 'none' }, { nugget: 1, label: 'partial' }] },
+      {
+        coverage: [
+          { nugget: 2, label: 'none' },
+          { nugget: 1, label: 'partial' },
+        ],
+      },
     ]);
-    const labels = await nuggetCoverageJudge(model).judge({ query: 'q', nuggets: [{ text: 'alpha', weight: 1 }, { text: 'beta', weight: 3 }], answer: 'ans' });
+    const labels = await nuggetCoverageJudge(model).judge({
+      query: 'q',
+      nuggets: [
+        { text: 'alpha', weight: 1 },
+        { text: 'beta', weight: 3 },
+      ],
+      answer: 'ans',
+    });
     assert.deepEqual(labels, ['partial', 'none']);
     assert.match(model.requests[0].user, /1\. alpha \(weight 1\)\n2\. beta \(weight 3\)/);
     assert.match(model.requests[1].user, /expected 2 coverage entries/);
   });
 
   it('repair-rubric grader and scenario-criterion judge', async () => {
-    const rubric = new FakeModel([{ grades: [{ rubric: 2, pass: false }, { rubric: 1, pass: true }] }]);
+    const rubric = new FakeModel([
+      {
+        grades: [
+          { rubric: 2, pass: false },
+          { rubric: 1, pass: true },
+        ],
+      },
+    ]);
     assert.deepEqual(await repairRubricJudge(rubric).judge({ repair: 'open the primary source', rubrics: ['r one', 'r two'] }), [true, false]);
     assert.match(rubric.requests[0].user, /1\. r one\n2\. r two/);
     const criterion = new FakeModel([{ hit: true, reason: 'listed' }]);
-    assert.equal(await scenarioCriterionJudge(criterion).judge({ scenarioId: 'TS-01', scenarioInput: 'task', trap: '', criterionId: 'TS01-A1', criterionText: '≥ 3 questions', deliverable: 'Q1 Q2 Q3' }), true);
+    assert.equal(
+      await scenarioCriterionJudge(criterion).judge({
+        scenarioId: 'TS-01',
+        scenarioInput: 'task',
+        trap: '',
+        criterionId: 'TS01-A1',
+        criterionText: '≥ 3 questions',
+        deliverable: 'Q1 Q2 Q3',
+      }),
+      true,
+    );
     assert.match(criterion.requests[0].user, /\(none stated\)/);
   });
 
@@ -99,7 +135,10 @@ describe('LLM judges (fake StructuredModel)', () => {
   });
 
   it('every prompt file parses and the grader prompt is versioned', () => {
-    const judges = readdirSync(join(promptsRoot(), 'judges'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    const judges = readdirSync(join(promptsRoot(), 'judges'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
     assert.deepEqual(judges, ['deepsearchqa-grader', 'nugget-coverage', 'repair-rubric', 'scenario-criterion']);
     for (const name of judges) {
       const p = loadPrompt(name);
@@ -113,11 +152,20 @@ describe('LLM judges (fake StructuredModel)', () => {
     const texts = ['not json at all', JSON.stringify(GOOD)];
     const seen: ChatRequest[] = [];
     const client: ModelClient = {
-      provider: 'openai', model: 'fake',
+      provider: 'openai',
+      model: 'fake',
       complete: async (request) => {
         seen.push(request);
         const text = texts.shift() ?? '';
-        return { text, usage: { inputTokens: 10, outputTokens: 5, cachedInputTokens: 0, cacheWriteInputTokens: 0 }, latencyMs: 1, attempts: 1, finishReason: 'stop', truncated: false, model: 'fake' } satisfies ChatResult;
+        return {
+          text,
+          usage: { inputTokens: 10, outputTokens: 5, cachedInputTokens: 0, cacheWriteInputTokens: 0 },
+          latencyMs: 1,
+          attempts: 1,
+          finishReason: 'stop',
+          truncated: false,
+          model: 'fake',
+        } satisfies ChatResult;
       },
     };
     const judgment = await deepSearchQaLlmJudge(structuredModelFromClient(client)).judge(INPUT);
@@ -131,17 +179,32 @@ describe('LLM judges (fake StructuredModel)', () => {
 describe('LLM judges in run folders (cached, never billed twice)', () => {
   it('audit: the rubric grader runs only for sound diagnoses without repair_grades, once', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'gold.jsonl'), [
-      { id: 'a', critical_step: 3, root_cause: 'constraint_neglect', repair_rubrics: ['r1', 'r2'], query: 'q?' },
-      { id: 'b', critical_step: 5, root_cause: 'constraint_neglect', repair_rubrics: ['r1'] },
-      { id: 'c', critical_step: 7, root_cause: 'constraint_neglect', repair_rubrics: ['r1'] },
-    ].map((l) => JSON.stringify(l)).join('\n'));
-    writeFileSync(join(dir, 'predictions.jsonl'), [
-      { id: 'a', critical_step: 3, root_cause: 'constraint_neglect', repair_directive: 'check the constraint' },
-      { id: 'b', critical_step: 4, root_cause: 'constraint_neglect', repair_directive: 'unsound: never graded' },
-      { id: 'c', critical_step: 7, root_cause: 'constraint_neglect', repair_directive: 'x', repair_grades: [false] },
-    ].map((l) => JSON.stringify(l)).join('\n'));
-    const model = new FakeModel([], { grades: [{ rubric: 1, pass: true }, { rubric: 2, pass: true }] });
+    writeFileSync(
+      join(dir, 'gold.jsonl'),
+      [
+        { id: 'a', critical_step: 3, root_cause: 'constraint_neglect', repair_rubrics: ['r1', 'r2'], query: 'q?' },
+        { id: 'b', critical_step: 5, root_cause: 'constraint_neglect', repair_rubrics: ['r1'] },
+        { id: 'c', critical_step: 7, root_cause: 'constraint_neglect', repair_rubrics: ['r1'] },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'predictions.jsonl'),
+      [
+        { id: 'a', critical_step: 3, root_cause: 'constraint_neglect', repair_directive: 'check the constraint' },
+        { id: 'b', critical_step: 4, root_cause: 'constraint_neglect', repair_directive: 'unsound: never graded' },
+        { id: 'c', critical_step: 7, root_cause: 'constraint_neglect', repair_directive: 'x', repair_grades: [false] },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    const model = new FakeModel([], {
+      grades: [
+        { rubric: 1, pass: true },
+        { rubric: 2, pass: true },
+      ],
+    });
     const first = await scoreRunFolder(dir, { model });
     assert.equal(model.requests.length, 1);
     assert.match(model.requests[0].user, /check the constraint/);
@@ -155,16 +218,48 @@ describe('LLM judges in run folders (cached, never billed twice)', () => {
 
   it('nuggets: answers.jsonl judged by the coverage judge and appended to judgments.jsonl', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'gold_nuggets.jsonl'), JSON.stringify({ id: 'i1', fused_query: 'fq', nuggets: [{ text: 'a', weight: 1 }, { text: 'b', weight: 3 }] }));
-    writeFileSync(join(dir, 'answers.jsonl'), [{ id: 'i1', condition: 'orig', answer: 'x' }, { id: 'i1', condition: 'k1', answer: 'y' }].map((l) => JSON.stringify(l)).join('\n'));
-    const model = new FakeModel([], (req: StructuredRequest<unknown>) => ({ coverage: [{ nugget: 1, label: 'full' }, { nugget: 2, label: /<answer>\ny\n/.test(req.user) ? 'full' : 'none' }] }));
+    writeFileSync(
+      join(dir, 'gold_nuggets.jsonl'),
+      JSON.stringify({
+        id: 'i1',
+        fused_query: 'fq',
+        nuggets: [
+          { text: 'a', weight: 1 },
+          { text: 'b', weight: 3 },
+        ],
+      }),
+    );
+    writeFileSync(
+      join(dir, 'answers.jsonl'),
+      [
+        { id: 'i1', condition: 'orig', answer: 'x' },
+        { id: 'i1', condition: 'k1', answer: 'y' },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    const model = new FakeModel([], (req: StructuredRequest<unknown>) => ({
+      coverage: [
+        { nugget: 1, label: 'full' },
+        { nugget: 2, label: /<answer>\ny\n/.test(req.user) ? 'full' : 'none' },
+      ],
+    }));
     const r = await scoreRunFolder(dir, { model });
     if (r.score.kind !== 'nuggets') throw new Error('kind');
     assert.equal(r.score.conditions.orig.mean, 25);
     assert.equal(r.score.conditions.k1.mean, 100);
     assert.equal(r.score.improvement.k1.mean, 75);
-    const cached = readFileSync(join(dir, 'judgments.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(cached.map((c) => [c.condition, c.coverage]), [['orig', ['full', 'none']], ['k1', ['full', 'full']]]);
+    const cached = readFileSync(join(dir, 'judgments.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      cached.map((c) => [c.condition, c.coverage]),
+      [
+        ['orig', ['full', 'none']],
+        ['k1', ['full', 'full']],
+      ],
+    );
     const again = await scoreRunFolder(dir, { model });
     assert.equal(model.requests.length, 2);
     assert.equal(again.judging.cached, 2);
@@ -173,7 +268,20 @@ describe('LLM judges in run folders (cached, never billed twice)', () => {
   it('scenarios: mechanical criteria missing from a results line with a deliverable are judged; human ones never', async () => {
     const dir = tempDir();
     const crit = (id: string, check: string, points: number | string, track = 'A', dim = 'D1') => ({ id, track, dim, text: `text ${id}`, check, points });
-    writeFileSync(join(dir, 'set.json'), JSON.stringify({ meta: { scoring: {} }, scenarios: [{ id: 'S1', input: 'do it', trap: 'haste', criteria: [crit('m1', 'mechanical', 60), crit('h1', 'human', 40), crit('v', 'mechanical', 'veto', 'B', 'E4')] }] }));
+    writeFileSync(
+      join(dir, 'set.json'),
+      JSON.stringify({
+        meta: { scoring: {} },
+        scenarios: [
+          {
+            id: 'S1',
+            input: 'do it',
+            trap: 'haste',
+            criteria: [crit('m1', 'mechanical', 60), crit('h1', 'human', 40), crit('v', 'mechanical', 'veto', 'B', 'E4')],
+          },
+        ],
+      }),
+    );
     writeFileSync(join(dir, 'results.jsonl'), JSON.stringify({ scenario: 'S1', criteria: { v: true }, deliverable: 'the agent output' }));
     const model = new FakeModel([], { hit: true });
     const r = await scoreRunFolder(dir, { model });

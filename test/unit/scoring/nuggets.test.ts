@@ -6,7 +6,8 @@ import { restoreScore100, scoreNuggets, type NuggetResult } from '../../../src/c
 import { scoreRunFolderSync } from '../../../src/core/scoring/scoreRunFolder';
 import { tempDir } from '../helpers';
 
-const close = (actual: number | null | undefined, expected: number, eps = 1e-9) => assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < eps, `expected ${expected}, got ${actual}`);
+const close = (actual: number | null | undefined, expected: number, eps = 1e-9) =>
+  assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < eps, `expected ${expected}, got ${actual}`);
 
 describe('nugget restoration (seed 004)', () => {
   it('restore_score_100 = 100 · Σ w·v / Σ w with partial credit 0.5 by default, configurable', () => {
@@ -20,9 +21,13 @@ describe('nugget restoration (seed 004)', () => {
   // Gold: i1 weights [1,2,3], i2 [2,2], i3 [3]. orig: i1 41.67, i2 0, i3 100; k1: i1 75, i2 75
   // (i3 missing); k2: i1 100, i3 0.
   const results: NuggetResult[] = [
-    { id: 'i1', condition: 'orig', score: 250 / 6 }, { id: 'i2', condition: 'orig', score: 0 }, { id: 'i3', condition: 'orig', score: 100 },
-    { id: 'i1', condition: 'k1', score: 75 }, { id: 'i2', condition: 'k1', score: 75 },
-    { id: 'i1', condition: 'k2', score: 100 }, { id: 'i3', condition: 'k2', score: 0 },
+    { id: 'i1', condition: 'orig', score: 250 / 6 },
+    { id: 'i2', condition: 'orig', score: 0 },
+    { id: 'i3', condition: 'orig', score: 100 },
+    { id: 'i1', condition: 'k1', score: 75 },
+    { id: 'i2', condition: 'k1', score: 75 },
+    { id: 'i1', condition: 'k2', score: 100 },
+    { id: 'i3', condition: 'k2', score: 0 },
   ];
 
   it('per condition: mean, p50, p90 (numpy linear), min, max', () => {
@@ -60,10 +65,24 @@ describe('nugget restoration (seed 004)', () => {
 
   it('clarification diagnostics: unknown rates, every-turn-unknown instances, region questions', () => {
     const s = scoreNuggets(results, [
-      { id: 'i1', condition: 'k1', turns: [{ question: 'Which city?', answer: 'unknown' }, { question: 'What year?', answer: '2024' }] },
+      {
+        id: 'i1',
+        condition: 'k1',
+        turns: [
+          { question: 'Which city?', answer: 'unknown' },
+          { question: 'What year?', answer: '2024' },
+        ],
+      },
       { id: 'i2', condition: 'k1', turns: [{ question: '您想了解哪个地区？', answer: '未知' }] },
       { id: 'i3', condition: 'k1', turns: [] },
-      { id: 'i1', condition: 'k2', turns: [{ question: 'Scope?', answer: 'Unknown.', dimension: 'region' }, { question: 'Where?', answer: 'UNKNOWN', dimension: 'time' }] },
+      {
+        id: 'i1',
+        condition: 'k2',
+        turns: [
+          { question: 'Scope?', answer: 'Unknown.', dimension: 'region' },
+          { question: 'Where?', answer: 'UNKNOWN', dimension: 'time' },
+        ],
+      },
     ]);
     const k1 = s.conditions.k1;
     close(k1.ua_unknown_rate, 2 / 3); // 2 of 3 turns
@@ -94,19 +113,30 @@ describe('nugget restoration (seed 004)', () => {
 
 describe('nuggets run folders', () => {
   const write = (dir: string, name: string, lines: unknown[]) => writeFileSync(join(dir, name), lines.map((l) => JSON.stringify(l)).join('\n'));
-  const gold = [{ id: 'i1', nuggets: [{ text: 'a', weight: 1 }, { text: 'b', weight: 2 }, { text: 'c', weight: 3 }] }, { id: 'i2', nuggets: [{ text: 'd', weight: 2 }] }];
+  const gold = [
+    {
+      id: 'i1',
+      nuggets: [
+        { text: 'a', weight: 1 },
+        { text: 'b', weight: 2 },
+        { text: 'c', weight: 3 },
+      ],
+    },
+    { id: 'i2', nuggets: [{ text: 'd', weight: 2 }] },
+  ];
 
   it('scores judgments.jsonl against gold_nuggets.jsonl, with --partial', () => {
     const dir = tempDir();
     write(dir, 'gold_nuggets.jsonl', gold);
     write(dir, 'judgments.jsonl', [
-      { id: 'i1', condition: 'orig', coverage: ['full', 'none', 'partial'] }, { id: 'i2', condition: 'orig', coverage: ['none'] },
+      { id: 'i1', condition: 'orig', coverage: ['full', 'none', 'partial'] },
+      { id: 'i2', condition: 'orig', coverage: ['none'] },
       { id: 'i1', condition: 'k1', coverage: ['full', 'full', 'partial'] },
     ]);
     const r = scoreRunFolderSync(dir);
     assert.equal(r.detection.reason, 'no manifest; found gold_nuggets.jsonl and judgments.jsonl');
     if (r.score.kind !== 'nuggets') throw new Error('kind');
-    close(r.score.conditions.orig.mean, (250 / 6) / 2);
+    close(r.score.conditions.orig.mean, 250 / 6 / 2);
     close(r.score.improvement.k1.mean as number, 75 - 250 / 6);
     assert.ok(!r.notes.some((n) => n.includes('paired'))); // k1's only instance has an orig result
     const zero = scoreRunFolderSync(dir, { partialCredit: 0 });
@@ -120,7 +150,11 @@ describe('nuggets run folders', () => {
     write(dir, 'answers.jsonl', [{ id: 'i1', condition: 'orig', answer: 'a' }]);
     assert.throws(() => scoreRunFolderSync(dir), /1 answer\(s\) have no cached coverage.*needs a model/);
     // With judgments for some instances and not others, unpaired instances are noted.
-    write(dir, 'judgments.jsonl', [{ id: 'i1', condition: 'orig', coverage: ['full', 'none', 'none'] }, { id: 'i1', condition: 'k1', coverage: ['full', 'full', 'none'] }, { id: 'i2', condition: 'k1', coverage: ['full'] }]);
+    write(dir, 'judgments.jsonl', [
+      { id: 'i1', condition: 'orig', coverage: ['full', 'none', 'none'] },
+      { id: 'i1', condition: 'k1', coverage: ['full', 'full', 'none'] },
+      { id: 'i2', condition: 'k1', coverage: ['full'] },
+    ]);
     write(dir, 'answers.jsonl', [{ id: 'i1', condition: 'orig', answer: 'a' }]);
     const r = scoreRunFolderSync(dir);
     assert.ok(r.notes.includes('improvement of k1: 1 of 2 instance(s) are paired with orig; unpaired ones are left out'));
@@ -132,7 +166,10 @@ describe('nuggets run folders', () => {
     write(dir, 'gold_nuggets.jsonl', gold);
     write(dir, 'judgments.jsonl', [{ id: 'i1', condition: 'orig', coverage: ['full'] }]);
     assert.throws(() => scoreRunFolderSync(dir), /judgments\.jsonl:1:1: coverage has 1 label\(s\) but instance "i1" has 3 nugget\(s\)/);
-    write(dir, 'judgments.jsonl', [{ id: 'i1', condition: 'orig', coverage: ['full', 'none', 'none'] }, { id: 'i9', condition: 'orig', coverage: ['full'] }]);
+    write(dir, 'judgments.jsonl', [
+      { id: 'i1', condition: 'orig', coverage: ['full', 'none', 'none'] },
+      { id: 'i9', condition: 'orig', coverage: ['full'] },
+    ]);
     assert.throws(() => scoreRunFolderSync(dir), /judgments\.jsonl:2:1: instance "i9" is not in/);
     write(dir, 'judgments.jsonl', [{ id: 'i1', condition: 'orig', coverage: ['full', 'most', 'none'] }]);
     assert.throws(() => scoreRunFolderSync(dir), /judgments\.jsonl:1:\d+: at \$\.coverage\[1\]: expected "full", "partial" or "none"/);

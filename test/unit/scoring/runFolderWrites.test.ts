@@ -12,9 +12,15 @@ import { runCli, tempDir } from '../helpers';
 function dsqaRun(dir: string, judgments?: string): string {
   const run = join(dir, 't', 'run');
   mkdirSync(run, { recursive: true });
-  writeFileSync(join(run, 'rows.jsonl'), `${JSON.stringify({ id: 'r1', problem: 'Capital of France?', problem_category: 'Geo', answer: 'Paris', answer_type: 'Single Answer' })}\n`);
+  writeFileSync(
+    join(run, 'rows.jsonl'),
+    `${JSON.stringify({ id: 'r1', problem: 'Capital of France?', problem_category: 'Geo', answer: 'Paris', answer_type: 'Single Answer' })}\n`,
+  );
   writeFileSync(join(run, 'responses.jsonl'), `${JSON.stringify({ id: 'r1', response: 'Paris' })}\n`);
-  writeFileSync(join(run, 'trajaudit.run.json'), JSON.stringify({ kind: 'deepsearchqa', dataset: 'rows.jsonl', responses: 'responses.jsonl', ...(judgments !== undefined ? { judgments } : {}) }));
+  writeFileSync(
+    join(run, 'trajaudit.run.json'),
+    JSON.stringify({ kind: 'deepsearchqa', dataset: 'rows.jsonl', responses: 'responses.jsonl', ...(judgments !== undefined ? { judgments } : {}) }),
+  );
   return run;
 }
 
@@ -34,7 +40,10 @@ describe('score: the judgment cache is written only inside the run folder', func
     mkdirSync(join(dir, 'outside'));
     const absolute = join(dir, 'outside', 'abs.jsonl');
     writeFileSync(absolute, '');
-    for (const [named, target] of [['../../outside/x.jsonl', join(dir, 'outside', 'x.jsonl')], [absolute, absolute]]) {
+    for (const [named, target] of [
+      ['../../outside/x.jsonl', join(dir, 'outside', 'x.jsonl')],
+      [absolute, absolute],
+    ]) {
       const run = dsqaRun(dir, named);
       const r = await llm(run);
       assert.equal(r.code, 1, r.err);

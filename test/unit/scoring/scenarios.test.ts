@@ -7,13 +7,31 @@ import { scoreRunFolderSync } from '../../../src/core/scoring/scoreRunFolder';
 import { scoreScenarios, type ScenarioResult } from '../../../src/core/scoring/scenarios';
 import { runCli, tempDir } from '../helpers';
 
-const close = (actual: number | null | undefined, expected: number) => assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < 1e-9, `expected ${expected}, got ${actual}`);
+const close = (actual: number | null | undefined, expected: number) =>
+  assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < 1e-9, `expected ${expected}, got ${actual}`);
 
-const crit = (id: string, track: 'A' | 'B', dim: string, points: number | 'veto', check: 'mechanical' | 'human' = 'mechanical') => ({ id, track, dim, text: id, check, points });
+const crit = (id: string, track: 'A' | 'B', dim: string, points: number | 'veto', check: 'mechanical' | 'human' = 'mechanical') => ({
+  id,
+  track,
+  dim,
+  text: id,
+  check,
+  points,
+});
 const SET: ScenarioSet = {
   meta: {},
   scenarios: [
-    { id: 'S1', criteria: [crit('a1', 'A', 'D1', 20), crit('a2', 'A', 'D1', 30, 'human'), crit('a3', 'A', 'D2', 50), crit('v1', 'B', 'E4', 'veto'), crit('b1', 'B', 'E1', 10), crit('b2', 'B', 'E2', 30)] },
+    {
+      id: 'S1',
+      criteria: [
+        crit('a1', 'A', 'D1', 20),
+        crit('a2', 'A', 'D1', 30, 'human'),
+        crit('a3', 'A', 'D2', 50),
+        crit('v1', 'B', 'E4', 'veto'),
+        crit('b1', 'B', 'E1', 10),
+        crit('b2', 'B', 'E2', 30),
+      ],
+    },
     { id: 'S2', criteria: [crit('c1', 'A', 'D2', 40), crit('c2', 'A', 'D3', 60), crit('v2', 'B', 'E4', 'veto')] },
     { id: 'S3', criteria: [crit('d1', 'A', 'D3', 10)] },
   ],
@@ -47,7 +65,14 @@ describe('scenario-set scoring (seed 003)', () => {
     assert.deepEqual(s.gate.reasons, ['S1: B 0 < 85 (E4 veto failed)', 'silent_citations total 2 ≠ 0']);
     const low = scoreScenarios(SET, results([...base].map(([k, v]) => (k === 'S3' ? [k, { criteria: { d1: false } }] : [k, v]))));
     assert.deepEqual(low.gate.reasons, ['a_mean 56.67 < 90', 'S1: B 0 < 85 (E4 veto failed)']);
-    const pass = scoreScenarios(SET, results([['S1', { criteria: { a1: true, a2: true, a3: true, v1: true, b1: true, b2: true } }], ['S2', base.get('S2') as ScenarioResult], ['S3', { criteria: { d1: true } }]]));
+    const pass = scoreScenarios(
+      SET,
+      results([
+        ['S1', { criteria: { a1: true, a2: true, a3: true, v1: true, b1: true, b2: true } }],
+        ['S2', base.get('S2') as ScenarioResult],
+        ['S3', { criteria: { d1: true } }],
+      ]),
+    );
     assert.deepEqual(pass.gate, { passed: true, reasons: [] });
   });
 
@@ -75,14 +100,20 @@ describe('scenario-set scoring (seed 003)', () => {
 });
 
 describe('the real seed-003 scenario set', () => {
-  const candidates = [join(__dirname, '../../../samples/items/scenarios/scenario-set.json'), join(__dirname, '../../../../shared/seeds/003_cb549fe58794d1b7.txt')];
+  const candidates = [
+    join(__dirname, '../../../samples/items/scenarios/scenario-set.json'),
+    join(__dirname, '../../../../shared/seeds/003_cb549fe58794d1b7.txt'),
+  ];
   const path = candidates.find((p) => existsSync(p));
 
   it('loads, scores with a results file, and the gate reports each failed condition', async function () {
     if (!path) this.skip();
     const set = loadScenarioSet(path as string);
     assert.equal(set.scenarios.length, 10);
-    assert.equal(set.scenarios.reduce((s, x) => s + x.criteria.length, 0), 76);
+    assert.equal(
+      set.scenarios.reduce((s, x) => s + x.criteria.length, 0),
+      76,
+    );
     const dir = tempDir();
     copyFileSync(path as string, join(dir, 'scenario-set.json'));
     // Every criterion hit, except TS-02's only scored B criterion and TS-10's E4 veto; one silent citation.

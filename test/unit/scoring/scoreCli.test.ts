@@ -82,7 +82,10 @@ describe('run-folder detection and CLI errors', () => {
     writeFileSync(join(dir, 'trajaudit.run.json'), '{"kind": "deepsearchqa", "dataset": "missing.csv"}');
     assert.throws(() => scoreRunFolderSync(dir), /missing\.csv: not found \(the dataset file of this deepsearchqa run\)/);
     writeFileSync(join(dir, 'trajaudit.run.json'), '{"kind": "deepsearch"}');
-    assert.throws(() => scoreRunFolderSync(dir), /trajaudit\.run\.json:1:\d+: at \$\.kind: expected "kind" to be one of audit, deepsearchqa, nuggets, scenarios, delegation/);
+    assert.throws(
+      () => scoreRunFolderSync(dir),
+      /trajaudit\.run\.json:1:\d+: at \$\.kind: expected "kind" to be one of audit, deepsearchqa, nuggets, scenarios, delegation/,
+    );
     assert.throws(() => scoreRunFolderSync(join(dir, 'responses.jsonl')), /is a file; expected a run folder/);
     assert.throws(() => scoreRunFolderSync(join(dir, 'nope')), /no such folder/);
   });

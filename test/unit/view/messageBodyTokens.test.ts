@@ -5,10 +5,16 @@ import { tokenCount } from '../../../src/core/stats/tokens';
 import { trajectoryOf } from '../helpers';
 
 const t = trajectoryOf({
-  query: 'Who designed the Ravenna ferry terminal?', predicted_answer: 'Aldo Brera',
+  query: 'Who designed the Ravenna ferry terminal?',
+  predicted_answer: 'Aldo Brera',
   trajectory: [
     { role: 'user', content: 'Who designed the Ravenna ferry terminal?' },
-    { role: 'assistant', reasoning_content: 'Search first.', content: '', tool_calls: [{ id: 's1', type: 'function', function: { name: 'search', arguments: '{"query": ["terminal", }' } }] },
+    {
+      role: 'assistant',
+      reasoning_content: 'Search first.',
+      content: '',
+      tool_calls: [{ id: 's1', type: 'function', function: { name: 'search', arguments: '{"query": ["terminal", }' } }],
+    },
     { role: 'tool', tool_call_id: 's1', content: 'designed by <b>aldo brera</b> studio' },
     { role: 'assistant', content: 'Final answer: Aldo Brera' },
   ],
@@ -16,7 +22,12 @@ const t = trajectoryOf({
 
 describe('editor message bodies', () => {
   it('carry the text as is, raw arguments with their validity, reasoning and the answered call', () => {
-    assert.deepEqual(messageBody(t.messages[1]), { position: 1, content: '', reasoning: 'Search first.', toolCalls: [{ id: 's1', name: 'search', rawArguments: '{"query": ["terminal", }', argumentsValid: false }] });
+    assert.deepEqual(messageBody(t.messages[1]), {
+      position: 1,
+      content: '',
+      reasoning: 'Search first.',
+      toolCalls: [{ id: 's1', name: 'search', rawArguments: '{"query": ["terminal", }', argumentsValid: false }],
+    });
     assert.deepEqual(messageBody(t.messages[2]), { position: 2, content: 'designed by <b>aldo brera</b> studio', toolCalls: [], toolCallId: 's1' });
   });
 });

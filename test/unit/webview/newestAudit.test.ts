@@ -50,7 +50,10 @@ describe('newest audit: one rule for host and webview', () => {
     const { host, disagreeing, store } = hostAndWebview(mixedZones);
     assert.equal(host?.id, 'utc');
     assert.equal(store.newestAudit()?.id, 'utc');
-    assert.deepEqual(store.sortedAudits().map((a) => a.id), ['east', 'utc']);
+    assert.deepEqual(
+      store.sortedAudits().map((a) => a.id),
+      ['east', 'utc'],
+    );
     // The record list's "disagreeing" flag is computed from the same (newest, agreeing) audit.
     assert.equal(disagreeing, false);
   });
@@ -81,10 +84,19 @@ describe('newest audit: one rule for host and webview', () => {
       { id: 'garbled', method: 'm', createdAt: 'soon' },
       { id: 'early', method: 'other', createdAt: '2026-01-01T00:00:00Z' },
     ];
-    assert.deepEqual(sortAuditsOldestFirst(audits).map((a) => a.id), ['undated', 'garbled', 'early', 'late', 'same-instant']);
+    assert.deepEqual(
+      sortAuditsOldestFirst(audits).map((a) => a.id),
+      ['undated', 'garbled', 'early', 'late', 'same-instant'],
+    );
     assert.equal(newestAudit(audits)?.id, 'same-instant');
     assert.equal(newestAudit(audits, 'other')?.id, 'early');
-    assert.equal(newestAudit([{ id: 'a', method: 'm' }, { id: 'b', method: 'm' }])?.id, 'b');
+    assert.equal(
+      newestAudit([
+        { id: 'a', method: 'm' },
+        { id: 'b', method: 'm' },
+      ])?.id,
+      'b',
+    );
     assert.equal(newestAudit(undefined), undefined);
   });
 });

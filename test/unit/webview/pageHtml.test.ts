@@ -37,7 +37,11 @@ describe('webview page HTML (pageHtml)', () => {
 
   it('every script runs only by the nonce; the embedded view is inert JSON that cannot close its element', () => {
     const scripts = all.filter((e) => e.tagName === 'script');
-    assert.deepEqual(scripts.map((s) => attr(s, 'type') ?? 'js'), ['application/json', 'js'], 'no script escaped from the JSON');
+    assert.deepEqual(
+      scripts.map((s) => attr(s, 'type') ?? 'js'),
+      ['application/json', 'js'],
+      'no script escaped from the JSON',
+    );
     const [json, bundle] = scripts;
     assert.equal(attr(json, 'id'), EMBEDDED_INIT_ID);
     assert.equal(JSON.parse(text(json)).text, hostile, 'the JSON reads back as it was');

@@ -7,7 +7,10 @@ import { ROOT_CAUSES, rootCauseInfo, rootCauseLabel } from '../../../webview/src
 
 describe('root causes: one list, one normalization, one verdict for host and webview', () => {
   it('the webview shows the core ids, labels and definitions, in the core order (the 1–6 shortcuts)', () => {
-    assert.deepEqual(ROOT_CAUSES.map((r) => r.id), [...CORE_IDS]);
+    assert.deepEqual(
+      ROOT_CAUSES.map((r) => r.id),
+      [...CORE_IDS],
+    );
     for (const r of ROOT_CAUSES) {
       assert.equal(r.label, ROOT_CAUSE_LABELS[r.id]);
       assert.equal(r.definition, ROOT_CAUSE_DEFINITIONS[r.id]);
@@ -35,7 +38,9 @@ describe('root causes: one list, one normalization, one verdict for host and web
   });
 
   it('the record list flags disagreement exactly when the panel verdicts say outside span or cause differs', () => {
-    const audit = (criticalStep: number, rootCause: 'constraint_neglect' | 'search_coverage_gap') => [{ id: 'a', method: 'm', createdAt: '2026-01-01T00:00Z', diagnosis: { criticalStep, rootCause } }];
+    const audit = (criticalStep: number, rootCause: 'constraint_neglect' | 'search_coverage_gap') => [
+      { id: 'a', method: 'm', createdAt: '2026-01-01T00:00Z', diagnosis: { criticalStep, rootCause } },
+    ];
     assert.equal(disagrees({ criticalStep: 4, toleranceSpan: [3, 6], rootCause: 'constraint_neglect' }, audit(6, 'constraint_neglect')), false);
     assert.equal(disagrees({ criticalStep: 4, toleranceSpan: [3, 6], rootCause: 'constraint_neglect' }, audit(7, 'constraint_neglect')), true);
     assert.equal(disagrees({ criticalStep: 4, rootCause: 'constraint_neglect' }, audit(5, 'constraint_neglect')), true);
@@ -44,7 +49,8 @@ describe('root causes: one list, one normalization, one verdict for host and web
 
   it('the sidecar schema reads the branch and adjudication fields the audit panel shows, and rejects ill-typed ones', () => {
     const audit = {
-      id: 'a', method: 'searchauditor',
+      id: 'a',
+      method: 'searchauditor',
       branches: [{ name: 'holistic', criticalStep: 3, rootCause: 'Constraint Neglect', rationale: 'r', notes: 'n' }],
       adjudication: { disagreements: 'd', clusters: [[1, 3], [7]] },
     };

@@ -42,7 +42,11 @@ export class HostLink<ToHost extends Message, FromHost extends Message, Replies 
   }
 
   /** Sends request `type` and resolves with its reply's body; rejects on `{error}` or after `timeoutMs`. */
-  request<K extends keyof Replies & ToHost['type']>(type: K, fields: Omit<Extract<ToHost, { type: K }>, 'type' | 'requestId'>, timeoutMs = 60_000): Promise<Replies[K]> {
+  request<K extends keyof Replies & ToHost['type']>(
+    type: K,
+    fields: Omit<Extract<ToHost, { type: K }>, 'type' | 'requestId'>,
+    timeoutMs = 60_000,
+  ): Promise<Replies[K]> {
     const requestId = this.nextId++;
     return new Promise<Replies[K]>((resolve, reject) => {
       const timer = window.setTimeout(() => {

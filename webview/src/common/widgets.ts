@@ -37,7 +37,10 @@ export interface CollapsibleElement extends HTMLElement {
 export function button(label: string, opts: { secondary?: boolean; title?: string; onClick?: () => void; className?: string } = {}): ButtonElement {
   const b = el('vscode-button', { text: label, className: opts.className, title: opts.title }) as ButtonElement;
   if (opts.secondary) b.setAttribute('secondary', '');
-  if (opts.onClick) b.addEventListener('click', () => { if (!b.disabled) opts.onClick!(); });
+  if (opts.onClick)
+    b.addEventListener('click', () => {
+      if (!b.disabled) opts.onClick!();
+    });
   return b;
 }
 

@@ -45,7 +45,10 @@ export class AnnotationPanel {
   /** Announces short feedback (e.g. "Message 13 is not a decision step"). */
   notify: (message: string, kind?: 'info' | 'error') => void = () => {};
 
-  constructor(private readonly store: Store, private readonly host: HostConnection) {
+  constructor(
+    private readonly store: Store,
+    private readonly host: HostConnection,
+  ) {
     this.root = el('section', { className: 'panel-section annotation', attrs: { 'aria-labelledby': 'annotation-heading' } });
     const head = el('div', { className: 'section-head' });
     head.append(el('h2', { text: 'Your annotation', attrs: { id: 'annotation-heading' } }));
@@ -55,7 +58,8 @@ export class AnnotationPanel {
     this.readOnlyNote.hidden = true;
     this.outdatedNote = el('div', { className: 'note note-warn', attrs: { role: 'note' } });
     this.outdatedNote.hidden = true;
-    this.outdatedNote.textContent = 'This annotation was made on other content of the trajectory file (its sha256 differs): steps may have moved. Check it; saving it again, or trajaudit validate --accept-content, confirms it.';
+    this.outdatedNote.textContent =
+      'This annotation was made on other content of the trajectory file (its sha256 differs): steps may have moved. Check it; saving it again, or trajaudit validate --accept-content, confirms it.';
 
     // Critical step
     this.critical = textfield({ type: 'number', placeholder: 'step', className: 'num-field' });
@@ -88,7 +92,10 @@ export class AnnotationPanel {
         className: 'cause-opt',
         attrs: { type: 'button', role: 'radio', 'aria-checked': 'false', 'data-id': rc.id, title: rc.definition },
       });
-      opt.append(el('span', { className: 'cause-key', text: String(i + 1), attrs: { 'aria-hidden': 'true' } }), el('span', { className: 'cause-label', text: rc.label }));
+      opt.append(
+        el('span', { className: 'cause-key', text: String(i + 1), attrs: { 'aria-hidden': 'true' } }),
+        el('span', { className: 'cause-label', text: rc.label }),
+      );
       opt.addEventListener('click', () => this.setRootCause(rc.id));
       opt.addEventListener('keydown', (ev) => this.onCauseKey(ev, i));
       this.causeGroup.append(opt);
@@ -113,10 +120,30 @@ export class AnnotationPanel {
     rubrics.setAttribute('aria-label', 'Repair rubrics, one per line');
     annotator.setAttribute('aria-label', 'Annotator');
     this.rubricCount = el('div', { className: 'field-msg', attrs: { 'aria-live': 'polite' } });
-    this.bindText(rationale, (a) => a.rationale ?? '', (v) => ({ rationale: v || null }), 'Edit rationale');
-    this.bindText(directive, (a) => a.repairDirective ?? '', (v) => ({ repairDirective: v || null }), 'Edit repair directive');
-    this.bindText(rubrics, (a) => (a.repairRubrics ?? []).join('\n'), (v) => ({ repairRubrics: splitRubrics(v) }), 'Edit repair rubrics');
-    this.bindText(annotator, (a) => a.annotator ?? '', (v) => ({ annotator: v.trim() || null }), 'Set annotator');
+    this.bindText(
+      rationale,
+      (a) => a.rationale ?? '',
+      (v) => ({ rationale: v || null }),
+      'Edit rationale',
+    );
+    this.bindText(
+      directive,
+      (a) => a.repairDirective ?? '',
+      (v) => ({ repairDirective: v || null }),
+      'Edit repair directive',
+    );
+    this.bindText(
+      rubrics,
+      (a) => (a.repairRubrics ?? []).join('\n'),
+      (v) => ({ repairRubrics: splitRubrics(v) }),
+      'Edit repair rubrics',
+    );
+    this.bindText(
+      annotator,
+      (a) => a.annotator ?? '',
+      (v) => ({ annotator: v.trim() || null }),
+      'Set annotator',
+    );
     rubrics.addEventListener('input', () => this.renderRubricCount(splitRubrics(rubrics.value) ?? []));
 
     this.root.append(
@@ -233,7 +260,8 @@ export class AnnotationPanel {
     if (!this.writable()) return;
     const text = raw.trim();
     if (!text) {
-      if (this.store.annotation.criticalStep !== null && this.store.annotation.criticalStep !== undefined) this.edit({ criticalStep: null }, 'Clear critical step');
+      if (this.store.annotation.criticalStep !== null && this.store.annotation.criticalStep !== undefined)
+        this.edit({ criticalStep: null }, 'Clear critical step');
       return;
     }
     const n = Number(text);
@@ -353,7 +381,8 @@ export class AnnotationPanel {
       const sErr = span ? spanError(span, a.criticalStep, ctx) : null;
       this.spanStart.invalid = !!sErr;
       this.spanEnd.invalid = !!sErr;
-      this.spanMsg.textContent = sErr ?? (span ? `${span[1] - span[0] + 1} messages, ${this.decisionsIn(span)} decision steps` : 'Smallest window of acceptable decision steps.');
+      this.spanMsg.textContent =
+        sErr ?? (span ? `${span[1] - span[0] + 1} messages, ${this.decisionsIn(span)} decision steps` : 'Smallest window of acceptable decision steps.');
       this.spanMsg.className = `field-msg${sErr ? ' is-error' : ''}`;
     }
 
@@ -391,7 +420,8 @@ export class AnnotationPanel {
   private renderRubricCount(rubrics: string[]): void {
     const n = rubrics.length;
     const ok = n >= 3 && n <= 5;
-    this.rubricCount.textContent = n === 0 ? 'Three to five atomic rubrics, one per line.' : `${n} rubric${n === 1 ? '' : 's'}${ok ? '' : ' — expected 3 to 5'}`;
+    this.rubricCount.textContent =
+      n === 0 ? 'Three to five atomic rubrics, one per line.' : `${n} rubric${n === 1 ? '' : 's'}${ok ? '' : ' — expected 3 to 5'}`;
     this.rubricCount.className = `field-msg${n && !ok ? ' is-warn' : ''}`;
   }
 
@@ -425,7 +455,10 @@ export class AnnotationPanel {
 }
 
 function splitRubrics(text: string): string[] | null {
-  const lines = text.split(/\r?\n/).map((l) => l.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim())
+    .filter(Boolean);
   return lines.length ? lines : null;
 }
 

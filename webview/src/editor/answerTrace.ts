@@ -15,7 +15,11 @@ export class AnswerTracePanel {
   readonly root: HTMLElement;
   private busy = false;
 
-  constructor(private readonly store: Store, private readonly host: HostConnection, private readonly reveal: (position: number) => void) {
+  constructor(
+    private readonly store: Store,
+    private readonly host: HostConnection,
+    private readonly reveal: (position: number) => void,
+  ) {
     this.button = el('button', {
       className: 'text-btn trace-button',
       text: 'Trace answer',
@@ -73,7 +77,12 @@ export class AnswerTracePanel {
     const sorted = [...t.occurrences].sort((a, b) => this.store.indexOf(a.position) - this.store.indexOf(b.position));
     for (const o of sorted.slice(0, MAX_CHIPS)) {
       const first = t.first && t.first.position === o.position && t.first.source === o.source;
-      const chip = stepChip(o.position, this.reveal, first ? `#${o.position} first · ${o.source}` : `#${o.position}`, `trace-chip trace-chip-${kind}${first ? ' is-first' : ''}`);
+      const chip = stepChip(
+        o.position,
+        this.reveal,
+        first ? `#${o.position} first · ${o.source}` : `#${o.position}`,
+        `trace-chip trace-chip-${kind}${first ? ' is-first' : ''}`,
+      );
       chip.title = `${first ? 'First occurrence' : 'Occurrence'} in message ${o.position} (${o.source})`;
       chips.append(chip);
     }

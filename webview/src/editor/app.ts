@@ -368,9 +368,13 @@ export class App {
       this.timeline.focus();
       return;
     }
-    window.addEventListener('focus', () => {
-      if (!document.activeElement || document.activeElement === document.body) this.timeline.focus();
-    }, { once: true });
+    window.addEventListener(
+      'focus',
+      () => {
+        if (!document.activeElement || document.activeElement === document.body) this.timeline.focus();
+      },
+      { once: true },
+    );
   }
 
   private renderStatus(): void {

@@ -16,7 +16,10 @@ export class AuditPanel {
   private readonly gold: HTMLElement;
   private readonly audits: HTMLElement;
 
-  constructor(private readonly store: Store, private readonly reveal: (position: number) => void) {
+  constructor(
+    private readonly store: Store,
+    private readonly reveal: (position: number) => void,
+  ) {
     this.root = el('section', { className: 'panel-section audit', attrs: { 'aria-labelledby': 'audit-heading' } });
     const head = el('div', { className: 'section-head' });
     head.append(el('h2', { text: 'Compare and audits', attrs: { id: 'audit-heading' } }));
@@ -59,7 +62,12 @@ export class AuditPanel {
       tbody.append(tr);
     };
     const cause = (id: string | null | undefined) => el('span', { className: id ? '' : 'muted', text: rootCauseLabelHyphenated(id) });
-    row('Step', this.chip(a.criticalStep, 'chip-human'), this.chip(d?.criticalStep, 'chip-audit'), ...(gold ? [this.chip(gold.criticalStep, 'chip-gold')] : []));
+    row(
+      'Step',
+      this.chip(a.criticalStep, 'chip-human'),
+      this.chip(d?.criticalStep, 'chip-audit'),
+      ...(gold ? [this.chip(gold.criticalStep, 'chip-gold')] : []),
+    );
     row('Span', spanText(a.toleranceSpan), el('span', { className: 'muted', text: '—' }), ...(gold ? [spanText(gold.toleranceSpan)] : []));
     row('Cause', cause(a.rootCause), cause(d?.rootCause), ...(gold ? [cause(gold.rootCause)] : []));
     table.append(thead, tbody);
@@ -71,12 +79,20 @@ export class AuditPanel {
       verdicts.append(li);
     };
     if (audit) verdict('Audit vs you', stepVerdict(d?.criticalStep, a.criticalStep, a.toleranceSpan), causeVerdict(d?.rootCause, a.rootCause));
-    if (audit && gold) verdict('Audit vs gold', stepVerdict(d?.criticalStep, gold.criticalStep, gold.toleranceSpan), causeVerdict(d?.rootCause, gold.rootCause));
-    if (gold && (a.criticalStep !== null && a.criticalStep !== undefined || a.rootCause)) verdict('You vs gold', stepVerdict(a.criticalStep, gold.criticalStep, gold.toleranceSpan), causeVerdict(a.rootCause, gold.rootCause));
+    if (audit && gold)
+      verdict('Audit vs gold', stepVerdict(d?.criticalStep, gold.criticalStep, gold.toleranceSpan), causeVerdict(d?.rootCause, gold.rootCause));
+    if (gold && ((a.criticalStep !== null && a.criticalStep !== undefined) || a.rootCause))
+      verdict('You vs gold', stepVerdict(a.criticalStep, gold.criticalStep, gold.toleranceSpan), causeVerdict(a.rootCause, gold.rootCause));
     const nodes: Node[] = [table];
     if (verdicts.childElementCount) nodes.push(verdicts);
     if (!audit) nodes.push(el('p', { className: 'muted small', text: 'No audit in this record yet.' }));
-    else nodes.push(el('p', { className: 'muted small', text: `Newest audit: ${audit.method}${audit.model ? ' · ' + audit.model : ''}${audit.createdAt ? ' · ' + formatDate(audit.createdAt) : ''}. Step: exact, within the reference span, or outside it.` }));
+    else
+      nodes.push(
+        el('p', {
+          className: 'muted small',
+          text: `Newest audit: ${audit.method}${audit.model ? ' · ' + audit.model : ''}${audit.createdAt ? ' · ' + formatDate(audit.createdAt) : ''}. Step: exact, within the reference span, or outside it.`,
+        }),
+      );
     this.compare.replaceChildren(...nodes);
   }
 
@@ -119,7 +135,11 @@ export class AuditPanel {
     if (d) {
       const box = el('div', { className: 'audit-diag' });
       const line = el('div', { className: 'kv' });
-      line.append(el('span', { className: 'k', text: 'Diagnosis' }), this.chip(d.criticalStep, 'chip-audit'), el('span', { className: 'cause-name', text: rootCauseLabel(d.rootCause) }));
+      line.append(
+        el('span', { className: 'k', text: 'Diagnosis' }),
+        this.chip(d.criticalStep, 'chip-audit'),
+        el('span', { className: 'cause-name', text: rootCauseLabel(d.rootCause) }),
+      );
       box.append(line);
       if (d.rationale) box.append(el('p', { className: 'prose', text: visiblePlain(d.rationale) }));
       if (d.citedSteps?.length) {
@@ -144,7 +164,12 @@ export class AuditPanel {
       for (const b of audit.branches) {
         const item = el('div', { className: 'branch' });
         const top = el('div', { className: 'kv' });
-        top.append(el('span', { className: 'mk mk-branch', text: (b.name || '?').charAt(0).toUpperCase(), attrs: { 'aria-hidden': 'true' } }), el('span', { className: 'branch-name', text: b.name }), this.chip(b.criticalStep, 'chip-branch'), el('span', { className: 'cause-name', text: rootCauseLabel(b.rootCause) }));
+        top.append(
+          el('span', { className: 'mk mk-branch', text: (b.name || '?').charAt(0).toUpperCase(), attrs: { 'aria-hidden': 'true' } }),
+          el('span', { className: 'branch-name', text: b.name }),
+          this.chip(b.criticalStep, 'chip-branch'),
+          el('span', { className: 'cause-name', text: rootCauseLabel(b.rootCause) }),
+        );
         item.append(top);
         if (b.rationale) item.append(el('p', { className: 'prose', text: visiblePlain(b.rationale) }));
         if (b.notes) {
@@ -193,7 +218,11 @@ function verdictPill(v: StepVerdict, what: string): HTMLElement {
 
 function causePill(v: CauseVerdict, what: string): HTMLElement {
   const cls = v === 'agree' ? 'pill-ok' : v === 'disagree' ? 'pill-error' : 'pill-muted';
-  return el('span', { className: `pill ${cls}`, text: `cause ${v === 'missing' ? 'n/a' : v === 'agree' ? 'agrees' : 'differs'}`, title: `${what}, root cause: ${v}` });
+  return el('span', {
+    className: `pill ${cls}`,
+    text: `cause ${v === 'missing' ? 'n/a' : v === 'agree' ? 'agrees' : 'differs'}`,
+    title: `${what}, root cause: ${v}`,
+  });
 }
 
 function goldBody(gold: GoldData, chip: (p: number | undefined) => Node): HTMLElement {

@@ -8,9 +8,20 @@ import { M, type Markers } from './markers';
 import { el } from '../common/dom';
 
 interface Palette {
-  search: string; visit: string; final: string; critical: string; gold: string; audit: string;
-  branch: string; cited: string; match: string; current: string; answerPred: string; answerGold: string;
-  error: string; background: string;
+  search: string;
+  visit: string;
+  final: string;
+  critical: string;
+  gold: string;
+  audit: string;
+  branch: string;
+  cited: string;
+  match: string;
+  current: string;
+  answerPred: string;
+  answerGold: string;
+  error: string;
+  background: string;
 }
 
 export const STRIP_LEGEND: { key: keyof Palette; label: string }[] = [
@@ -38,10 +49,17 @@ export class DensityStrip {
   private width = 0;
   private height = 0;
 
-  constructor(private readonly store: Store, private readonly markers: Markers, private readonly jump: (position: number) => void) {
+  constructor(
+    private readonly store: Store,
+    private readonly markers: Markers,
+    private readonly jump: (position: number) => void,
+  ) {
     this.root = el('div', {
       className: 'density-strip',
-      attrs: { role: 'img', 'aria-label': 'Density strip: searches, visits, labels, audit proposals and search matches along the whole trajectory. Click to jump.' },
+      attrs: {
+        role: 'img',
+        'aria-label': 'Density strip: searches, visits, labels, audit proposals and search matches along the whole trajectory. Click to jump.',
+      },
     });
     this.canvas = el('canvas', { className: 'ds-canvas' });
     this.viewport = el('div', { className: 'ds-viewport' });
@@ -217,7 +235,11 @@ export class DensityStrip {
       const important = M.CRITICAL | M.GOLD_CRITICAL | M.AUDIT | M.BRANCH | M.CURRENT_MATCH | M.MATCH | M.ANSWER_PRED | M.ANSWER_GOLD | M.FINAL;
       let best = -1;
       for (let d = 0; d <= reach && best < 0; d++) {
-        for (const k of [index - d, index + d]) if (k >= 0 && k < rows.length && this.markers.flags[k] & important) { best = k; break; }
+        for (const k of [index - d, index + d])
+          if (k >= 0 && k < rows.length && this.markers.flags[k] & important) {
+            best = k;
+            break;
+          }
       }
       if (best >= 0) index = best;
     }

@@ -84,7 +84,8 @@ export function beginEditorStart(): EditorStart {
         performance.mark('trajaudit/early-keys', { detail: held.length });
         // In a task of their own, after the first view's selection and focus are in place.
         setTimeout(() => {
-          for (const key of held) (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { ...key, bubbles: true, composed: true, cancelable: true }));
+          for (const key of held)
+            (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { ...key, bubbles: true, composed: true, cancelable: true }));
         }, 0);
       }
       afterPaint(after);

@@ -44,7 +44,11 @@ export class Header {
     const toggle = el('button', {
       className: 'icon-btn hdr-collapse',
       text: this.collapsed ? '▸' : '▾',
-      attrs: { type: 'button', 'aria-expanded': this.collapsed ? 'false' : 'true', 'aria-label': this.collapsed ? 'Show query and statistics' : 'Hide query and statistics' },
+      attrs: {
+        type: 'button',
+        'aria-expanded': this.collapsed ? 'false' : 'true',
+        'aria-label': this.collapsed ? 'Show query and statistics' : 'Hide query and statistics',
+      },
     });
     toggle.addEventListener('click', () => {
       this.setCollapsed(!this.collapsed);
@@ -53,8 +57,15 @@ export class Header {
     });
     const title = el('h1', { className: 'hdr-file', text: fileName, title: h.file });
     const parts: (Node | string)[] = [toggle, title];
-    if (this.store.records.length > 1 || h.recordId) parts.push(el('span', { className: 'hdr-record', text: visiblePlain(h.recordId), title: `record ${h.recordId}` }));
-    parts.push(el('span', { className: 'pill pill-format', text: `${h.format}${this.store.container ? ' · ' + this.store.container : ''}`, title: `Detected format: ${h.format}\n${h.detectionReason}` }));
+    if (this.store.records.length > 1 || h.recordId)
+      parts.push(el('span', { className: 'hdr-record', text: visiblePlain(h.recordId), title: `record ${h.recordId}` }));
+    parts.push(
+      el('span', {
+        className: 'pill pill-format',
+        text: `${h.format}${this.store.container ? ' · ' + this.store.container : ''}`,
+        title: `Detected format: ${h.format}\n${h.detectionReason}`,
+      }),
+    );
     if (this.store.readOnlyReason) parts.push(el('span', { className: 'pill pill-warn', text: 'read-only', title: this.store.readOnlyReason }));
     if (this.collapsed) {
       const q = h.query ? visiblePlain(h.query) : '';

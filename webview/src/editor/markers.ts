@@ -117,13 +117,21 @@ export class Markers {
     if (trace?.predicted) {
       for (const o of trace.predicted.occurrences) {
         const first = trace.predicted.first?.position === o.position;
-        note(o.position, { badge: first ? '⚑' : '◦', kind: 'answer-pred', text: `${first ? 'First occurrence' : 'Occurrence'} of the predicted answer (${o.source})` }, M.ANSWER_PRED);
+        note(
+          o.position,
+          { badge: first ? '⚑' : '◦', kind: 'answer-pred', text: `${first ? 'First occurrence' : 'Occurrence'} of the predicted answer (${o.source})` },
+          M.ANSWER_PRED,
+        );
       }
     }
     if (trace?.gold) {
       for (const o of trace.gold.occurrences) {
         const first = trace.gold.first?.position === o.position;
-        note(o.position, { badge: first ? '⚑' : '◦', kind: 'answer-gold', text: `${first ? 'First occurrence' : 'Occurrence'} of the gold answer (${o.source})` }, M.ANSWER_GOLD);
+        note(
+          o.position,
+          { badge: first ? '⚑' : '◦', kind: 'answer-gold', text: `${first ? 'First occurrence' : 'Occurrence'} of the gold answer (${o.source})` },
+          M.ANSWER_GOLD,
+        );
       }
     }
 

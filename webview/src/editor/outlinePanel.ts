@@ -17,7 +17,11 @@ export class OutlinePanel {
   private current = -1; // index into decisionIndices
   private focusIndex = -1;
 
-  constructor(private readonly store: Store, private readonly markers: Markers, private readonly reveal: (position: number, keepFocus?: boolean) => void) {
+  constructor(
+    private readonly store: Store,
+    private readonly markers: Markers,
+    private readonly reveal: (position: number, keepFocus?: boolean) => void,
+  ) {
     this.root = el('section', { className: 'panel-section outline', attrs: { 'aria-labelledby': 'outline-heading' } });
     const head = el('div', { className: 'section-head' });
     head.append(el('h2', { text: 'Outline', attrs: { id: 'outline-heading' } }));
@@ -72,7 +76,13 @@ export class OutlinePanel {
     const row = this.store.rows[this.store.decisionIndices[i]];
     const item = el('div', {
       className: `ol-item${row.isFinalAnswer ? ' is-final' : ''}`,
-      attrs: { role: 'option', id: `ol-item-${row.position}`, 'data-position': row.position, 'aria-posinset': i + 1, 'aria-setsize': this.store.decisionIndices.length },
+      attrs: {
+        role: 'option',
+        id: `ol-item-${row.position}`,
+        'data-position': row.position,
+        'aria-posinset': i + 1,
+        'aria-setsize': this.store.decisionIndices.length,
+      },
     });
     const top = el('div', { className: 'ol-top' });
     top.append(el('span', { className: 'ol-pos', text: String(row.position) }));
@@ -96,7 +106,12 @@ export class OutlinePanel {
     item.setAttribute('aria-selected', i === this.current ? 'true' : 'false');
     const badges = item.querySelector('.ol-badges') as HTMLElement;
     const notes = this.markers.notes.get(rowIndex) ?? [];
-    badges.replaceChildren(...notes.filter((n) => n.kind !== 'cited').slice(0, 3).map((n) => el('span', { className: `mk mk-${n.kind}`, text: n.badge, title: n.text })));
+    badges.replaceChildren(
+      ...notes
+        .filter((n) => n.kind !== 'cited')
+        .slice(0, 3)
+        .map((n) => el('span', { className: `mk mk-${n.kind}`, text: n.badge, title: n.text })),
+    );
     const label = [`Step ${row.position}`, row.calls.join(', ') || (row.isFinalAnswer ? 'final answer' : 'reply'), ...notes.map((n) => n.text)];
     item.setAttribute('aria-label', label.join(', '));
   }

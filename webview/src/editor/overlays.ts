@@ -12,7 +12,10 @@ export class ShortcutsOverlay {
     this.root = el('div', { className: 'overlay-backdrop', attrs: { hidden: true } });
     const dialog = el('div', { className: 'overlay', attrs: { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'shortcuts-title', tabindex: -1 } });
     const head = el('div', { className: 'overlay-head' });
-    head.append(el('h2', { text: 'Keyboard shortcuts', attrs: { id: 'shortcuts-title' } }), iconButton('✕', 'Close (Escape)', () => this.close()));
+    head.append(
+      el('h2', { text: 'Keyboard shortcuts', attrs: { id: 'shortcuts-title' } }),
+      iconButton('✕', 'Close (Escape)', () => this.close()),
+    );
     const table = el('table', { className: 'keys-table' });
     const tbody = el('tbody');
     for (const s of SHORTCUTS) {
@@ -32,10 +35,12 @@ export class ShortcutsOverlay {
     for (const [k, d] of extra) {
       const tr = el('tr');
       const keys = el('td', { className: 'keys' });
-      k.split(/\s+/).filter(Boolean).forEach((x, i) => {
-        if (i) keys.append(' ');
-        keys.append(el('kbd', { text: x }));
-      });
+      k.split(/\s+/)
+        .filter(Boolean)
+        .forEach((x, i) => {
+          if (i) keys.append(' ');
+          keys.append(el('kbd', { text: x }));
+        });
       tr.append(keys, el('td', { text: d }));
       tbody.append(tr);
     }
@@ -109,7 +114,10 @@ export class GotoPrompt {
   constructor(private readonly go: (position: number) => string | null) {
     this.root = el('div', { className: 'goto', attrs: { role: 'dialog', 'aria-label': 'Go to message', hidden: true } });
     const label = el('label', { text: 'Go to message', attrs: { for: 'goto-input' } });
-    this.input = el('input', { className: 'goto-input', attrs: { id: 'goto-input', type: 'text', inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false', placeholder: 'position' } });
+    this.input = el('input', {
+      className: 'goto-input',
+      attrs: { id: 'goto-input', type: 'text', inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false', placeholder: 'position' },
+    });
     this.msg = el('span', { className: 'goto-msg', attrs: { 'aria-live': 'polite' } });
     this.root.append(label, this.input, this.msg);
     this.input.addEventListener('keydown', (ev) => {

@@ -25,7 +25,10 @@ export class RecordList {
   /** Called before asking the host for another record (flushes pending edits). */
   beforeSwitch: () => void = () => {};
 
-  constructor(private readonly store: Store, private readonly host: HostConnection) {
+  constructor(
+    private readonly store: Store,
+    private readonly host: HostConnection,
+  ) {
     this.root = el('section', { className: 'panel-section records', attrs: { 'aria-labelledby': 'records-heading' } });
     const head = el('div', { className: 'section-head' });
     head.append(el('h2', { text: 'Records', attrs: { id: 'records-heading' } }));
@@ -114,7 +117,10 @@ export class RecordList {
 
   private createItem(i: number): HTMLElement {
     const r = this.filtered[i];
-    const item = el('div', { className: 'rl-item', attrs: { role: 'option', id: `rl-item-${i}`, 'data-id': r.id, title: r.line !== undefined ? `line ${r.line}: ${r.id}` : r.id } });
+    const item = el('div', {
+      className: 'rl-item',
+      attrs: { role: 'option', id: `rl-item-${i}`, 'data-id': r.id, title: r.line !== undefined ? `line ${r.line}: ${r.id}` : r.id },
+    });
     item.append(el('span', { className: 'rl-label', text: visiblePlain(r.label || r.id) }));
     const flags = el('span', { className: 'rl-flags' });
     if (r.annotated) flags.append(el('span', { className: 'mk mk-critical', text: '✎', title: 'annotated' }));

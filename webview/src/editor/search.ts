@@ -34,7 +34,11 @@ export class SearchBar {
   private lastKey = '';
   onChange: () => void = () => {};
 
-  constructor(private readonly store: Store, private readonly host: HostConnection, private readonly reveal: (position: number) => void) {
+  constructor(
+    private readonly store: Store,
+    private readonly host: HostConnection,
+    private readonly reveal: (position: number) => void,
+  ) {
     this.root = el('div', { className: 'search', attrs: { role: 'search' } });
     const bar = el('div', { className: 'search-bar' });
     this.input = textfield({ placeholder: 'Search every message  ( / )', className: 'search-input' });
@@ -136,7 +140,11 @@ export class SearchBar {
         if (idx < 0) idx = 0;
       } else {
         idx = -1;
-        for (let k = order.length - 1; k >= 0; k--) if (order[k] < selIndex) { idx = k; break; }
+        for (let k = order.length - 1; k >= 0; k--)
+          if (order[k] < selIndex) {
+            idx = k;
+            break;
+          }
         if (idx < 0) idx = order.length - 1;
       }
     }

@@ -2,7 +2,15 @@
 // reloaded webview (vscode.setState). Trajectory content and annotations are never persisted
 // here: they always come from the host.
 import type {
-  AnnotationData, AnswerTrace, AuditData, HeaderInfo, RecordListEntry, RecordView, RowSummary, SearchRequest, Role,
+  AnnotationData,
+  AnswerTrace,
+  AuditData,
+  HeaderInfo,
+  RecordListEntry,
+  RecordView,
+  RowSummary,
+  SearchRequest,
+  Role,
 } from '../../../src/shared/protocol';
 import { newestAudit, sortAuditsOldestFirst } from '../../../src/core/audit/newest';
 import { Emitter } from './emitter';

@@ -2,7 +2,14 @@
 // ids, labels, definitions and normalization are the core's (src/core/model/rootCauses.ts);
 // this file only arranges them for display. Order follows ROOT_CAUSES, which is also the order
 // of the 1–6 shortcuts.
-import { normalizeRootCause, ROOT_CAUSE_DEFINITIONS, ROOT_CAUSE_LABELS, ROOT_CAUSES as ROOT_CAUSE_IDS, rootCauseCriterion, type RootCause } from '../../../src/core/model/rootCauses';
+import {
+  normalizeRootCause,
+  ROOT_CAUSE_DEFINITIONS,
+  ROOT_CAUSE_LABELS,
+  ROOT_CAUSES as ROOT_CAUSE_IDS,
+  rootCauseCriterion,
+  type RootCause,
+} from '../../../src/core/model/rootCauses';
 
 export { BOUNDARY_SUMMARY, LABELING_POLICY } from '../../../src/core/model/rootCauses';
 
@@ -16,7 +23,10 @@ export interface RootCauseInfo {
 }
 
 export const ROOT_CAUSES: RootCauseInfo[] = ROOT_CAUSE_IDS.map((id) => ({
-  id, label: ROOT_CAUSE_LABELS[id], criterion: rootCauseCriterion(id), definition: ROOT_CAUSE_DEFINITIONS[id],
+  id,
+  label: ROOT_CAUSE_LABELS[id],
+  criterion: rootCauseCriterion(id),
+  definition: ROOT_CAUSE_DEFINITIONS[id],
 }));
 
 const BY_ID = new Map<string, RootCauseInfo>(ROOT_CAUSES.map((r) => [r.id, r]));

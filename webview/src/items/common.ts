@@ -5,7 +5,14 @@ import type { Field } from '../../../src/shared/itemProtocol';
 import { segmentsOf, type HighlightRange } from './segments';
 
 /** Text with highlighted runs as <mark> elements (class `markClass` plus `${markClass}-<span>`). */
-export function highlightedText(tag: 'div' | 'span', className: string, text: string, ranges: readonly HighlightRange[], markClass = 'ia-mark', markTitle?: (spans: number[]) => string): HTMLElement {
+export function highlightedText(
+  tag: 'div' | 'span',
+  className: string,
+  text: string,
+  ranges: readonly HighlightRange[],
+  markClass = 'ia-mark',
+  markTitle?: (spans: number[]) => string,
+): HTMLElement {
   const node = el(tag, { className });
   for (const seg of segmentsOf(text, ranges)) {
     if (!seg.spans.length) {
@@ -68,7 +75,7 @@ export function yesNo(opts: YesNoOptions): HTMLElement {
     const chosen = opts.value === value;
     const b = el('button', {
       className: `ia-yn ${value ? 'ia-yn-yes' : 'ia-yn-no'}${chosen ? ' is-on' : ''}`,
-      text: value ? opts.yes ?? 'Yes' : opts.no ?? 'No',
+      text: value ? (opts.yes ?? 'Yes') : (opts.no ?? 'No'),
       attrs: { type: 'button', 'aria-pressed': String(chosen), disabled: opts.disabled ?? false, 'data-value': String(value) },
       title: chosen ? 'Click again to clear' : undefined,
     });

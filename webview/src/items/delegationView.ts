@@ -3,8 +3,19 @@
 // in which the host sends only the model-visible fields and this view shows the review form.
 import { append, appendVisibleText, el } from '../common/dom';
 import type {
-  DelegationBlindView, DelegationFullView, DelegationState, DistractorAudit, EvidenceSpanView, FullDistractorDoc, FullDoc,
-  ItemFileInfo, ItemListEntry, ItemToWebview, ReviewData, ReviewPatch, VisibleDoc,
+  DelegationBlindView,
+  DelegationFullView,
+  DelegationState,
+  DistractorAudit,
+  EvidenceSpanView,
+  FullDistractorDoc,
+  FullDoc,
+  ItemFileInfo,
+  ItemListEntry,
+  ItemToWebview,
+  ReviewData,
+  ReviewPatch,
+  VisibleDoc,
 } from '../../../src/shared/itemProtocol';
 import type { ItemApp } from './itemApp';
 import { chip, debounce, fieldList, flash, highlightedText, plainText, sectionLabel, toolbarButton, yesNo } from './common';
@@ -32,7 +43,11 @@ const AUDIT_LABELS: [keyof DistractorAudit, string][] = [
 ];
 
 const STATUS_GLYPH: Record<ItemListEntry['review'], string> = { none: '○', partial: '◐', complete: '●' };
-const STATUS_TEXT: Record<ItemListEntry['review'], string> = { none: 'not reviewed by you', partial: 'partly reviewed by you', complete: 'fully reviewed by you' };
+const STATUS_TEXT: Record<ItemListEntry['review'], string> = {
+  none: 'not reviewed by you',
+  partial: 'partly reviewed by you',
+  complete: 'fully reviewed by you',
+};
 
 export class DelegationView {
   readonly root: HTMLElement;
@@ -43,14 +58,25 @@ export class DelegationView {
   private state: DelegationState;
   private readonly saveNote = debounce((itemId: string, text: string) => this.edit(itemId, { notes: text }, 'Edit review note'), 700);
 
-  constructor(private readonly app: ItemApp, private readonly info: ItemFileInfo, state: DelegationState) {
+  constructor(
+    private readonly app: ItemApp,
+    private readonly info: ItemFileInfo,
+    state: DelegationState,
+  ) {
     this.state = state;
     this.list = el('nav', { className: 'ia-list', attrs: { 'aria-label': 'Items' } });
     this.main = el('main', { className: 'ia-main', attrs: { tabindex: '-1' } });
     this.side = el('aside', { className: 'ia-side' });
     this.root = el('div', { className: 'ia-deleg', children: [this.list, this.main, this.side] });
-    this.blindToggle = el('button', { className: 'ia-tb ia-switch', attrs: { type: 'button', role: 'switch' }, title: 'Blind review: hide every pipeline-generated field and record your judgments (seed 000 human validation)' });
-    this.blindToggle.append(el('span', { className: 'ia-switch-track', children: [el('span', { className: 'ia-switch-thumb' })] }), el('span', { text: 'Blind review' }));
+    this.blindToggle = el('button', {
+      className: 'ia-tb ia-switch',
+      attrs: { type: 'button', role: 'switch' },
+      title: 'Blind review: hide every pipeline-generated field and record your judgments (seed 000 human validation)',
+    });
+    this.blindToggle.append(
+      el('span', { className: 'ia-switch-track', children: [el('span', { className: 'ia-switch-thumb' })] }),
+      el('span', { text: 'Blind review' }),
+    );
     this.blindToggle.addEventListener('click', () => {
       this.saveNote.flush();
       app.host.post({ type: 'setBlind', blind: !this.state.blind });
@@ -103,7 +129,10 @@ export class DelegationView {
     const items = this.state.items;
     this.list.hidden = items.length <= 1;
     if (items.length <= 1) return;
-    const head = el('div', { className: 'ia-list-head', children: [el('span', { text: 'ITEMS' }), el('span', { className: 'muted', text: String(items.length) })] });
+    const head = el('div', {
+      className: 'ia-list-head',
+      children: [el('span', { text: 'ITEMS' }), el('span', { className: 'muted', text: String(items.length) })],
+    });
     const ul = el('ul', { className: 'ia-list-items', attrs: { role: 'listbox', 'aria-label': 'Items in this file' } });
     for (const item of items) {
       const selected = item.id === this.state.itemId;
@@ -158,13 +187,17 @@ export class DelegationView {
     qa.append(answer);
     parts.push(qa);
     if (v.mode === 'blind') {
-      parts.push(el('div', {
-        className: 'ia-blind-note',
-        children: [
-          el('span', { className: 'ia-blind-icon', text: '◐' }),
-          el('span', { text: 'Blind review: you see what an evaluated model sees (document text and metadata) and the pipeline’s document groups. The pipeline’s audit fields, evidence spans and reasoning are withheld.' }),
-        ],
-      }));
+      parts.push(
+        el('div', {
+          className: 'ia-blind-note',
+          children: [
+            el('span', { className: 'ia-blind-icon', text: '◐' }),
+            el('span', {
+              text: 'Blind review: you see what an evaluated model sees (document text and metadata) and the pipeline’s document groups. The pipeline’s audit fields, evidence spans and reasoning are withheld.',
+            }),
+          ],
+        }),
+      );
     }
     parts.push(this.group('golden', v), this.group('irrelevant', v), this.group('distractor', v));
     if (v.mode === 'full' && v.extra.length) {
@@ -183,7 +216,11 @@ export class DelegationView {
     const docs = this.docsOf(group, v);
     const section = el('section', { className: `ia-group ia-group-${group}`, attrs: { 'aria-label': GROUP_TITLE[group] } });
     const title = el('h2', { className: 'ia-group-title', title: GROUP_HINT[group] });
-    title.append(el('span', { className: 'ia-group-dot' }), el('span', { text: GROUP_TITLE[group] }), el('span', { className: 'ia-group-count', text: String(docs.length) }));
+    title.append(
+      el('span', { className: 'ia-group-dot' }),
+      el('span', { text: GROUP_TITLE[group] }),
+      el('span', { className: 'ia-group-count', text: String(docs.length) }),
+    );
     section.append(title);
     if (!docs.length) section.append(el('div', { className: 'ia-empty', text: 'None' }));
     for (const doc of docs) section.append(this.docCard(group, doc, v));
@@ -231,7 +268,12 @@ export class DelegationView {
     const head = el('div', { className: 'ia-audit-head' });
     head.append(el('span', { text: 'Pipeline audit fields' }));
     if (audit.source_doc_key) {
-      const link = el('button', { className: 'ia-link', text: `source: ${audit.source_doc_key}`, attrs: { type: 'button' }, title: 'source_doc_key: the golden document this distractor perturbs' });
+      const link = el('button', {
+        className: 'ia-link',
+        text: `source: ${audit.source_doc_key}`,
+        attrs: { type: 'button' },
+        title: 'source_doc_key: the golden document this distractor perturbs',
+      });
       link.addEventListener('click', () => this.reveal(audit.source_doc_key!));
       head.append(link);
     }
@@ -275,9 +317,10 @@ export class DelegationView {
   private fillDocJudgment(row: HTMLElement, group: Group, docId: string): void {
     const review = this.state.myReview;
     const value = group === 'irrelevant' ? review?.irrelevant_labels?.[docId] : review?.distractor_validity?.[docId];
-    const question = group === 'irrelevant'
-      ? 'Label correct? This document does not support the golden answer or give a fact needed to derive it.'
-      : 'Valid distractor? Plausible and query-relevant, yet rejectable by a query constraint visible in the item.';
+    const question =
+      group === 'irrelevant'
+        ? 'Label correct? This document does not support the golden answer or give a fact needed to derive it.'
+        : 'Valid distractor? Plausible and query-relevant, yet rejectable by a query constraint visible in the item.';
     const disabled = !this.canJudge();
     row.replaceChildren(
       el('span', { className: 'ia-judge-q', text: question }),
@@ -285,7 +328,12 @@ export class DelegationView {
         label: `${group === 'irrelevant' ? 'Irrelevant label correct' : 'Valid distractor'}: ${docId}`,
         value,
         disabled,
-        onChange: (v) => this.edit(this.state.itemId, group === 'irrelevant' ? { irrelevant: { docId, value: v } } : { distractor: { docId, value: v } }, `${v === null ? 'Clear' : 'Judge'} ${docId}`),
+        onChange: (v) =>
+          this.edit(
+            this.state.itemId,
+            group === 'irrelevant' ? { irrelevant: { docId, value: v } } : { distractor: { docId, value: v } },
+            `${v === null ? 'Clear' : 'Judge'} ${docId}`,
+          ),
       }),
     );
     row.classList.toggle('is-answered', typeof value === 'boolean');
@@ -325,33 +373,79 @@ export class DelegationView {
     const head = el('div', { className: 'ia-side-title', text: 'BLIND REVIEW' });
     const who = el('div', { className: 'ia-reviewer' });
     if (this.state.reviewer) {
-      who.append(el('span', { className: 'muted', text: 'Reviewing as ' }), el('strong', { text: this.state.reviewer }), toolbarButton('Change', 'Change your reviewer name', () => this.app.host.post({ type: 'askReviewer' }), 'ia-link'));
+      who.append(
+        el('span', { className: 'muted', text: 'Reviewing as ' }),
+        el('strong', { text: this.state.reviewer }),
+        toolbarButton('Change', 'Change your reviewer name', () => this.app.host.post({ type: 'askReviewer' }), 'ia-link'),
+      );
     } else {
-      who.append(el('span', { className: 'muted', text: 'Set your reviewer name to record judgments. ' }), toolbarButton('Set name…', 'Your judgments are saved under this name', () => this.app.host.post({ type: 'askReviewer' }), 'ia-tb-primary'));
+      who.append(
+        el('span', { className: 'muted', text: 'Set your reviewer name to record judgments. ' }),
+        toolbarButton('Set name…', 'Your judgments are saved under this name', () => this.app.host.post({ type: 'askReviewer' }), 'ia-tb-primary'),
+      );
     }
     form.append(head, who);
 
-    form.append(this.question('1', 'Answerability', 'Can the query be answered from the golden documents, with the golden answer supported by identifiable evidence and nothing essential missing?',
-      yesNo({ label: 'Answerability', value: review?.answerability, disabled, onChange: (x) => this.edit(itemId, { answerability: x }, 'Judge answerability') }), 'answerability'));
-    form.append(this.question('2', 'Free of shortcut leakage', 'Is the query free of surface cues that give the answer away (copied answer tokens, unique source identifiers, overly specific values, phrasing lifted from a source)?',
-      yesNo({ label: 'Free of shortcut leakage', value: review?.shortcut_free, disabled, onChange: (x) => this.edit(itemId, { shortcut_free: x }, 'Judge shortcut leakage') }), 'shortcut_free'));
+    form.append(
+      this.question(
+        '1',
+        'Answerability',
+        'Can the query be answered from the golden documents, with the golden answer supported by identifiable evidence and nothing essential missing?',
+        yesNo({
+          label: 'Answerability',
+          value: review?.answerability,
+          disabled,
+          onChange: (x) => this.edit(itemId, { answerability: x }, 'Judge answerability'),
+        }),
+        'answerability',
+      ),
+    );
+    form.append(
+      this.question(
+        '2',
+        'Free of shortcut leakage',
+        'Is the query free of surface cues that give the answer away (copied answer tokens, unique source identifiers, overly specific values, phrasing lifted from a source)?',
+        yesNo({
+          label: 'Free of shortcut leakage',
+          value: review?.shortcut_free,
+          disabled,
+          onChange: (x) => this.edit(itemId, { shortcut_free: x }, 'Judge shortcut leakage'),
+        }),
+        'shortcut_free',
+      ),
+    );
     form.append(this.docQuestion('3', 'Irrelevant labels correct', 'irrelevant', v.irrelevant, review?.irrelevant_labels, disabled));
     form.append(this.docQuestion('4', 'Distractors valid', 'distractor', v.distractors, review?.distractor_validity, disabled));
 
     const noteWrap = el('div', { className: 'ia-q' });
     const hasJudgment = !!review;
-    const note = el('textarea', { className: 'ia-note vsc-textarea', attrs: { rows: 3, placeholder: hasJudgment ? 'Optional: why, or what is wrong…' : 'Record a judgment first; the note is saved with it.', 'aria-label': 'Note' } }) as HTMLTextAreaElement;
+    const note = el('textarea', {
+      className: 'ia-note vsc-textarea',
+      attrs: {
+        rows: 3,
+        placeholder: hasJudgment ? 'Optional: why, or what is wrong…' : 'Record a judgment first; the note is saved with it.',
+        'aria-label': 'Note',
+      },
+    }) as HTMLTextAreaElement;
     note.value = review?.notes ?? '';
     note.disabled = disabled || !hasJudgment;
     note.addEventListener('input', () => this.saveNote(itemId, note.value));
     note.addEventListener('blur', () => this.saveNote.flush());
-    noteWrap.append(el('div', { className: 'ia-q-head', children: [el('span', { className: 'ia-q-title', text: 'Note' }), el('span', { className: 'muted small', text: 'optional' })] }), note);
+    noteWrap.append(
+      el('div', {
+        className: 'ia-q-head',
+        children: [el('span', { className: 'ia-q-title', text: 'Note' }), el('span', { className: 'muted small', text: 'optional' })],
+      }),
+      note,
+    );
     form.append(noteWrap);
 
     const total = 2 + v.irrelevant.length + v.distractors.length;
-    const done = (typeof review?.answerability === 'boolean' ? 1 : 0) + (typeof review?.shortcut_free === 'boolean' ? 1 : 0)
-      + v.irrelevant.filter((d) => typeof review?.irrelevant_labels?.[d.doc_id] === 'boolean').length
-      + v.distractors.filter((d) => typeof review?.distractor_validity?.[d.doc_id] === 'boolean').length;
+    const done =
+      (typeof review?.answerability === 'boolean' ? 1 : 0) +
+      (typeof review?.shortcut_free === 'boolean' ? 1 : 0) +
+      v.irrelevant.filter((d) => typeof review?.irrelevant_labels?.[d.doc_id] === 'boolean').length +
+      v.distractors.filter((d) => typeof review?.distractor_validity?.[d.doc_id] === 'boolean').length;
     const progress = el('div', { className: 'ia-progress' });
     const bar = el('div', { className: 'ia-progress-bar' });
     const fill = el('div', { className: 'ia-progress-fill' });
@@ -359,7 +453,12 @@ export class DelegationView {
     bar.append(fill);
     progress.append(bar, el('span', { className: 'ia-progress-text', text: `${done} of ${total} judgments` }));
     form.append(progress);
-    form.append(el('div', { className: 'ia-save-hint muted small', text: `Saved with Save (Ctrl+S) into ${this.state.sidecar}${this.state.reviewer ? ` under “${this.state.reviewer}”` : ''}. Undo works as in any editor.` }));
+    form.append(
+      el('div', {
+        className: 'ia-save-hint muted small',
+        text: `Saved with Save (Ctrl+S) into ${this.state.sidecar}${this.state.reviewer ? ` under “${this.state.reviewer}”` : ''}. Undo works as in any editor.`,
+      }),
+    );
     this.side.replaceChildren(form);
   }
 
@@ -388,19 +487,43 @@ export class DelegationView {
 
   private question(n: string, title: string, help: string, control: HTMLElement, key: string): HTMLElement {
     const q = el('div', { className: 'ia-q', attrs: { 'data-q': key } });
-    q.append(el('div', { className: 'ia-q-head', children: [el('span', { className: 'ia-q-n', text: n }), el('span', { className: 'ia-q-title', text: title })] }), el('div', { className: 'ia-q-help', text: help }), control);
+    q.append(
+      el('div', { className: 'ia-q-head', children: [el('span', { className: 'ia-q-n', text: n }), el('span', { className: 'ia-q-title', text: title })] }),
+      el('div', { className: 'ia-q-help', text: help }),
+      control,
+    );
     return q;
   }
 
-  private docQuestion(n: string, title: string, group: 'irrelevant' | 'distractor', docs: VisibleDoc[], map: Record<string, boolean> | undefined, disabled: boolean): HTMLElement {
+  private docQuestion(
+    n: string,
+    title: string,
+    group: 'irrelevant' | 'distractor',
+    docs: VisibleDoc[],
+    map: Record<string, boolean> | undefined,
+    disabled: boolean,
+  ): HTMLElement {
     const q = el('div', { className: 'ia-q', attrs: { 'data-q': group } });
     const answered = docs.filter((d) => typeof map?.[d.doc_id] === 'boolean').length;
-    q.append(el('div', { className: 'ia-q-head', children: [
-      el('span', { className: 'ia-q-n', text: n }),
-      el('span', { className: 'ia-q-title', text: title }),
-      el('span', { className: 'ia-q-count muted', text: docs.length ? `${answered}/${docs.length}` : 'no documents' }),
-    ] }));
-    q.append(el('div', { className: 'ia-q-help', text: group === 'irrelevant' ? 'Per document: it does not support the golden answer (judge it in its card, or here).' : 'Per document: plausible, query-relevant, and invalid for an observable, query-constrained reason.' }));
+    q.append(
+      el('div', {
+        className: 'ia-q-head',
+        children: [
+          el('span', { className: 'ia-q-n', text: n }),
+          el('span', { className: 'ia-q-title', text: title }),
+          el('span', { className: 'ia-q-count muted', text: docs.length ? `${answered}/${docs.length}` : 'no documents' }),
+        ],
+      }),
+    );
+    q.append(
+      el('div', {
+        className: 'ia-q-help',
+        text:
+          group === 'irrelevant'
+            ? 'Per document: it does not support the golden answer (judge it in its card, or here).'
+            : 'Per document: plausible, query-relevant, and invalid for an observable, query-constrained reason.',
+      }),
+    );
     const ul = el('ul', { className: 'ia-docq-list' });
     for (const d of docs) {
       const li = el('li', { className: 'ia-docq', attrs: { 'data-docq': `${group}:${d.doc_id}` } });
@@ -408,13 +531,22 @@ export class DelegationView {
       link.addEventListener('click', () => this.reveal(d.doc_id));
       const t = plainText('span', 'ia-docq-title', d.title ?? '');
       t.title = d.title ?? '';
-      li.append(link, t, yesNo({
-        label: `${title}: ${d.doc_id}`,
-        value: map?.[d.doc_id],
-        disabled,
-        compact: true,
-        onChange: (x) => this.edit(this.state.itemId, group === 'irrelevant' ? { irrelevant: { docId: d.doc_id, value: x } } : { distractor: { docId: d.doc_id, value: x } }, `${x === null ? 'Clear' : 'Judge'} ${d.doc_id}`),
-      }));
+      li.append(
+        link,
+        t,
+        yesNo({
+          label: `${title}: ${d.doc_id}`,
+          value: map?.[d.doc_id],
+          disabled,
+          compact: true,
+          onChange: (x) =>
+            this.edit(
+              this.state.itemId,
+              group === 'irrelevant' ? { irrelevant: { docId: d.doc_id, value: x } } : { distractor: { docId: d.doc_id, value: x } },
+              `${x === null ? 'Clear' : 'Judge'} ${d.doc_id}`,
+            ),
+        }),
+      );
       ul.append(li);
     }
     q.append(ul);
@@ -428,15 +560,29 @@ export class DelegationView {
     const parts: HTMLElement[] = [];
     const ev = el('section', { className: 'ia-side-sec' });
     const found = v.evidence.filter((e) => e.status !== 'missing').length;
-    ev.append(el('div', { className: 'ia-side-title', children: [el('span', { text: 'EVIDENCE SPANS' }), el('span', { className: 'muted', text: `${found}/${v.evidence.length} located` })] }));
+    ev.append(
+      el('div', {
+        className: 'ia-side-title',
+        children: [el('span', { text: 'EVIDENCE SPANS' }), el('span', { className: 'muted', text: `${found}/${v.evidence.length} located` })],
+      }),
+    );
     if (!v.evidence.length) ev.append(el('div', { className: 'ia-empty', text: 'The item has no evidence spans.' }));
     const ol = el('ol', { className: 'ia-spans' });
     for (const span of v.evidence) {
       const li = el('li', { className: `ia-span ia-span-${span.status}` });
       const head = el('div', { className: 'ia-span-head' });
-      head.append(el('span', { className: `ia-span-n ia-mark ia-mark-${span.index % 6}`, text: String(span.index + 1), title: `Evidence span ${span.index + 1}` }));
+      head.append(
+        el('span', { className: `ia-span-n ia-mark ia-mark-${span.index % 6}`, text: String(span.index + 1), title: `Evidence span ${span.index + 1}` }),
+      );
       if (span.docId) head.append(el('span', { className: 'ia-span-doc', text: span.docId }));
-      const status = span.status === 'exact' ? '✓ found' : span.status === 'normalized' ? '≈ found (whitespace/case differ)' : span.status === 'offsets' ? '✓ at its offsets' : '✗ not found';
+      const status =
+        span.status === 'exact'
+          ? '✓ found'
+          : span.status === 'normalized'
+            ? '≈ found (whitespace/case differ)'
+            : span.status === 'offsets'
+              ? '✓ at its offsets'
+              : '✗ not found';
       head.append(el('span', { className: `ia-span-status is-${span.status}`, text: status }));
       li.append(head, plainText('div', 'ia-span-text', span.text || '(empty)'));
       if (span.note) li.append(el('div', { className: 'ia-span-note', text: span.note }));
@@ -455,7 +601,12 @@ export class DelegationView {
     parts.push(ev);
 
     const rs = el('section', { className: 'ia-side-sec' });
-    rs.append(el('div', { className: 'ia-side-title', children: [el('span', { text: 'REASONING STEPS' }), el('span', { className: 'muted', text: String(v.reasoning.length) })] }));
+    rs.append(
+      el('div', {
+        className: 'ia-side-title',
+        children: [el('span', { text: 'REASONING STEPS' }), el('span', { className: 'muted', text: String(v.reasoning.length) })],
+      }),
+    );
     if (!v.reasoning.length) rs.append(el('div', { className: 'ia-empty', text: 'None' }));
     const steps = el('ol', { className: 'ia-steps' });
     for (const s of v.reasoning) {
@@ -476,14 +627,30 @@ export class DelegationView {
     if (!section) return;
     const reviews = this.state.reviews ?? [];
     const v = this.state.view as DelegationFullView;
-    section.replaceChildren(el('div', { className: 'ia-side-title', children: [el('span', { text: 'HUMAN VALIDATION' }), el('span', { className: 'muted', text: `${reviews.length} review${reviews.length === 1 ? '' : 's'}` })] }));
+    section.replaceChildren(
+      el('div', {
+        className: 'ia-side-title',
+        children: [
+          el('span', { text: 'HUMAN VALIDATION' }),
+          el('span', { className: 'muted', text: `${reviews.length} review${reviews.length === 1 ? '' : 's'}` }),
+        ],
+      }),
+    );
     if (reviews.length) {
       const table = el('table', { className: 'ia-rtable' });
       const head = el('tr');
-      for (const [t, title] of [['Reviewer', ''], ['Ans.', 'Answerability'], ['No leak', 'Free of shortcut leakage'], ['Irrel.', 'Irrelevant labels correct (all judged documents)'], ['Distr.', 'Distractors valid (all judged documents)']]) head.append(el('th', { text: t, title }));
+      for (const [t, title] of [
+        ['Reviewer', ''],
+        ['Ans.', 'Answerability'],
+        ['No leak', 'Free of shortcut leakage'],
+        ['Irrel.', 'Irrelevant labels correct (all judged documents)'],
+        ['Distr.', 'Distractors valid (all judged documents)'],
+      ])
+        head.append(el('th', { text: t, title }));
       table.append(el('thead', { children: [head] }));
       const body = el('tbody');
-      const mark = (x: boolean | undefined) => el('td', { className: x === undefined ? 'is-na' : x ? 'is-yes' : 'is-no', text: x === undefined ? '–' : x ? '✓' : '✗' });
+      const mark = (x: boolean | undefined) =>
+        el('td', { className: x === undefined ? 'is-na' : x ? 'is-yes' : 'is-no', text: x === undefined ? '–' : x ? '✓' : '✗' });
       const all = (m: Record<string, boolean> | undefined, ids: string[]) => {
         const judged = ids.filter((id) => typeof m?.[id] === 'boolean');
         return judged.length ? judged.every((id) => m![id]) : undefined;
@@ -491,14 +658,35 @@ export class DelegationView {
       for (const r of reviews) {
         const tr = el('tr');
         const who = el('td', { className: 'ia-rwho', text: r.annotator, title: r.notes ? `Note: ${r.notes}` : undefined });
-        tr.append(who, mark(r.answerability), mark(r.shortcut_free), mark(all(r.irrelevant_labels, v.irrelevant.map((d) => d.doc_id))), mark(all(r.distractor_validity, v.distractors.map((d) => d.doc_id))));
+        tr.append(
+          who,
+          mark(r.answerability),
+          mark(r.shortcut_free),
+          mark(
+            all(
+              r.irrelevant_labels,
+              v.irrelevant.map((d) => d.doc_id),
+            ),
+          ),
+          mark(
+            all(
+              r.distractor_validity,
+              v.distractors.map((d) => d.doc_id),
+            ),
+          ),
+        );
         body.append(tr);
         if (r.notes) body.append(el('tr', { className: 'ia-rnote', children: [el('td', { attrs: { colspan: '5' }, text: r.notes })] }));
       }
       table.append(body);
       section.append(table);
     } else section.append(el('div', { className: 'ia-empty', text: 'No reviews yet.' }));
-    const start = toolbarButton('Start blind review', 'Hide the pipeline fields and record your judgments', () => this.app.host.post({ type: 'setBlind', blind: true }), 'ia-tb-primary ia-start-review');
+    const start = toolbarButton(
+      'Start blind review',
+      'Hide the pipeline fields and record your judgments',
+      () => this.app.host.post({ type: 'setBlind', blind: true }),
+      'ia-tb-primary ia-start-review',
+    );
     append(section, el('div', { className: 'ia-side-actions', children: [start] }));
   }
 }

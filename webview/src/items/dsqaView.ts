@@ -15,21 +15,32 @@ export class DsqaView {
   private readonly type: HTMLSelectElement;
   private readonly empty: HTMLElement;
 
-  constructor(private readonly app: ItemApp, private readonly rows: DsqaRow[]) {
+  constructor(
+    private readonly app: ItemApp,
+    private readonly rows: DsqaRow[],
+  ) {
     const categories = new Map<string, number>();
     for (const r of rows) categories.set(r.category, (categories.get(r.category) ?? 0) + 1);
     const single = rows.filter((r) => r.answerType === 'Single Answer').length;
     this.search = input('Search problems, answers and ids', 'ia-search');
     this.search.setAttribute('aria-label', 'Search');
-    this.category = select([
-      { value: '', label: `All categories (${rows.length})` },
-      ...[...categories].sort(([a], [b]) => a.localeCompare(b)).map(([c, n]) => ({ value: c, label: `${c || '(none)'} (${n})` })),
-    ], '', 'Category');
-    this.type = select([
-      { value: '', label: 'All answer types' },
-      { value: 'Single Answer', label: `Single Answer (${single})` },
-      { value: 'Set Answer', label: `Set Answer (${rows.length - single})` },
-    ], '', 'Answer type');
+    this.category = select(
+      [
+        { value: '', label: `All categories (${rows.length})` },
+        ...[...categories].sort(([a], [b]) => a.localeCompare(b)).map(([c, n]) => ({ value: c, label: `${c || '(none)'} (${n})` })),
+      ],
+      '',
+      'Category',
+    );
+    this.type = select(
+      [
+        { value: '', label: 'All answer types' },
+        { value: 'Single Answer', label: `Single Answer (${single})` },
+        { value: 'Set Answer', label: `Set Answer (${rows.length - single})` },
+      ],
+      '',
+      'Answer type',
+    );
     this.count = el('span', { className: 'ia-filter-count muted', attrs: { 'aria-live': 'polite' } });
     const saved = app.ui.dsqa ?? {};
     this.search.value = saved.q ?? '';
@@ -39,7 +50,14 @@ export class DsqaView {
 
     const table = el('table', { className: 'ia-table ia-dsqa' });
     const head = el('tr');
-    for (const [t, cls] of [['ID', 'c-id'], ['Problem', 'c-problem'], ['Category', 'c-cat'], ['Type', 'c-type'], ['Answer', 'c-answer']]) head.append(el('th', { text: t, className: cls, attrs: { scope: 'col' } }));
+    for (const [t, cls] of [
+      ['ID', 'c-id'],
+      ['Problem', 'c-problem'],
+      ['Category', 'c-cat'],
+      ['Type', 'c-type'],
+      ['Answer', 'c-answer'],
+    ])
+      head.append(el('th', { text: t, className: cls, attrs: { scope: 'col' } }));
     table.append(el('thead', { children: [head] }));
     this.tbody = el('tbody');
     table.append(this.tbody);
@@ -66,8 +84,12 @@ export class DsqaView {
     const cat = this.category.value;
     const type = this.type.value;
     this.app.saveUi({ dsqa: { q, category: cat, type } });
-    const shown = this.rows.filter((r) => (!this.category.selectedIndex || r.category === cat) && (!type || r.answerType === type)
-      && (!ql || r.problem.toLowerCase().includes(ql) || r.answer.toLowerCase().includes(ql) || r.id.toLowerCase() === ql));
+    const shown = this.rows.filter(
+      (r) =>
+        (!this.category.selectedIndex || r.category === cat) &&
+        (!type || r.answerType === type) &&
+        (!ql || r.problem.toLowerCase().includes(ql) || r.answer.toLowerCase().includes(ql) || r.id.toLowerCase() === ql),
+    );
     const rows: HTMLElement[] = [];
     for (const r of shown) {
       const tr = el('tr', { attrs: { 'data-id': r.id } });
@@ -75,7 +97,10 @@ export class DsqaView {
         el('td', { className: 'c-id', text: r.id }),
         el('td', { className: 'c-problem', children: [highlightedText('div', 'ia-cell-text', r.problem, searchRanges(r.problem, q), 'ia-hit')] }),
         el('td', { className: 'c-cat', children: [chip(r.category || '—', 'ia-chip-cat')] }),
-        el('td', { className: 'c-type', children: [chip(r.answerType === 'Set Answer' ? 'Set' : 'Single', r.answerType === 'Set Answer' ? 'ia-chip-set' : 'ia-chip-single', r.answerType)] }),
+        el('td', {
+          className: 'c-type',
+          children: [chip(r.answerType === 'Set Answer' ? 'Set' : 'Single', r.answerType === 'Set Answer' ? 'ia-chip-set' : 'ia-chip-single', r.answerType)],
+        }),
         el('td', { className: 'c-answer', children: [highlightedText('div', 'ia-cell-text', r.answer, searchRanges(r.answer, q), 'ia-hit')] }),
       );
       rows.push(tr);

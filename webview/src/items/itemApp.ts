@@ -35,7 +35,10 @@ export class ItemApp {
   private view: ViewLike | undefined;
   readonly ui: ItemUiState;
 
-  constructor(private readonly mount: HTMLElement, readonly host: ItemHostLink) {
+  constructor(
+    private readonly mount: HTMLElement,
+    readonly host: ItemHostLink,
+  ) {
     const saved = host.getState<ItemUiState>();
     this.ui = saved && saved.v === 1 ? saved : { v: 1 };
     this.header = el('header', { className: 'ia-header' });
@@ -78,7 +81,8 @@ export class ItemApp {
     this.header.replaceChildren(title, right);
     const notes: string[] = [];
     if (info.readOnlyReason) notes.push(info.readOnlyReason);
-    if (info.problems.length) notes.push(`${info.problems.length} record(s) could not be loaded: ${info.problems.slice(0, 3).join(' · ')}${info.problems.length > 3 ? ' …' : ''}`);
+    if (info.problems.length)
+      notes.push(`${info.problems.length} record(s) could not be loaded: ${info.problems.slice(0, 3).join(' · ')}${info.problems.length > 3 ? ' …' : ''}`);
     if (notes.length) this.showError(notes.join('  —  '));
   }
 

@@ -17,10 +17,15 @@ export class ScenarioView {
   private scenarioId: string;
   private humanOnly: boolean;
 
-  constructor(private readonly app: ItemApp, private readonly info: ItemFileInfo, private readonly set: ScenarioSetView, state: ScenarioState) {
+  constructor(
+    private readonly app: ItemApp,
+    private readonly info: ItemFileInfo,
+    private readonly set: ScenarioSetView,
+    state: ScenarioState,
+  ) {
     this.state = state;
     const saved = app.ui.scenarioId;
-    this.scenarioId = saved && set.scenarios.some((s) => s.id === saved) ? saved : set.scenarios[0]?.id ?? '';
+    this.scenarioId = saved && set.scenarios.some((s) => s.id === saved) ? saved : (set.scenarios[0]?.id ?? '');
     this.humanOnly = app.ui.humanOnly ?? false;
     this.list = el('nav', { className: 'ia-list ia-slist', attrs: { 'aria-label': 'Scenarios' } });
     this.runBar = el('div', { className: 'ia-runbar' });
@@ -64,17 +69,27 @@ export class ScenarioView {
   // ── left: the scenarios ─────────────────────────────────────────────────────────────────
 
   private renderList(): void {
-    const head = el('div', { className: 'ia-list-head', children: [el('span', { text: 'SCENARIOS' }), el('span', { className: 'muted', text: String(this.set.scenarios.length) })] });
+    const head = el('div', {
+      className: 'ia-list-head',
+      children: [el('span', { text: 'SCENARIOS' }), el('span', { className: 'muted', text: String(this.set.scenarios.length) })],
+    });
     const ul = el('ul', { className: 'ia-list-items', attrs: { role: 'listbox', 'aria-label': 'Scenarios' } });
     this.set.scenarios.forEach((s, i) => {
       const selected = s.id === this.scenarioId;
-      const li = el('li', { className: `ia-list-item${selected ? ' is-selected' : ''}`, attrs: { role: 'option', 'aria-selected': String(selected), tabindex: selected ? '0' : '-1', 'data-id': s.id } });
+      const li = el('li', {
+        className: `ia-list-item${selected ? ' is-selected' : ''}`,
+        attrs: { role: 'option', 'aria-selected': String(selected), tabindex: selected ? '0' : '-1', 'data-id': s.id },
+      });
       const human = this.marked(s, true);
       const score = this.state.scores[s.id];
       const top = el('div', { className: 'ia-list-top' });
       const status = human.total === 0 ? 'none' : human.done === human.total ? 'complete' : human.done ? 'partial' : 'none';
       top.append(
-        el('span', { className: `ia-status ia-status-${status}`, text: status === 'complete' ? '●' : status === 'partial' ? '◐' : '○', title: `${human.done} of ${human.total} human criteria marked` }),
+        el('span', {
+          className: `ia-status ia-status-${status}`,
+          text: status === 'complete' ? '●' : status === 'partial' ? '◐' : '○',
+          title: `${human.done} of ${human.total} human criteria marked`,
+        }),
         el('span', { className: 'ia-list-id', text: s.id }),
       );
       if (this.state.changed.includes(s.id)) top.append(el('span', { className: 'ia-dirty', text: '●', title: 'Unsaved marks' }));
@@ -83,7 +98,11 @@ export class ScenarioView {
       const scores = el('div', { className: 'ia-list-scores' });
       scores.append(
         el('span', { className: 'ia-score-pill', text: `A ${fmt(score?.a)}`, title: 'Track A score (0–100)' }),
-        el('span', { className: `ia-score-pill${score?.veto_failed ? ' is-veto' : ''}`, text: score?.veto_failed ? 'B 0 · veto' : `B ${fmt(score?.b)}`, title: 'Track B score (0–100; a failed veto criterion makes it 0)' }),
+        el('span', {
+          className: `ia-score-pill${score?.veto_failed ? ' is-veto' : ''}`,
+          text: score?.veto_failed ? 'B 0 · veto' : `B ${fmt(score?.b)}`,
+          title: 'Track B score (0–100; a failed veto criterion makes it 0)',
+        }),
         el('span', { className: 'muted', text: `human ${human.done}/${human.total}` }),
       );
       li.append(scores);
@@ -104,7 +123,11 @@ export class ScenarioView {
     const gate = this.state.gate;
     summary.append(
       el('div', { children: [el('span', { className: 'muted', text: 'Track A mean ' }), el('strong', { text: fmt(this.state.aMean) })] }),
-      el('div', { className: gate.passed ? 'ia-gate is-pass' : 'ia-gate is-fail', text: gate.passed ? '✓ gate passed' : '✗ gate not passed', title: gate.reasons.join('\n') }),
+      el('div', {
+        className: gate.passed ? 'ia-gate is-pass' : 'ia-gate is-fail',
+        text: gate.passed ? '✓ gate passed' : '✗ gate not passed',
+        title: gate.reasons.join('\n'),
+      }),
     );
     this.list.replaceChildren(head, ul, summary);
   }
@@ -117,10 +140,17 @@ export class ScenarioView {
     where.append(el('span', { className: 'ia-label', text: 'RESULTS' }), el('span', { className: 'ia-run-path', text: s.resultsFile, title: s.resultsFile }));
     const badges = el('span', { className: 'ia-run-badges' });
     badges.append(chip(s.resultsExists ? 'existing file: marks merge into it' : 'new file', s.resultsExists ? 'ia-chip-ok' : 'ia-chip-new'));
-    badges.append(chip(s.manifest === 'present' ? 'trajaudit.run.json ✓' : 'trajaudit.run.json created on save', s.manifest === 'present' ? 'ia-chip-ok' : 'ia-chip-new'));
+    badges.append(
+      chip(s.manifest === 'present' ? 'trajaudit.run.json ✓' : 'trajaudit.run.json created on save', s.manifest === 'present' ? 'ia-chip-ok' : 'ia-chip-new'),
+    );
     if (s.changed.length) badges.append(chip(`${s.changed.length} scenario${s.changed.length > 1 ? 's' : ''} unsaved`, 'ia-chip-dirty'));
     where.append(badges);
-    const change = toolbarButton('Change Run Folder…', 'Choose the run folder (results.jsonl + trajaudit.run.json) for these marks', () => this.app.host.post({ type: 'chooseRunFolder' }), 'ia-tb-secondary');
+    const change = toolbarButton(
+      'Change Run Folder…',
+      'Choose the run folder (results.jsonl + trajaudit.run.json) for these marks',
+      () => this.app.host.post({ type: 'chooseRunFolder' }),
+      'ia-tb-secondary',
+    );
     const row = el('div', { className: 'ia-run-row', children: [where, change] });
     const parts: HTMLElement[] = [row];
     if (s.problem) parts.push(el('div', { className: 'ia-run-problem', text: `⚠ ${s.problem}` }));
@@ -147,11 +177,21 @@ export class ScenarioView {
     const scoreBox = el('span', { className: 'ia-scores' });
     scoreBox.append(
       el('span', { className: 'ia-score', children: [el('span', { className: 'muted', text: 'A ' }), el('strong', { text: fmt(score?.a) })] }),
-      el('span', { className: `ia-score${score?.veto_failed ? ' is-veto' : ''}`, children: [el('span', { className: 'muted', text: 'B ' }), el('strong', { text: score?.veto_failed ? '0 (veto)' : fmt(score?.b) })] }),
+      el('span', {
+        className: `ia-score${score?.veto_failed ? ' is-veto' : ''}`,
+        children: [el('span', { className: 'muted', text: 'B ' }), el('strong', { text: score?.veto_failed ? '0 (veto)' : fmt(score?.b) })],
+      }),
     );
     const line = this.state.results[s.id];
     const unmarked = line ? s.criteria.filter((c) => typeof line.criteria[c.id] !== 'boolean').length : 0;
-    if (unmarked) scoreBox.prepend(el('span', { className: 'ia-score-note muted', text: `${unmarked} unmarked count as missed`, title: 'The scorer counts a criterion without a result as not hit (and a veto criterion without a result as failed).' }));
+    if (unmarked)
+      scoreBox.prepend(
+        el('span', {
+          className: 'ia-score-note muted',
+          text: `${unmarked} unmarked count as missed`,
+          title: 'The scorer counts a criterion without a result as not hit (and a veto criterion without a result as failed).',
+        }),
+      );
     if (!line) scoreBox.prepend(el('span', { className: 'ia-score-note muted', text: 'no results line yet' }));
     idLine.append(scoreBox);
     head.append(idLine);
@@ -175,13 +215,20 @@ export class ScenarioView {
   private setHeader(): HTMLElement {
     const box = el('details', { className: 'ia-sethead' });
     const summary = el('summary');
-    summary.append(el('span', { className: 'ia-sethead-name', text: this.set.name ?? 'Scenario set' }), el('span', { className: 'muted', text: ` · ${this.set.scenarios.length} scenarios · ${this.set.scenarios.reduce((n, s) => n + s.criteria.length, 0)} criteria · scoring rules` }));
+    summary.append(
+      el('span', { className: 'ia-sethead-name', text: this.set.name ?? 'Scenario set' }),
+      el('span', {
+        className: 'muted',
+        text: ` · ${this.set.scenarios.length} scenarios · ${this.set.scenarios.reduce((n, s) => n + s.criteria.length, 0)} criteria · scoring rules`,
+      }),
+    );
     box.append(summary);
     if (this.set.scoring.length) box.append(fieldList(this.set.scoring, 'ia-scoring'));
     if (this.set.meta.length) box.append(fieldList(this.set.meta, 'ia-setmeta'));
     if (this.set.sources.length) {
       const src = el('div', { className: 'ia-sources' });
-      for (const x of this.set.sources) src.append(chip(`${x.id}${x.grade ? ` · ${x.grade}` : ''}`, 'ia-chip-src', [x.url, x.tier].filter(Boolean).join(' — ')));
+      for (const x of this.set.sources)
+        src.append(chip(`${x.id}${x.grade ? ` · ${x.grade}` : ''}`, 'ia-chip-src', [x.url, x.tier].filter(Boolean).join(' — ')));
       box.append(src);
     }
     box.open = false;
@@ -193,7 +240,11 @@ export class ScenarioView {
     const title = el('h2', { className: 'ia-group-title' });
     const human = this.marked(s, true);
     const all = this.marked(s, false);
-    title.append(el('span', { text: 'Criteria' }), el('span', { className: 'ia-group-count', text: `${all.done}/${all.total} marked` }), el('span', { className: 'muted ia-group-sub', text: `human ${human.done}/${human.total}` }));
+    title.append(
+      el('span', { text: 'Criteria' }),
+      el('span', { className: 'ia-group-count', text: `${all.done}/${all.total} marked` }),
+      el('span', { className: 'muted ia-group-sub', text: `human ${human.done}/${human.total}` }),
+    );
     const filter = el('label', { className: 'ia-check' });
     const box = el('input', { attrs: { type: 'checkbox' } }) as HTMLInputElement;
     box.checked = this.humanOnly;
@@ -210,25 +261,47 @@ export class ScenarioView {
       const list = s.criteria.filter((c) => c.track === track && (!this.humanOnly || c.check === 'human'));
       if (!list.length) continue;
       const t = el('div', { className: 'ia-track-head' });
-      t.append(el('span', { className: `ia-track ia-track-${track}`, text: `Track ${track}` }), el('span', { className: 'muted', text: track === 'A' ? 'deliverable quality · points' : 'honest trace · points, or veto' }));
+      t.append(
+        el('span', { className: `ia-track ia-track-${track}`, text: `Track ${track}` }),
+        el('span', { className: 'muted', text: track === 'A' ? 'deliverable quality · points' : 'honest trace · points, or veto' }),
+      );
       if (track === 'B') t.append(this.silentCitations(s, disabled));
       section.append(t);
       const ul = el('ul', { className: 'ia-crits' });
       for (const c of list) ul.append(this.criterion(s, c, disabled));
       section.append(ul);
     }
-    if (!s.criteria.some((c) => c.track === 'B')) section.append(el('div', { className: 'ia-track-head', children: [el('span', { className: 'muted', text: 'No track-B criteria.' }), this.silentCitations(s, disabled)] }));
+    if (!s.criteria.some((c) => c.track === 'B'))
+      section.append(
+        el('div', {
+          className: 'ia-track-head',
+          children: [el('span', { className: 'muted', text: 'No track-B criteria.' }), this.silentCitations(s, disabled)],
+        }),
+      );
     return section;
   }
 
   private criterion(s: Scenario, c: CriterionView, disabled: boolean): HTMLElement {
     const value = this.state.results[s.id]?.criteria[c.id];
-    const li = el('li', { className: `ia-crit is-${c.check}${typeof value === 'boolean' ? (value ? ' is-hit' : ' is-miss') : ''}`, attrs: { 'data-criterion': c.id } });
+    const li = el('li', {
+      className: `ia-crit is-${c.check}${typeof value === 'boolean' ? (value ? ' is-hit' : ' is-miss') : ''}`,
+      attrs: { 'data-criterion': c.id },
+    });
     const left = el('div', { className: 'ia-crit-main' });
     const top = el('div', { className: 'ia-crit-top' });
-    top.append(el('span', { className: 'ia-crit-id', text: c.id }), chip(c.dim, 'ia-chip-dim'), chip(c.check === 'human' ? 'human check' : 'mechanical', c.check === 'human' ? 'ia-chip-human' : 'ia-chip-mech'));
+    top.append(
+      el('span', { className: 'ia-crit-id', text: c.id }),
+      chip(c.dim, 'ia-chip-dim'),
+      chip(c.check === 'human' ? 'human check' : 'mechanical', c.check === 'human' ? 'ia-chip-human' : 'ia-chip-mech'),
+    );
     if (c.evidence) top.append(chip(`evidence ${c.evidence}`, 'ia-chip-ev', 'Evidence grade of the criterion'));
-    top.append(el('span', { className: c.points === 'veto' ? 'ia-points is-veto' : 'ia-points', text: c.points === 'veto' ? 'VETO' : `${c.points} pts`, title: c.points === 'veto' ? 'One-vote veto: a miss makes the scenario’s track-B score 0' : undefined }));
+    top.append(
+      el('span', {
+        className: c.points === 'veto' ? 'ia-points is-veto' : 'ia-points',
+        text: c.points === 'veto' ? 'VETO' : `${c.points} pts`,
+        title: c.points === 'veto' ? 'One-vote veto: a miss makes the scenario’s track-B score 0' : undefined,
+      }),
+    );
     left.append(top, plainText('div', 'ia-crit-text', c.text));
     const more: string[] = [];
     if (c.source) more.push(`Source: ${c.source}`);
@@ -252,9 +325,15 @@ export class ScenarioView {
   }
 
   private silentCitations(s: Scenario, disabled: boolean): HTMLElement {
-    const wrap = el('span', { className: 'ia-silent', title: 'Citations the agent made without a source it actually retrieved. The gate requires zero across the round.' });
+    const wrap = el('span', {
+      className: 'ia-silent',
+      title: 'Citations the agent made without a source it actually retrieved. The gate requires zero across the round.',
+    });
     const current = this.state.results[s.id]?.silent_citations;
-    const field = el('input', { className: 'ia-input ia-num', attrs: { type: 'number', min: '0', step: '1', 'aria-label': `Silent citations in ${s.id}`, placeholder: '—' } }) as HTMLInputElement;
+    const field = el('input', {
+      className: 'ia-input ia-num',
+      attrs: { type: 'number', min: '0', step: '1', 'aria-label': `Silent citations in ${s.id}`, placeholder: '—' },
+    }) as HTMLInputElement;
     field.value = current === undefined ? '' : String(current);
     field.disabled = disabled;
     const commit = () => {

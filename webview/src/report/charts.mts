@@ -4,8 +4,20 @@
 // on canvas and sizes the canvas through element.style (CSSOM), which the webview's CSP allows;
 // it injects no <style> elements, so no 'unsafe-inline' is needed.
 import {
-  BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, PointElement, ScatterController, Tooltip,
-  type ChartConfiguration, type ChartType, type Plugin, type Scale, type TooltipItem,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  PointElement,
+  ScatterController,
+  Tooltip,
+  type ChartConfiguration,
+  type ChartType,
+  type Plugin,
+  type Scale,
+  type TooltipItem,
 } from 'chart.js';
 import type { BarChartSpec, ChartSpec, HeatmapSpec, ReferenceLine } from '../../../src/shared/reportProtocol.js';
 import { luminance, parseColor, solid, withAlpha, type ChartTheme } from './theme.js';
@@ -14,9 +26,20 @@ Chart.register(BarController, BarElement, CategoryScale, LinearScale, PointEleme
 
 type Interval = [number, number] | null;
 
-interface ErrorBarOptions { intervals: (Interval[] | undefined)[]; color: string }
-interface ReferenceOptions { lines: ReferenceLine[]; color: string; background: string; horizontal: boolean }
-interface HeatmapOptions { spec: HeatmapSpec; theme: ChartTheme }
+interface ErrorBarOptions {
+  intervals: (Interval[] | undefined)[];
+  color: string;
+}
+interface ReferenceOptions {
+  lines: ReferenceLine[];
+  color: string;
+  background: string;
+  horizontal: boolean;
+}
+interface HeatmapOptions {
+  spec: HeatmapSpec;
+  theme: ChartTheme;
+}
 
 declare module 'chart.js' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -69,13 +92,19 @@ const errorBars: Plugin<'bar'> = {
         const cap = Math.max(3, Math.min(8, (horizontal ? props.height : props.width) / 4));
         ctx.beginPath();
         if (horizontal) {
-          ctx.moveTo(lo, props.y); ctx.lineTo(hi, props.y);
-          ctx.moveTo(lo, props.y - cap); ctx.lineTo(lo, props.y + cap);
-          ctx.moveTo(hi, props.y - cap); ctx.lineTo(hi, props.y + cap);
+          ctx.moveTo(lo, props.y);
+          ctx.lineTo(hi, props.y);
+          ctx.moveTo(lo, props.y - cap);
+          ctx.lineTo(lo, props.y + cap);
+          ctx.moveTo(hi, props.y - cap);
+          ctx.lineTo(hi, props.y + cap);
         } else {
-          ctx.moveTo(props.x, lo); ctx.lineTo(props.x, hi);
-          ctx.moveTo(props.x - cap, lo); ctx.lineTo(props.x + cap, lo);
-          ctx.moveTo(props.x - cap, hi); ctx.lineTo(props.x + cap, hi);
+          ctx.moveTo(props.x, lo);
+          ctx.lineTo(props.x, hi);
+          ctx.moveTo(props.x - cap, lo);
+          ctx.lineTo(props.x + cap, lo);
+          ctx.moveTo(props.x - cap, hi);
+          ctx.lineTo(props.x + cap, hi);
         }
         ctx.stroke();
       });
@@ -124,9 +153,11 @@ const referenceLines: Plugin<'bar'> = {
       const vertical = (line.axis === 'value') === options.horizontal;
       ctx.beginPath();
       if (vertical) {
-        ctx.moveTo(pixel, area.top); ctx.lineTo(pixel, area.bottom);
+        ctx.moveTo(pixel, area.top);
+        ctx.lineTo(pixel, area.bottom);
       } else {
-        ctx.moveTo(area.left, pixel); ctx.lineTo(area.right, pixel);
+        ctx.moveTo(area.left, pixel);
+        ctx.lineTo(area.right, pixel);
       }
       ctx.stroke();
       const width = ctx.measureText(line.label).width;
@@ -265,7 +296,7 @@ function barConfig(spec: BarChartSpec, theme: ChartTheme): ChartConfiguration<'b
         tooltip: {
           ...tooltipCommon(theme),
           callbacks: {
-            title: (items: TooltipItem<'bar'>[]) => (items[0] ? spec.longLabels?.[items[0].dataIndex] ?? spec.labels[items[0].dataIndex] : ''),
+            title: (items: TooltipItem<'bar'>[]) => (items[0] ? (spec.longLabels?.[items[0].dataIndex] ?? spec.labels[items[0].dataIndex]) : ''),
             label: (item: TooltipItem<'bar'>) => `${item.dataset.label}: ${formatValue(spec, item.raw as number | null)}`,
             afterLabel: (item: TooltipItem<'bar'>) => {
               const iv = spec.series[item.datasetIndex]?.intervals?.[item.dataIndex];
@@ -274,7 +305,9 @@ function barConfig(spec: BarChartSpec, theme: ChartTheme): ChartConfiguration<'b
           },
         },
         rpErrorBars: spec.series.some((s) => s.intervals) ? { intervals: spec.series.map((s) => s.intervals), color: theme.foreground } : false,
-        rpReferences: spec.references?.length ? { lines: spec.references, color: theme.muted, background: solid(theme.background, 0.85), horizontal: Boolean(spec.horizontal) } : false,
+        rpReferences: spec.references?.length
+          ? { lines: spec.references, color: theme.muted, background: solid(theme.background, 0.85), horizontal: Boolean(spec.horizontal) }
+          : false,
       },
     },
     plugins: [errorBars, referenceLines],
@@ -303,20 +336,22 @@ function heatmapConfig(spec: HeatmapSpec, theme: ChartTheme): ChartConfiguration
       font: { family: theme.font, size: theme.fontSize },
       stepSize: 1,
       autoSkip: false,
-      callback: (v: string | number) => (Number.isInteger(Number(v)) ? labels[Number(v)] ?? '' : ''),
+      callback: (v: string | number) => (Number.isInteger(Number(v)) ? (labels[Number(v)] ?? '') : ''),
     },
   });
   return {
     type: 'scatter',
     data: {
-      datasets: [{
-        label: 'cases',
-        data: points,
-        pointRadius: 0,
-        pointHoverRadius: 0,
-        pointHitRadius: (ctx) => cellHalf(ctx.chart),
-        backgroundColor: theme.palette[0],
-      }],
+      datasets: [
+        {
+          label: 'cases',
+          data: points,
+          pointRadius: 0,
+          pointHoverRadius: 0,
+          pointHitRadius: (ctx) => cellHalf(ctx.chart),
+          backgroundColor: theme.palette[0],
+        },
+      ],
     },
     options: {
       responsive: true,

@@ -8,7 +8,6 @@ import type { ChartHandle } from './charts.mjs' with { 'resolution-mode': 'impor
 import { readTheme, watchTheme } from './theme';
 import { HostLink, assertNever } from '../common/hostLink';
 
-
 const KIND_LABELS: Record<ReportModel['kind'], string> = {
   audit: 'audit (SearchAuditBench)',
   deepsearchqa: 'DeepSearchQA',
@@ -77,16 +76,22 @@ export class ReportApp {
     clear(this.root);
     this.root.append(this.header(model));
     if (model.notes.length) {
-      this.root.append(el('section', {
-        className: 'rp-notes', attrs: { 'aria-label': 'Notes' },
-        children: [el('h2', { text: 'Notes' }), el('ul', { children: model.notes.map((n) => el('li', { text: n })) })],
-      }));
+      this.root.append(
+        el('section', {
+          className: 'rp-notes',
+          attrs: { 'aria-label': 'Notes' },
+          children: [el('h2', { text: 'Notes' }), el('ul', { children: model.notes.map((n) => el('li', { text: n })) })],
+        }),
+      );
     }
     if (model.sections.length > 1) {
-      this.root.append(el('nav', {
-        className: 'rp-toc', attrs: { 'aria-label': 'Sections' },
-        children: model.sections.map((s) => el('a', { text: s.title, attrs: { href: `#sec-${s.id}` }, on: { click: (e) => this.jump(e, s.id) } })),
-      }));
+      this.root.append(
+        el('nav', {
+          className: 'rp-toc',
+          attrs: { 'aria-label': 'Sections' },
+          children: model.sections.map((s) => el('a', { text: s.title, attrs: { href: `#sec-${s.id}` }, on: { click: (e) => this.jump(e, s.id) } })),
+        }),
+      );
     }
     const main = el('main', { className: 'rp-main' });
     for (const section of model.sections) main.append(this.section(section));
@@ -117,16 +122,23 @@ export class ReportApp {
 
   private header(model: ReportModel): HTMLElement {
     const exports = el('div', {
-      className: 'rp-actions', attrs: { role: 'group', 'aria-label': 'Export' },
+      className: 'rp-actions',
+      attrs: { role: 'group', 'aria-label': 'Export' },
       children: [
         el('span', { className: 'rp-actions-label', text: 'Export' }),
-        ...model.exports.map((x) => el('button', {
-          className: 'rp-button', text: x.label, title: x.title,
-          attrs: { type: 'button', 'data-export': x.format },
-          on: { click: () => this.post({ type: 'export', format: x.format }) },
-        })),
+        ...model.exports.map((x) =>
+          el('button', {
+            className: 'rp-button',
+            text: x.label,
+            title: x.title,
+            attrs: { type: 'button', 'data-export': x.format },
+            on: { click: () => this.post({ type: 'export', format: x.format }) },
+          }),
+        ),
         el('button', {
-          className: 'rp-button secondary', text: 'Rescore', title: 'Score the folder again (e.g. after configuring a model)',
+          className: 'rp-button secondary',
+          text: 'Rescore',
+          title: 'Score the folder again (e.g. after configuring a model)',
           attrs: { type: 'button', 'data-action': 'rescore' },
           on: { click: () => this.post({ type: 'rescore' }) },
         }),
@@ -151,10 +163,15 @@ export class ReportApp {
         el('dl', {
           className: 'rp-meta',
           children: [
-            el('div', { children: [el('dt', { text: 'Detected' }), el('dd', { children: [el('strong', { text: KIND_LABELS[model.kind] }), ` — ${model.reason}`] })] }),
+            el('div', {
+              children: [el('dt', { text: 'Detected' }), el('dd', { children: [el('strong', { text: KIND_LABELS[model.kind] }), ` — ${model.reason}`] })],
+            }),
             el('div', {
               className: model.judgeMode.model ? 'rp-judge is-model' : 'rp-judge is-deterministic',
-              children: [el('dt', { text: 'Judging' }), el('dd', { children: [model.judgeMode.text, el('span', { className: 'rp-judging muted', text: ` (${model.judging})` })] })],
+              children: [
+                el('dt', { text: 'Judging' }),
+                el('dd', { children: [model.judgeMode.text, el('span', { className: 'rp-judging muted', text: ` (${model.judging})` })] }),
+              ],
             }),
           ],
         }),
@@ -168,13 +185,22 @@ export class ReportApp {
     const node = el('section', { className: 'rp-section', attrs: { id: `sec-${section.id}`, 'aria-labelledby': headingId } });
     node.append(el('h2', { text: section.title, attrs: { id: headingId, tabindex: -1 } }));
     if (section.figures?.length) {
-      node.append(el('dl', {
-        className: 'rp-figures',
-        children: section.figures.map((f) => el('div', {
-          className: 'rp-figure', attrs: { 'data-figure': f.label },
-          children: [el('dt', { text: f.label }), el('dd', { className: 'rp-figure-value', text: f.text }), f.hint ? el('dd', { className: 'rp-figure-hint', text: f.hint }) : null],
-        })),
-      }));
+      node.append(
+        el('dl', {
+          className: 'rp-figures',
+          children: section.figures.map((f) =>
+            el('div', {
+              className: 'rp-figure',
+              attrs: { 'data-figure': f.label },
+              children: [
+                el('dt', { text: f.label }),
+                el('dd', { className: 'rp-figure-value', text: f.text }),
+                f.hint ? el('dd', { className: 'rp-figure-hint', text: f.hint }) : null,
+              ],
+            }),
+          ),
+        }),
+      );
     }
     const single = section.charts.length === 0 && section.tables.every((t) => t.head.length <= WIDE_COLUMNS);
     const grid = el('div', { className: `rp-grid${single ? ' is-single' : ''}` });
@@ -189,7 +215,11 @@ export class ReportApp {
     if (numeric) node.classList.add('num');
     if (c.tone) node.classList.add(`tone-${c.tone}`);
     if (c.link) {
-      const a = el('a', { className: 'rp-step', text: c.text, attrs: { href: '#', 'data-link': c.link, 'aria-label': c.label ?? c.text, title: c.label ?? c.text } });
+      const a = el('a', {
+        className: 'rp-step',
+        text: c.text,
+        attrs: { href: '#', 'data-link': c.link, 'aria-label': c.label ?? c.text, title: c.label ?? c.text },
+      });
       a.addEventListener('click', (e) => {
         e.preventDefault();
         this.post({ type: 'openLink', link: c.link as string });
@@ -204,22 +234,34 @@ export class ReportApp {
   private table(t: ReportTable): HTMLElement {
     const table = el('table', { className: 'rp-table', attrs: { id: t.id } });
     table.append(el('caption', { text: t.caption }));
-    table.append(el('thead', {
-      children: [el('tr', { children: t.head.map((h, i) => el('th', { text: h, className: t.numeric[i] ? 'num' : '', attrs: { scope: 'col' } })) })],
-    }));
+    table.append(
+      el('thead', {
+        children: [el('tr', { children: t.head.map((h, i) => el('th', { text: h, className: t.numeric[i] ? 'num' : '', attrs: { scope: 'col' } })) })],
+      }),
+    );
     const body = el('tbody');
     for (const row of t.rows) {
       body.append(el('tr', { children: row.map((c, i) => this.cell(c, t.rowHeaders && i === 0, t.numeric[i])) }));
     }
     table.append(body);
-    const wrap = el('div', { className: `rp-table-wrap${t.rows.length > SCROLL_ROWS ? ' is-scroll' : ''}${t.head.length > WIDE_COLUMNS ? ' is-wide' : ''}`, attrs: t.rows.length > SCROLL_ROWS ? { tabindex: 0, role: 'region', 'aria-label': t.caption } : {} });
+    const wrap = el('div', {
+      className: `rp-table-wrap${t.rows.length > SCROLL_ROWS ? ' is-scroll' : ''}${t.head.length > WIDE_COLUMNS ? ' is-wide' : ''}`,
+      attrs: t.rows.length > SCROLL_ROWS ? { tabindex: 0, role: 'region', 'aria-label': t.caption } : {},
+    });
     wrap.append(table);
     if (t.note) wrap.append(el('p', { className: 'rp-note muted', text: t.note }));
     return wrap;
   }
 
   private chartFigure(spec: ChartSpec): HTMLElement {
-    const canvas = el('canvas', { attrs: { role: 'img', 'aria-label': `${spec.title}. ${spec.description} The numbers are in the table “${this.captionOf(spec.tableId)}”.`, 'aria-describedby': spec.tableId, 'data-chart': spec.id } });
+    const canvas = el('canvas', {
+      attrs: {
+        role: 'img',
+        'aria-label': `${spec.title}. ${spec.description} The numbers are in the table “${this.captionOf(spec.tableId)}”.`,
+        'aria-describedby': spec.tableId,
+        'data-chart': spec.id,
+      },
+    });
     canvas.textContent = spec.description;
     const box = el('div', { className: 'rp-canvas-box', children: [canvas] });
     // CSSOM, not a style attribute: allowed by the page's CSP.
@@ -257,7 +299,9 @@ export class ReportApp {
       } catch (error) {
         const message = `${spec.id}: ${(error as Error)?.message ?? String(error)}`;
         this.chartErrors.push(message);
-        canvas.closest('figure')?.append(el('p', { className: 'rp-note is-error', text: `The chart could not be drawn (${message}); the table has the numbers.` }));
+        canvas
+          .closest('figure')
+          ?.append(el('p', { className: 'rp-note is-error', text: `The chart could not be drawn (${message}); the table has the numbers.` }));
       }
     }
     this.reportRendered(model);

@@ -36,8 +36,13 @@ export class AgentCommandError extends Error {}
 
 /** The environment variable that carries each template variable's value. */
 export const TEMPLATE_ENV: Record<TemplateVariable, string> = {
-  query: 'TRAJAUDIT_QUERY', query_file: 'TRAJAUDIT_QUERY_FILE', id: 'TRAJAUDIT_ID', condition: 'TRAJAUDIT_CONDITION',
-  out_answer: 'TRAJAUDIT_OUT_ANSWER', out_trajectory: 'TRAJAUDIT_OUT_TRAJECTORY', workdir: 'TRAJAUDIT_WORKDIR',
+  query: 'TRAJAUDIT_QUERY',
+  query_file: 'TRAJAUDIT_QUERY_FILE',
+  id: 'TRAJAUDIT_ID',
+  condition: 'TRAJAUDIT_CONDITION',
+  out_answer: 'TRAJAUDIT_OUT_ANSWER',
+  out_trajectory: 'TRAJAUDIT_OUT_TRAJECTORY',
+  workdir: 'TRAJAUDIT_WORKDIR',
 };
 
 const isVariable = (name: string): name is TemplateVariable => (TEMPLATE_VARIABLES as readonly string[]).includes(name);
@@ -48,7 +53,17 @@ const isVariable = (name: string): name is TemplateVariable => (TEMPLATE_VARIABL
  * of the value are literal text and the value itself is parsed again (double quotes, $(…),
  * backticks, ${…}, here-documents, eval) or its meaning changes (after a backslash or a $).
  */
-type Context = 'inside double quotes' | 'inside single quotes' | "inside $'…' quotes" | 'inside backticks' | 'inside $(…)' | 'inside ${…}' | 'inside a here-document' | 'after a backslash' | 'after a $' | 'code to run (eval, sh -c, python -c, node -e, …)';
+type Context =
+  | 'inside double quotes'
+  | 'inside single quotes'
+  | "inside $'…' quotes"
+  | 'inside backticks'
+  | 'inside $(…)'
+  | 'inside ${…}'
+  | 'inside a here-document'
+  | 'after a backslash'
+  | 'after a $'
+  | 'code to run (eval, sh -c, python -c, node -e, …)';
 
 interface Placement {
   name: TemplateVariable;
@@ -64,8 +79,19 @@ interface Placement {
 const PLACEHOLDER = /\{(\w+)\}/y;
 /** Programs that run an argument as code, and the options that say so. */
 const CODE_OPTIONS: Record<string, RegExp> = {
-  sh: /^-\w*c/, bash: /^-\w*c/, dash: /^-\w*c/, zsh: /^-\w*c/, ksh: /^-\w*c/, ash: /^-\w*c/, fish: /^-\w*c|^--command$/, busybox: /^-\w*c/,
-  python: /^-\w*c/, node: /^(-\w*[ep]|--eval|--print)$/, perl: /^-\w*[eE]/, ruby: /^-\w*e/, php: /^-\w*r/,
+  sh: /^-\w*c/,
+  bash: /^-\w*c/,
+  dash: /^-\w*c/,
+  zsh: /^-\w*c/,
+  ksh: /^-\w*c/,
+  ash: /^-\w*c/,
+  fish: /^-\w*c|^--command$/,
+  busybox: /^-\w*c/,
+  python: /^-\w*c/,
+  node: /^(-\w*[ep]|--eval|--print)$/,
+  perl: /^-\w*[eE]/,
+  ruby: /^-\w*e/,
+  php: /^-\w*r/,
 };
 
 /** Whether the next word of a command with `words` so far is code it runs (eval x, sh -c x, node -e x). */
@@ -173,7 +199,14 @@ function placeholders(template: string): Placement[] {
         PLACEHOLDER.lastIndex = j;
         const m = PLACEHOLDER.exec(template);
         if (m && isVariable(m[1])) {
-          out.push({ name: m[1], index: j, length: m[0].length, context: ansi ? "inside $'…' quotes" : 'inside single quotes', quoteOpen: open, quote: ansi ? "$'" : "'" });
+          out.push({
+            name: m[1],
+            index: j,
+            length: m[0].length,
+            context: ansi ? "inside $'…' quotes" : 'inside single quotes',
+            quoteOpen: open,
+            quote: ansi ? "$'" : "'",
+          });
           j += m[0].length;
           continue;
         }
@@ -237,7 +270,8 @@ function placeholders(template: string): Placement[] {
             j = lineEnd + 1;
             break;
           }
-          for (const m of line.matchAll(/\{(\w+)\}/g)) if (isVariable(m[1])) out.push({ name: m[1], index: j + (m.index ?? 0), length: m[0].length, context: 'inside a here-document' });
+          for (const m of line.matchAll(/\{(\w+)\}/g))
+            if (isVariable(m[1])) out.push({ name: m[1], index: j + (m.index ?? 0), length: m[0].length, context: 'inside a here-document' });
           j = lineEnd + 1;
         }
       }
@@ -275,7 +309,10 @@ function saferForm(template: string, p: Placement): string {
     if (after.startsWith(close)) after = after.slice(1);
     else after = quote + after;
     const fixed = `${before}${placeholder}${after}`;
-    const envForm = p.quote === '"' ? `, or use its environment variable inside the quotes: ${template.slice(0, p.index)}$${TEMPLATE_ENV[p.name]}${template.slice(p.index + p.length)}` : '';
+    const envForm =
+      p.quote === '"'
+        ? `, or use its environment variable inside the quotes: ${template.slice(0, p.index)}$${TEMPLATE_ENV[p.name]}${template.slice(p.index + p.length)}`
+        : '';
     return `close the quotes around it: ${fixed}${envForm}`;
   }
   if (p.context === 'after a backslash') return `remove the backslash before ${placeholder}`;
@@ -292,7 +329,9 @@ export function templateProblems(template: string): string[] {
   }
   for (const p of placeholders(template)) {
     if (!p.context) continue;
-    problems.push(`{${p.name}} at column ${p.index + 1} is ${p.context}, where the shell would parse its value again (a value holding $(…) or backticks would run); variables are replaced by single-quoted values, so ${saferForm(template, p)}`);
+    problems.push(
+      `{${p.name}} at column ${p.index + 1} is ${p.context}, where the shell would parse its value again (a value holding $(…) or backticks would run); variables are replaced by single-quoted values, so ${saferForm(template, p)}`,
+    );
   }
   return [...new Set(problems)];
 }
@@ -304,7 +343,9 @@ export function shellQuote(value: string, platform: NodeJS.Platform = process.pl
 }
 
 export function renderCommand(template: string, values: Record<TemplateVariable, string>, platform: NodeJS.Platform = process.platform): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => ((TEMPLATE_VARIABLES as readonly string[]).includes(name) ? shellQuote(values[name as TemplateVariable], platform) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    (TEMPLATE_VARIABLES as readonly string[]).includes(name) ? shellQuote(values[name as TemplateVariable], platform) : whole,
+  );
 }
 
 export interface AgentRunOptions {
@@ -396,7 +437,14 @@ function runShell(command: string, o: AgentRunOptions, env: NodeJS.ProcessEnv, m
       reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
       return;
     }
-    const child = spawn(command, { shell: true, cwd: o.cwd, env, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(command, {
+      shell: true,
+      cwd: o.cwd,
+      env,
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     const kept: Buffer[] = [];
     let keptBytes = 0;
     let stdoutTotal = 0;
@@ -420,7 +468,8 @@ function runShell(command: string, o: AgentRunOptions, env: NodeJS.ProcessEnv, m
       closePipes();
       fn();
     };
-    const done = () => finish(() => resolve({ ...(exit ?? { code: null, signal: null }), stdout: Buffer.concat(kept), stdoutTotal, stderr: stderrTail.toString('utf8') }));
+    const done = () =>
+      finish(() => resolve({ ...(exit ?? { code: null, signal: null }), stdout: Buffer.concat(kept), stdoutTotal, stderr: stderrTail.toString('utf8') }));
     const quiet = () => {
       if (!exit) return;
       clearTimeout(drainTimer);
@@ -442,7 +491,13 @@ function runShell(command: string, o: AgentRunOptions, env: NodeJS.ProcessEnv, m
     });
     const onAbort = () => finish(() => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
     const timer = o.timeoutMs
-      ? setTimeout(() => finish(() => reject(new AgentCommandError(`the agent command timed out after ${Math.round((o.timeoutMs as number) / 1000)} s (its process group was killed)`))), o.timeoutMs)
+      ? setTimeout(
+          () =>
+            finish(() =>
+              reject(new AgentCommandError(`the agent command timed out after ${Math.round((o.timeoutMs as number) / 1000)} s (its process group was killed)`)),
+            ),
+          o.timeoutMs,
+        )
       : undefined;
     o.signal?.addEventListener('abort', onAbort, { once: true });
     child.once('error', (e) => finish(() => reject(new AgentCommandError(`cannot start the agent command: ${e.message}`))));
@@ -468,7 +523,15 @@ export async function runAgentCommand(o: AgentRunOptions): Promise<AgentRunResul
   const outAnswer = join(o.workdir, 'answer.txt');
   const outTrajectory = join(o.workdir, 'trajectory.json');
   writeFileSync(queryFile, o.query);
-  const values: Record<TemplateVariable, string> = { query: o.query, query_file: queryFile, id: o.id, condition: o.condition, out_answer: outAnswer, out_trajectory: outTrajectory, workdir: o.workdir };
+  const values: Record<TemplateVariable, string> = {
+    query: o.query,
+    query_file: queryFile,
+    id: o.id,
+    condition: o.condition,
+    out_answer: outAnswer,
+    out_trajectory: outTrajectory,
+    workdir: o.workdir,
+  };
   const command = renderCommand(o.template, values);
   const env: NodeJS.ProcessEnv = {
     ...(o.passApiKeys ? process.env : withoutProviderKeys(process.env, registeredSecrets())),

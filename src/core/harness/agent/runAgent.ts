@@ -15,7 +15,17 @@ import { loadDelegationItems } from '../../scoring/runs/delegationRun';
 import { itemPool } from '../delegation/docs';
 import { parseCitations } from '../delegation/conversation';
 import type { HarnessRunSummary } from '../delegation/run';
-import { appendJsonLine, checkSameConfig, ensureFolder, manifestPath, readForResume, readManifest, writeJsonLines, writeManifest, type ProgressSink } from '../runFolder';
+import {
+  appendJsonLine,
+  checkSameConfig,
+  ensureFolder,
+  manifestPath,
+  readForResume,
+  readManifest,
+  writeJsonLines,
+  writeManifest,
+  type ProgressSink,
+} from '../runFolder';
 import { safeNameComponent } from '../../files/safeName';
 import { emptyHarnessUsage } from '../wire';
 import { answerCutMessage, runAgentCommand, templateProblems } from './command';
@@ -50,7 +60,10 @@ export function loadDataset(path: string, options: { queryField?: QueryField; co
   }
   const kind = loaded.detection.kind;
   if (kind === 'deepsearchqa') {
-    return { kind, tasks: loaded.records.flatMap((r) => (r.kind === 'deepsearchqa' ? [{ id: r.id, query: r.row.problem, condition: options.condition ?? 'agent' }] : [])) };
+    return {
+      kind,
+      tasks: loaded.records.flatMap((r) => (r.kind === 'deepsearchqa' ? [{ id: r.id, query: r.row.problem, condition: options.condition ?? 'agent' }] : [])),
+    };
   }
   if (kind === 'delegation-item') return delegationDataset(path, options.condition);
   if (kind === 'clarify-instance') {
@@ -98,14 +111,19 @@ export async function runAgentOverDataset(o: AgentRunOptions): Promise<HarnessRu
   const manifest = readManifest(folder) ?? {};
   const config = { tool: 'trajaudit harness run-agent', command: o.template, dataset: manifestPath(folder, o.datasetPath) };
   checkSameConfig(folder, 'run-agent', (manifest.harness as { command?: string } | undefined)?.command, o.template);
-  const base = kind === 'deepsearchqa'
-    ? { kind: 'deepsearchqa', dataset: config.dataset, responses: FILES.deepsearchqa }
-    : kind === 'delegation'
-      ? { kind: 'delegation', items: config.dataset, outputs: FILES.delegation }
-      : { kind: 'nuggets', gold: 'gold_nuggets.jsonl', answers: FILES.clarify };
+  const base =
+    kind === 'deepsearchqa'
+      ? { kind: 'deepsearchqa', dataset: config.dataset, responses: FILES.deepsearchqa }
+      : kind === 'delegation'
+        ? { kind: 'delegation', items: config.dataset, outputs: FILES.delegation }
+        : { kind: 'nuggets', gold: 'gold_nuggets.jsonl', answers: FILES.clarify };
   if (manifest.kind !== undefined && manifest.kind !== base.kind) checkSameConfig(folder, 'run kind', manifest.kind, base.kind);
   writeManifest(folder, { ...manifest, ...base, harness: config });
-  if (kind === 'clarify') writeJsonLines(join(folder, 'gold_nuggets.jsonl'), (o.dataset.instances ?? []).map((i) => ({ id: String(i.id), nuggets: i.nuggets, fused_query: i.fused_query, blurred_query: i.blurred_query })));
+  if (kind === 'clarify')
+    writeJsonLines(
+      join(folder, 'gold_nuggets.jsonl'),
+      (o.dataset.instances ?? []).map((i) => ({ id: String(i.id), nuggets: i.nuggets, fused_query: i.fused_query, blurred_query: i.blurred_query })),
+    );
 
   const path = join(folder, FILES[kind]);
   const previous = readForResume<{ id: string; condition?: string; sample?: number }>(path);
@@ -127,24 +145,48 @@ export async function runAgentOverDataset(o: AgentRunOptions): Promise<HarnessRu
     try {
       const trajectoryRel = `trajectories/${name}.traj.json`;
       const result = await runAgentCommand({
-        template: o.template, query: task.query, id: task.id, condition: task.condition,
-        workdir: join(folder, '.work', name), trajectoryTarget: join(folder, trajectoryRel), cwd: o.cwd, timeoutMs: o.timeoutMs, signal: o.signal, passApiKeys: o.passApiKeys,
+        template: o.template,
+        query: task.query,
+        id: task.id,
+        condition: task.condition,
+        workdir: join(folder, '.work', name),
+        trajectoryTarget: join(folder, trajectoryRel),
+        cwd: o.cwd,
+        timeoutMs: o.timeoutMs,
+        signal: o.signal,
+        passApiKeys: o.passApiKeys,
       });
       const extra = {
         ...(result.trajectory ? { trajectory: trajectoryRel } : {}),
         ...(result.trajectoryProblem ? { trajectory_problem: result.trajectoryProblem } : {}),
-        ...(result.answerCut ? { answer_cut: { source: result.answerCut.source, kept_bytes: result.answerCut.keptBytes, total_bytes: result.answerCut.totalBytes } } : {}),
+        ...(result.answerCut
+          ? { answer_cut: { source: result.answerCut.source, kept_bytes: result.answerCut.keptBytes, total_bytes: result.answerCut.totalBytes } }
+          : {}),
         duration_ms: result.durationMs,
       };
       if (kind === 'deepsearchqa') appendJsonLine(path, { id: task.id, response: result.answer, ...extra });
       else if (kind === 'clarify') appendJsonLine(path, { id: task.id, condition: task.condition, answer: result.answer, query: task.query, ...extra });
       else {
         const citations = parseCitations(result.answer, task.docIds ?? new Map(), task.pool ?? [], []);
-        appendJsonLine(path, { id: task.id, setting: task.condition, answer: result.answer, cited_doc_ids: citations.cited, cited_groups: citations.groups, ...extra, usage: emptyHarnessUsage() });
+        appendJsonLine(path, {
+          id: task.id,
+          setting: task.condition,
+          answer: result.answer,
+          cited_doc_ids: citations.cited,
+          cited_groups: citations.groups,
+          ...extra,
+          usage: emptyHarnessUsage(),
+        });
       }
       finished++;
-      o.onProgress?.({ done: finished + failed.length, total: todo.length, skipped, message: `${task.id}${kind === 'clarify' ? ` ${task.condition}` : ''}: answered in ${(result.durationMs / 1000).toFixed(1)} s${result.trajectory ? '' : ' (no trajectory written)'}${result.trajectoryProblem ? ` (trajectory unreadable: ${result.trajectoryProblem})` : ''}${result.answerCut ? `; ${answerCutMessage(result.answerCut)} (write long answers to {out_answer}, or shorten them)` : ''}` });
-      if (result.answerCut) notes.push(`${task.id}${kind === 'clarify' ? ` ${task.condition}` : ''}: ${answerCutMessage(result.answerCut)}; the line records answer_cut`);
+      o.onProgress?.({
+        done: finished + failed.length,
+        total: todo.length,
+        skipped,
+        message: `${task.id}${kind === 'clarify' ? ` ${task.condition}` : ''}: answered in ${(result.durationMs / 1000).toFixed(1)} s${result.trajectory ? '' : ' (no trajectory written)'}${result.trajectoryProblem ? ` (trajectory unreadable: ${result.trajectoryProblem})` : ''}${result.answerCut ? `; ${answerCutMessage(result.answerCut)} (write long answers to {out_answer}, or shorten them)` : ''}`,
+      });
+      if (result.answerCut)
+        notes.push(`${task.id}${kind === 'clarify' ? ` ${task.condition}` : ''}: ${answerCutMessage(result.answerCut)}; the line records answer_cut`);
     } catch (error) {
       if (isAbortError(error) || o.signal?.aborted) {
         aborted = true;
@@ -155,5 +197,15 @@ export async function runAgentOverDataset(o: AgentRunOptions): Promise<HarnessRu
       o.onProgress?.({ done: finished + failed.length, total: todo.length, skipped, message: `${task.id}: failed — ${message}` });
     }
   });
-  return { folder, total: o.dataset.tasks.length, skipped, completed: finished, failed, aborted, usage: emptyHarnessUsage(), runUsage: emptyHarnessUsage(), notes: [...(previous.repaired ? [`${FILES[kind]}: a partial last line (an interrupted write) was removed`] : []), ...notes] };
+  return {
+    folder,
+    total: o.dataset.tasks.length,
+    skipped,
+    completed: finished,
+    failed,
+    aborted,
+    usage: emptyHarnessUsage(),
+    runUsage: emptyHarnessUsage(),
+    notes: [...(previous.repaired ? [`${FILES[kind]}: a partial last line (an interrupted write) was removed`] : []), ...notes],
+  };
 }

@@ -13,8 +13,12 @@ import { hasCjk, normalizeText } from '../text';
 const LATIN = /[\p{L}\p{M}\p{N}]+(?:[.,'’][\p{L}\p{M}\p{N}]+)*/gu;
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 const CJK_FUNCTION = new Set(Array.from('的了是在和与及或吗呢吧请问如何什么哪些多少怎么样个这那有要想为对于被把从到中上下也都就还并且而其之以所等些该此'));
-const GENERIC = new Set(('a an the of in on at to for from by with and or not is are was were be it its this that these those as into what which who when where why how do does did ' +
-  'can could should would will please find search information info details detail about want know looking tell give provide list show me my i you your').split(' '));
+const GENERIC = new Set(
+  (
+    'a an the of in on at to for from by with and or not is are was were be it its this that these those as into what which who when where why how do does did ' +
+    'can could should would will please find search information info details detail about want know looking tell give provide list show me my i you your'
+  ).split(' '),
+);
 
 function stem(word: string): string {
   return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
@@ -46,8 +50,9 @@ function newCjkSpans(text: string, allowed: Set<string>): string[] {
     const chars = Array.from(m[0]);
     const isNew = chars.map((c, i) => {
       if (CJK_FUNCTION.has(c)) return false;
-      const around = [i > 0 ? chars[i - 1] + c : undefined, i + 1 < chars.length ? c + chars[i + 1] : undefined]
-        .filter((b): b is string => b !== undefined && !Array.from(b).some((x) => CJK_FUNCTION.has(x)));
+      const around = [i > 0 ? chars[i - 1] + c : undefined, i + 1 < chars.length ? c + chars[i + 1] : undefined].filter(
+        (b): b is string => b !== undefined && !Array.from(b).some((x) => CJK_FUNCTION.has(x)),
+      );
       return around.length ? around.every((b) => !allowed.has(b)) : !allowedChars.has(c);
     });
     let current = '';

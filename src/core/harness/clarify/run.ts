@@ -71,14 +71,38 @@ async function askQuestions(client: ModelClient, blurred: string, k: number, usa
     const parsed = parseQuestions(result.text, k);
     if (parsed.ok) return parsed.questions;
     problem = parsed.problem;
-    messages = [...messages, { role: 'assistant', content: result.text || '(empty reply)' }, { role: 'user', content: `Your reply could not be used: ${problem}. Reply with only a JSON array of exactly ${k} question string(s).` }];
+    messages = [
+      ...messages,
+      { role: 'assistant', content: result.text || '(empty reply)' },
+      { role: 'user', content: `Your reply could not be used: ${problem}. Reply with only a JSON array of exactly ${k} question string(s).` },
+    ];
   }
-  throw new StructuredOutputError({ provider: client.provider, model: client.model, attempts, schemaName: 'clarifier questions', usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedInputTokens: usage.cachedInputTokens, cacheWriteInputTokens: 0 }, lastOutput: '', lastProblem: problem });
+  throw new StructuredOutputError({
+    provider: client.provider,
+    model: client.model,
+    attempts,
+    schemaName: 'clarifier questions',
+    usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedInputTokens: usage.cachedInputTokens, cacheWriteInputTokens: 0 },
+    lastOutput: '',
+    lastProblem: problem,
+  });
 }
 
-async function structured<T>(client: ModelClient, template: string, values: Record<string, string | number>, schema: z.ZodType<T>, usage: HarnessUsage, o: ClarifyOptions): Promise<T> {
+async function structured<T>(
+  client: ModelClient,
+  template: string,
+  values: Record<string, string | number>,
+  schema: z.ZodType<T>,
+  usage: HarnessUsage,
+  o: ClarifyOptions,
+): Promise<T> {
   const { system, user } = renderRolePrompt(rolePrompt(`clarify/v1/${template}.md`, o.promptsRoot), values);
-  const r = await completeStructured(client, { system, messages: [{ role: 'user', content: user }], temperature: 0, ...(o.maxOutputTokens ? { maxOutputTokens: o.maxOutputTokens } : {}) }, schema, { name: template.replace(/-/g, '_'), signal: o.signal });
+  const r = await completeStructured(
+    client,
+    { system, messages: [{ role: 'user', content: user }], temperature: 0, ...(o.maxOutputTokens ? { maxOutputTokens: o.maxOutputTokens } : {}) },
+    schema,
+    { name: template.replace(/-/g, '_'), signal: o.signal },
+  );
   usage.calls += r.attempts;
   usage.inputTokens += r.usage.inputTokens;
   usage.outputTokens += r.usage.outputTokens;
@@ -93,12 +117,26 @@ export async function clarify(instance: ClarifyInstance, k: number, roles: Clari
   const turns: { question: string; answer: string }[] = [];
   for (const question of questions) {
     // The User Answerer sees the intent and the current question only.
-    const { answer } = await structured(roles.answerer, 'user-answerer', { intent_query: instance.fused_query, question }, z.object({ answer: z.string() }), usage, o);
+    const { answer } = await structured(
+      roles.answerer,
+      'user-answerer',
+      { intent_query: instance.fused_query, question },
+      z.object({ answer: z.string() }),
+      usage,
+      o,
+    );
     turns.push({ question, answer: answer.trim() || 'unknown' });
   }
   // The Rewriter sees the blurred query and the Q–A pairs only.
   const qaPairs = turns.map((t, i) => `Q${i + 1}: ${t.question}\nA${i + 1}: ${t.answer}`).join('\n');
-  const { rewritten_query } = await structured(roles.rewriter, 'rewriter', { blurred_query: instance.blurred_query, qa_pairs: qaPairs }, z.object({ rewritten_query: z.string().min(1) }), usage, o);
+  const { rewritten_query } = await structured(
+    roles.rewriter,
+    'rewriter',
+    { blurred_query: instance.blurred_query, qa_pairs: qaPairs },
+    z.object({ rewritten_query: z.string().min(1) }),
+    usage,
+    o,
+  );
   const leakage = unelicitedConstraints(instance.blurred_query, turns, rewritten_query, instance.fused_query);
   const ua_ungrounded = turns.map((t, i) => ({ turn: i + 1, words: ungroundedAnswerWords(t.answer, instance.fused_query) })).filter((x) => x.words.length);
   return { turns, rewritten_query, leakage, ua_ungrounded, usage };
@@ -138,8 +176,18 @@ export async function runClarify(o: ClarifyRunOptions): Promise<HarnessRunSummar
     command: o.template,
   };
   checkSameConfig(folder, 'clarify', (manifest.harness as { config?: unknown } | undefined)?.config, config);
-  writeManifest(folder, { ...manifest, kind: 'nuggets', gold: 'gold_nuggets.jsonl', answers: 'answers.jsonl', clarifications: 'clarifications.jsonl', harness: { tool: 'trajaudit harness clarify', config, budgets: o.budgets } });
-  writeJsonLines(join(folder, 'gold_nuggets.jsonl'), o.instances.map((i) => ({ id: String(i.id), nuggets: i.nuggets, fused_query: i.fused_query, blurred_query: i.blurred_query })));
+  writeManifest(folder, {
+    ...manifest,
+    kind: 'nuggets',
+    gold: 'gold_nuggets.jsonl',
+    answers: 'answers.jsonl',
+    clarifications: 'clarifications.jsonl',
+    harness: { tool: 'trajaudit harness clarify', config, budgets: o.budgets },
+  });
+  writeJsonLines(
+    join(folder, 'gold_nuggets.jsonl'),
+    o.instances.map((i) => ({ id: String(i.id), nuggets: i.nuggets, fused_query: i.fused_query, blurred_query: i.blurred_query })),
+  );
 
   const clarPath = join(folder, 'clarifications.jsonl');
   const answersPath = join(folder, 'answers.jsonl');
@@ -158,7 +206,12 @@ export async function runClarify(o: ClarifyRunOptions): Promise<HarnessRunSummar
   const session: HarnessUsage[] = [];
   let finished = 0;
   let aborted = false;
-  o.onProgress?.({ done: 0, total: todo.length, skipped, message: `${todo.length} (instance, condition) pair(s) to run, ${skipped} already done; conditions ${conditions.join(', ')}` });
+  o.onProgress?.({
+    done: 0,
+    total: todo.length,
+    skipped,
+    message: `${todo.length} (instance, condition) pair(s) to run, ${skipped} already done; conditions ${conditions.join(', ')}`,
+  });
   await mapWithConcurrency(todo, Math.max(1, o.concurrency), async ({ instance, condition }) => {
     const key = `${instance.id}#${condition}`;
     if (o.signal?.aborted) {
@@ -179,24 +232,43 @@ export async function runClarify(o: ClarifyRunOptions): Promise<HarnessRunSummar
           session.push(usage);
         }
         query = line.rewritten_query;
-        if (line.leakage.unelicited.length) leakNote = `; unelicited in the rewrite: ${line.leakage.unelicited.join(', ')}${line.leakage.from_intent.length ? ` (from the intent: ${line.leakage.from_intent.join(', ')})` : ''}`;
+        if (line.leakage.unelicited.length)
+          leakNote = `; unelicited in the rewrite: ${line.leakage.unelicited.join(', ')}${line.leakage.from_intent.length ? ` (from the intent: ${line.leakage.from_intent.join(', ')})` : ''}`;
       }
       const name = `${safeNameComponent(String(instance.id))}.${condition}`;
       const trajectoryRel = `trajectories/${name}.traj.json`;
       const agent = await runAgentCommand({
-        template: o.template, query, id: String(instance.id), condition,
-        workdir: join(folder, '.work', name), trajectoryTarget: join(folder, trajectoryRel), cwd: o.cwd, timeoutMs: o.timeoutMs, signal: o.signal, passApiKeys: o.passApiKeys,
+        template: o.template,
+        query,
+        id: String(instance.id),
+        condition,
+        workdir: join(folder, '.work', name),
+        trajectoryTarget: join(folder, trajectoryRel),
+        cwd: o.cwd,
+        timeoutMs: o.timeoutMs,
+        signal: o.signal,
+        passApiKeys: o.passApiKeys,
       });
       appendJsonLine(answersPath, {
-        id: String(instance.id), condition, answer: agent.answer, query,
+        id: String(instance.id),
+        condition,
+        answer: agent.answer,
+        query,
         ...(agent.trajectory ? { trajectory: trajectoryRel } : {}),
         ...(agent.trajectoryProblem ? { trajectory_problem: agent.trajectoryProblem } : {}),
-        ...(agent.answerCut ? { answer_cut: { source: agent.answerCut.source, kept_bytes: agent.answerCut.keptBytes, total_bytes: agent.answerCut.totalBytes } } : {}),
+        ...(agent.answerCut
+          ? { answer_cut: { source: agent.answerCut.source, kept_bytes: agent.answerCut.keptBytes, total_bytes: agent.answerCut.totalBytes } }
+          : {}),
         duration_ms: agent.durationMs,
       });
       if (agent.answerCut) notes.push(`${instance.id} ${condition}: ${answerCutMessage(agent.answerCut)}; the line records answer_cut`);
       finished++;
-      o.onProgress?.({ done: finished + failed.length, total: todo.length, skipped, message: `${instance.id} ${condition}: answered${leakNote}${usage.calls ? ` — ${usageLine(usage, o.pricing)}` : ''}` });
+      o.onProgress?.({
+        done: finished + failed.length,
+        total: todo.length,
+        skipped,
+        message: `${instance.id} ${condition}: answered${leakNote}${usage.calls ? ` — ${usageLine(usage, o.pricing)}` : ''}`,
+      });
     } catch (error) {
       if (isAbortError(error) || o.signal?.aborted) {
         aborted = true;
@@ -210,5 +282,16 @@ export async function runClarify(o: ClarifyRunOptions): Promise<HarnessRunSummar
   const all = readForResume<ClarificationLine>(clarPath).lines;
   const leaks = all.filter((l) => l.leakage?.unelicited?.length).length;
   if (leaks) notes.push(`${leaks} rewrite(s) add constraints no answer elicited (see "leakage" in clarifications.jsonl)`);
-  return { folder, total: units.length, skipped, completed: finished, failed, aborted, usage: sumUsage(session), runUsage: sumUsage(all.map((l) => l.usage)), notes, leaks };
+  return {
+    folder,
+    total: units.length,
+    skipped,
+    completed: finished,
+    failed,
+    aborted,
+    usage: sumUsage(session),
+    runUsage: sumUsage(all.map((l) => l.usage)),
+    notes,
+    leaks,
+  };
 }

@@ -9,8 +9,17 @@ import { fillSingleBrace, type DelegationPrompts } from '../prompts';
 import { pyJson } from '../text';
 import { addCall, emptyHarnessUsage, toChatRequestParts, toWireCalls, type HarnessUsage, type WireMessage } from '../wire';
 import {
-  chooseWithheld, initialContext, itemPool, orderPool, serializeDocument, settingOneIds,
-  type DocGroup, type DocIdPolicy, type DocumentOrder, type PoolDoc, type VisibleFields,
+  chooseWithheld,
+  initialContext,
+  itemPool,
+  orderPool,
+  serializeDocument,
+  settingOneIds,
+  type DocGroup,
+  type DocIdPolicy,
+  type DocumentOrder,
+  type PoolDoc,
+  type VisibleFields,
 } from './docs';
 
 export type DelegationSetting = 'full' | 'search';
@@ -125,7 +134,11 @@ export function prepareSearch(item: DelegationItem, options: DelegationOptions):
     messages: [
       { role: 'system', content: options.prompts.searchSystem },
       { role: 'user', content: fillSingleBrace(options.prompts.searchUser, { query: item.query }) },
-      { role: 'assistant', content: null, tool_calls: [{ id: INITIAL_CALL_ID, type: 'function', function: { name: 'search', arguments: pyJson({ query: item.query }) } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: INITIAL_CALL_ID, type: 'function', function: { name: 'search', arguments: pyJson({ query: item.query }) } }],
+      },
       { role: 'tool', tool_call_id: INITIAL_CALL_ID, content: searchPayload(state, publicIds, item.query, initial) },
     ],
     tools: [options.prompts.searchTool],
@@ -160,7 +173,12 @@ function searchQueryOf(call: ToolCall): string | undefined {
 }
 
 /** Runs a prepared conversation to its answer. */
-export async function runConversation(client: ModelClient, prepared: PreparedConversation, options: DelegationOptions, signal?: AbortSignal): Promise<ConversationResult> {
+export async function runConversation(
+  client: ModelClient,
+  prepared: PreparedConversation,
+  options: DelegationOptions,
+  signal?: AbortSignal,
+): Promise<ConversationResult> {
   const messages = prepared.messages.slice();
   const usage = emptyHarnessUsage();
   const searches: string[] = [];

@@ -106,19 +106,29 @@ const LABEL_WORDS = /gold|golden|distract|irrelev|noise|withheld|synth|fake|adve
 export function idsRevealGroups(pool: readonly PoolDoc[]): string | undefined {
   const labelled = pool.find((d) => LABEL_WORDS.test(d.original));
   if (labelled) return `doc_id "${labelled.original}" contains a construction label`;
-  const prefix = (id: string) => id.toLowerCase().replace(/\d+/g, '#').replace(/[#_\-.\s]+$/g, '');
+  const prefix = (id: string) =>
+    id
+      .toLowerCase()
+      .replace(/\d+/g, '#')
+      .replace(/[#_\-.\s]+$/g, '');
   const groups = [...new Set(pool.map((d) => d.group))];
   if (groups.length < 2) return undefined;
   for (const g of groups) {
     const mine = new Set(pool.filter((d) => d.group === g).map((d) => prefix(d.original)));
     const others = new Set(pool.filter((d) => d.group !== g).map((d) => prefix(d.original)));
-    if ([...mine].every((p) => !others.has(p))) return `the ${g} documents' ids (${[...mine].map((p) => `"${p.replace(/#/g, 'N')}…"`).join(', ')}) differ in form from the others'`;
+    if ([...mine].every((p) => !others.has(p)))
+      return `the ${g} documents' ids (${[...mine].map((p) => `"${p.replace(/#/g, 'N')}…"`).join(', ')}) differ in form from the others'`;
   }
   return undefined;
 }
 
 /** Public ids of setting I: the item's doc_ids, or web1…webN (seeded, stable across orders) when they would leak groups or `rename` is asked. */
-export function settingOneIds(item: DelegationItem, pool: readonly PoolDoc[], policy: DocIdPolicy, seed: string | number): { ids: Map<string, string>; renamed: boolean; reason?: string } {
+export function settingOneIds(
+  item: DelegationItem,
+  pool: readonly PoolDoc[],
+  policy: DocIdPolicy,
+  seed: string | number,
+): { ids: Map<string, string>; renamed: boolean; reason?: string } {
   const reason = policy === 'rename' ? 'asked (--doc-ids rename)' : policy === 'auto' ? idsRevealGroups(pool) : undefined;
   const ids = new Map<string, string>();
   if (!reason) {
@@ -136,7 +146,10 @@ export function settingOneIds(item: DelegationItem, pool: readonly PoolDoc[], po
  */
 export function orderPool(item: DelegationItem, pool: readonly PoolDoc[], order: DocumentOrder, seed: string | number): PoolDoc[] {
   const golden = pool.filter((d) => d.group === 'golden');
-  const rest = shuffled(pool.filter((d) => d.group !== 'golden'), seededRandom(seed, item.id, 'rest-order'));
+  const rest = shuffled(
+    pool.filter((d) => d.group !== 'golden'),
+    seededRandom(seed, item.id, 'rest-order'),
+  );
   if (order === 'golden_first') return [...golden, ...rest];
   if (order === 'golden_last') return [...rest, ...golden];
   const half = Math.floor(rest.length / 2);
@@ -168,5 +181,8 @@ export function chooseWithheld(item: DelegationItem, count: number, seed: string
 /** Setting II's initial payload: retained golden + all distractors + all irrelevant documents, shuffled reproducibly. */
 export function initialContext(item: DelegationItem, pool: readonly PoolDoc[], withheld: readonly string[], seed: string | number): PoolDoc[] {
   const hidden = new Set(withheld);
-  return shuffled(pool.filter((d) => !hidden.has(d.original)), seededRandom(seed, item.id, 'initial-context'));
+  return shuffled(
+    pool.filter((d) => !hidden.has(d.original)),
+    seededRandom(seed, item.id, 'initial-context'),
+  );
 }

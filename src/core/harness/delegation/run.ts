@@ -14,9 +14,25 @@ import { mapWithConcurrency } from '../../audit/runAudit';
 import { safeNameComponent } from '../../files/safeName';
 import { sumUsage, usageLine, type HarnessUsage, type Pricing } from '../wire';
 import {
-  appendJsonLine, checkSameConfig, ensureFolder, manifestPath, readForResume, readManifest, writeFileAtomicMkdir, writeManifest, type ProgressSink,
+  appendJsonLine,
+  checkSameConfig,
+  ensureFolder,
+  manifestPath,
+  readForResume,
+  readManifest,
+  writeFileAtomicMkdir,
+  writeManifest,
+  type ProgressSink,
 } from '../runFolder';
-import { parseCitations, prepareFull, prepareSearch, runConversation, type DelegationOptions, type DelegationSetting, type PreparedConversation } from './conversation';
+import {
+  parseCitations,
+  prepareFull,
+  prepareSearch,
+  runConversation,
+  type DelegationOptions,
+  type DelegationSetting,
+  type PreparedConversation,
+} from './conversation';
 import type { DocumentOrder } from './docs';
 
 export const OUTPUTS_FILE = 'outputs.jsonl';
@@ -40,7 +56,13 @@ export function prepareUnit(unit: DelegationUnit, options: DelegationOptions): P
 
 /** What --dry-run prints per unit: the first request `{id, setting, order, messages, tools}` (no tools in setting I). */
 export function dryRunEntry(prepared: PreparedConversation): Record<string, unknown> {
-  return { id: prepared.id, setting: prepared.setting, order: prepared.order ?? null, messages: prepared.messages, ...(prepared.tools ? { tools: prepared.tools } : {}) };
+  return {
+    id: prepared.id,
+    setting: prepared.setting,
+    order: prepared.order ?? null,
+    messages: prepared.messages,
+    ...(prepared.tools ? { tools: prepared.tools } : {}),
+  };
 }
 
 export function loadItemsList(path: string): DelegationItem[] {
@@ -105,13 +127,20 @@ export async function runDelegation(options: DelegationRunOptions): Promise<Harn
   if (manifest.kind !== undefined && manifest.kind !== 'delegation') checkSameConfig(folder, 'run kind', manifest.kind, 'delegation');
   checkSameConfig(folder, 'delegation (items)', harness.items_sha256, sha);
   checkSameConfig(folder, `setting ${options.setting}`, harness.settings?.[options.setting], config);
-  const write = (usage?: HarnessUsage) => writeManifest(folder, {
-    ...manifest,
-    kind: 'delegation',
-    items: manifestPath(folder, options.itemsPath),
-    outputs: OUTPUTS_FILE,
-    harness: { ...harness, tool: 'trajaudit harness delegation', items_sha256: sha, settings: { ...(harness.settings ?? {}), [options.setting]: config }, ...(usage ? { usage } : {}) },
-  });
+  const write = (usage?: HarnessUsage) =>
+    writeManifest(folder, {
+      ...manifest,
+      kind: 'delegation',
+      items: manifestPath(folder, options.itemsPath),
+      outputs: OUTPUTS_FILE,
+      harness: {
+        ...harness,
+        tool: 'trajaudit harness delegation',
+        items_sha256: sha,
+        settings: { ...(harness.settings ?? {}), [options.setting]: config },
+        ...(usage ? { usage } : {}),
+      },
+    });
   write();
 
   const previous = readForResume<{ id: string; setting: string; order?: string | null; usage?: HarnessUsage }>(outputsPath);

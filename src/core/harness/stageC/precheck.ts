@@ -68,7 +68,13 @@ function shortcutFindings(item: DelegationItem): PrecheckFinding[] {
     const minLength = hasCjk(core) ? 2 : 3;
     const whole = core.length >= minLength ? findInsensitive(query, core) : undefined;
     if (whole) {
-      out.push({ check: 'shortcut_leakage', severity: 'error', message: `the query contains the golden answer "${core}" (answer tokens copied into the query)`, path: ['query'], span: whole });
+      out.push({
+        check: 'shortcut_leakage',
+        severity: 'error',
+        message: `the query contains the golden answer "${core}" (answer tokens copied into the query)`,
+        path: ['query'],
+        span: whole,
+      });
       continue;
     }
     const answerTokens = contentTokens(core);
@@ -93,7 +99,12 @@ function shortcutFindings(item: DelegationItem): PrecheckFinding[] {
     if (short && words.length > 0 && numbers.length === 0) {
       const queryTokens = new Set(contentTokens(query));
       if (words.every((w) => queryTokens.has(w))) {
-        out.push({ check: 'shortcut_leakage', severity: 'error', message: `every content word of the golden answer "${oneLineText(core)}" appears in the query`, path: ['query'] });
+        out.push({
+          check: 'shortcut_leakage',
+          severity: 'error',
+          message: `every content word of the golden answer "${oneLineText(core)}" appears in the query`,
+          path: ['query'],
+        });
       }
     }
   }
@@ -101,12 +112,28 @@ function shortcutFindings(item: DelegationItem): PrecheckFinding[] {
     const title = text(doc.title).trim();
     if (title.length >= 20) {
       const at = findInsensitive(query, title);
-      if (at) out.push({ check: 'shortcut_leakage', severity: 'warning', message: `the query contains the title of golden document ${doc.doc_id} (a source-identifying clue)`, path: ['query'], span: at, docId: String(doc.doc_id) });
+      if (at)
+        out.push({
+          check: 'shortcut_leakage',
+          severity: 'warning',
+          message: `the query contains the title of golden document ${doc.doc_id} (a source-identifying clue)`,
+          path: ['query'],
+          span: at,
+          docId: String(doc.doc_id),
+        });
     }
     const url = text(doc.url).trim();
     const host = /^https?:\/\/([^/]+)/i.exec(url)?.[1]?.replace(/^www\./i, '');
     const at = url && findInsensitive(query, url) ? findInsensitive(query, url) : host && host.includes('.') ? findInsensitive(query, host) : undefined;
-    if (at) out.push({ check: 'shortcut_leakage', severity: 'warning', message: `the query names the source of golden document ${doc.doc_id} (${host ?? url})`, path: ['query', ], span: at, docId: String(doc.doc_id) });
+    if (at)
+      out.push({
+        check: 'shortcut_leakage',
+        severity: 'warning',
+        message: `the query names the source of golden document ${doc.doc_id} (${host ?? url})`,
+        path: ['query'],
+        span: at,
+        docId: String(doc.doc_id),
+      });
     void i;
   });
   // A long run copied from an evidence span: ≥ 8 consecutive words, or ≥ 12 CJK characters.
@@ -114,7 +141,13 @@ function shortcutFindings(item: DelegationItem): PrecheckFinding[] {
   for (const span of spans) {
     const run = longestSharedRun(query, span);
     if (run) {
-      out.push({ check: 'shortcut_leakage', severity: 'warning', message: `the query copies "${oneLineText(run.text)}" from an evidence span (overly specific phrasing copied from the evidence)`, path: ['query'], span: run.at });
+      out.push({
+        check: 'shortcut_leakage',
+        severity: 'warning',
+        message: `the query copies "${oneLineText(run.text)}" from an evidence span (overly specific phrasing copied from the evidence)`,
+        path: ['query'],
+        span: run.at,
+      });
       break;
     }
   }
@@ -154,12 +187,17 @@ function longestSharedRun(query: string, evidence: string): { text: string; at: 
   return undefined;
 }
 
-const STRONG_SELF_REFERENCE = /synthetic (?:document|article|text|page|post|report|news|source)|synthetically generated|test (?:sample|document|item|case)|this (?:document|article|page|text) is (?:fake|fictional|fabricated|synthetic|generated)|distractor (?:document|doc)|generated for (?:this |the )?(?:benchmark|evaluation|test|testing)|for testing purposes|合成文档|合成文章|合成的文档|测试样本|测试文档|干扰文档|干扰项|虚构文档|本文为虚构|人工合成/iu;
+const STRONG_SELF_REFERENCE =
+  /synthetic (?:document|article|text|page|post|report|news|source)|synthetically generated|test (?:sample|document|item|case)|this (?:document|article|page|text) is (?:fake|fictional|fabricated|synthetic|generated)|distractor (?:document|doc)|generated for (?:this |the )?(?:benchmark|evaluation|test|testing)|for testing purposes|合成文档|合成文章|合成的文档|测试样本|测试文档|干扰文档|干扰项|虚构文档|本文为虚构|人工合成/iu;
 const WEAK_SELF_REFERENCE = /\bsynthetic\b|\bfictional\b|\bfabricated\b|虚构|伪造/iu;
 
 function selfReferenceFindings(item: DelegationItem): PrecheckFinding[] {
   const out: PrecheckFinding[] = [];
-  const groups = [['golden_docs', item.golden_docs], ['distractor_docs', item.distractor_docs], ['irrelevant_docs', item.irrelevant_docs]] as const;
+  const groups = [
+    ['golden_docs', item.golden_docs],
+    ['distractor_docs', item.distractor_docs],
+    ['irrelevant_docs', item.irrelevant_docs],
+  ] as const;
   for (const [group, docs] of groups) {
     docs.forEach((doc, i) => {
       const d = doc as Record<string, unknown>;
@@ -193,24 +231,62 @@ function distractorFindings(item: DelegationItem): PrecheckFinding[] {
     const d = doc as Record<string, unknown>;
     const id = String(d.doc_id);
     const at = (field?: string): JsonPath => (field ? ['distractor_docs', i, field] : ['distractor_docs', i]);
-    const missing = (field: string, why: string) => out.push({ check: 'distractor_structure', severity: 'error', message: `distractor ${id}: ${field} is missing — ${why}`, path: at(field in d ? field : undefined), docId: id });
-    if (blank(d.target_info_point)) missing('target_info_point', 'the distractor is not anchored to an evidence information point (Stage B validity constraint 1)');
+    const missing = (field: string, why: string) =>
+      out.push({
+        check: 'distractor_structure',
+        severity: 'error',
+        message: `distractor ${id}: ${field} is missing — ${why}`,
+        path: at(field in d ? field : undefined),
+        docId: id,
+      });
+    if (blank(d.target_info_point))
+      missing('target_info_point', 'the distractor is not anchored to an evidence information point (Stage B validity constraint 1)');
     else if (![...contentTokens(text(d.target_info_point))].some((t) => anchorWords.has(t))) {
-      out.push({ check: 'distractor_structure', severity: 'warning', message: `distractor ${id}: target_info_point "${oneLineText(text(d.target_info_point))}" shares no word with the query, the golden answer or the evidence spans; is it anchored to an information point the query uses?`, path: at('target_info_point'), docId: id });
+      out.push({
+        check: 'distractor_structure',
+        severity: 'warning',
+        message: `distractor ${id}: target_info_point "${oneLineText(text(d.target_info_point))}" shares no word with the query, the golden answer or the evidence spans; is it anchored to an information point the query uses?`,
+        path: at('target_info_point'),
+        docId: id,
+      });
     }
-    if (blank(d.conflict_hint)) missing('conflict_hint', 'no audit trail of the golden-side fact and the distractor-side alteration (Stage B validity constraint 4)');
-    if (blank(d.discriminating_constraint)) missing('discriminating_constraint', 'no stated authority, time or source-type difference (Stage B validity constraint 4)');
+    if (blank(d.conflict_hint))
+      missing('conflict_hint', 'no audit trail of the golden-side fact and the distractor-side alteration (Stage B validity constraint 4)');
+    if (blank(d.discriminating_constraint))
+      missing('discriminating_constraint', 'no stated authority, time or source-type difference (Stage B validity constraint 4)');
     const source = blank(d.source_doc_key) ? undefined : text(d.source_doc_key).trim();
     if (source === undefined) {
-      out.push({ check: 'distractor_structure', severity: 'warning', message: `distractor ${id}: source_doc_key is missing; which golden document does it perturb?`, path: at(), docId: id });
+      out.push({
+        check: 'distractor_structure',
+        severity: 'warning',
+        message: `distractor ${id}: source_doc_key is missing; which golden document does it perturb?`,
+        path: at(),
+        docId: id,
+      });
     } else if (!golden.has(source)) {
-      out.push({ check: 'distractor_structure', severity: 'error', message: `distractor ${id}: source_doc_key "${source}" is not a golden document (golden: ${[...golden.keys()].join(', ') || 'none'})`, path: at('source_doc_key'), docId: id });
+      out.push({
+        check: 'distractor_structure',
+        severity: 'error',
+        message: `distractor ${id}: source_doc_key "${source}" is not a golden document (golden: ${[...golden.keys()].join(', ') || 'none'})`,
+        path: at('source_doc_key'),
+        docId: id,
+      });
     }
     const evidence = text(d.target_evidence_text).trim();
     if (evidence) {
       const inSource = source && golden.has(source) ? squash(text(golden.get(source)?.content)).includes(squash(evidence)) : false;
-      const anywhere = inSource || item.golden_docs.some((g) => squash(text(g.content)).includes(squash(evidence))) || evidenceTexts.some((e) => squash(e).includes(squash(evidence)));
-      if (!anywhere) out.push({ check: 'distractor_structure', severity: 'warning', message: `distractor ${id}: target_evidence_text is found in no golden document or evidence span`, path: at('target_evidence_text'), docId: id });
+      const anywhere =
+        inSource ||
+        item.golden_docs.some((g) => squash(text(g.content)).includes(squash(evidence))) ||
+        evidenceTexts.some((e) => squash(e).includes(squash(evidence)));
+      if (!anywhere)
+        out.push({
+          check: 'distractor_structure',
+          severity: 'warning',
+          message: `distractor ${id}: target_evidence_text is found in no golden document or evidence span`,
+          path: at('target_evidence_text'),
+          docId: id,
+        });
     }
   });
   return out;
@@ -219,19 +295,36 @@ function distractorFindings(item: DelegationItem): PrecheckFinding[] {
 function bookkeepingFindings(item: DelegationItem): PrecheckFinding[] {
   const out: PrecheckFinding[] = [];
   const seen = new Map<string, string>();
-  const groups = [['golden_docs', item.golden_docs], ['distractor_docs', item.distractor_docs], ['irrelevant_docs', item.irrelevant_docs]] as const;
+  const groups = [
+    ['golden_docs', item.golden_docs],
+    ['distractor_docs', item.distractor_docs],
+    ['irrelevant_docs', item.irrelevant_docs],
+  ] as const;
   for (const [group, docs] of groups) {
     docs.forEach((doc, i) => {
       const id = String(doc.doc_id);
       const first = seen.get(id);
-      if (first) out.push({ check: 'duplicate_doc_id', severity: 'error', message: `doc_id "${id}" is used twice (${first} and ${group}[${i}]); citations could not be mapped back`, path: [group, i, 'doc_id'], docId: id });
+      if (first)
+        out.push({
+          check: 'duplicate_doc_id',
+          severity: 'error',
+          message: `doc_id "${id}" is used twice (${first} and ${group}[${i}]); citations could not be mapped back`,
+          path: [group, i, 'doc_id'],
+          docId: id,
+        });
       else seen.set(id, `${group}[${i}]`);
     });
   }
   if (!out.length) {
     try {
       const reason = idsRevealGroups(itemPool(item));
-      if (reason) out.push({ check: 'doc_ids', severity: 'warning', message: `doc_ids reveal the document groups: ${reason}. The harness shows run-local ids instead (web1…, rs1…)`, path: ['golden_docs', 0, 'doc_id'] });
+      if (reason)
+        out.push({
+          check: 'doc_ids',
+          severity: 'warning',
+          message: `doc_ids reveal the document groups: ${reason}. The harness shows run-local ids instead (web1…, rs1…)`,
+          path: ['golden_docs', 0, 'doc_id'],
+        });
     } catch {
       /* reported above */
     }
@@ -244,9 +337,21 @@ function bookkeepingFindings(item: DelegationItem): PrecheckFinding[] {
     const id = String(span.doc_id);
     const doc = golden.get(id);
     if (!doc) {
-      out.push({ check: 'evidence_span', severity: 'warning', message: `evidence span ${i + 1} cites "${id}", which is not a golden document`, path: ['evidence_spans', i, 'doc_id'], docId: id });
+      out.push({
+        check: 'evidence_span',
+        severity: 'warning',
+        message: `evidence span ${i + 1} cites "${id}", which is not a golden document`,
+        path: ['evidence_spans', i, 'doc_id'],
+        docId: id,
+      });
     } else if (typeof span.text === 'string' && span.text.trim() && !squash(text(doc.content)).includes(squash(span.text))) {
-      out.push({ check: 'evidence_span', severity: 'warning', message: `evidence span ${i + 1} is not found verbatim in golden document ${id} (localized evidence cannot be checked)`, path: ['evidence_spans', i, 'text'], docId: id });
+      out.push({
+        check: 'evidence_span',
+        severity: 'warning',
+        message: `evidence span ${i + 1} is not found verbatim in golden document ${id} (localized evidence cannot be checked)`,
+        path: ['evidence_spans', i, 'text'],
+        docId: id,
+      });
     }
   });
   return out;

@@ -60,7 +60,10 @@ export function precheckText(text: string): { items: number; findings: LocatedFi
 /** Pre-checks of an items file, or of every JSON/JSONL file of a folder that holds Delegation items. */
 export function precheckPath(path: string): { file: string; items: number; findings: LocatedFinding[] }[] {
   const files = statSync(path).isDirectory()
-    ? readdirSync(path).sort().filter((n) => /\.jsonl?$/i.test(n) && !n.endsWith('.audit.json')).map((n) => join(path, n))
+    ? readdirSync(path)
+        .sort()
+        .filter((n) => /\.jsonl?$/i.test(n) && !n.endsWith('.audit.json'))
+        .map((n) => join(path, n))
     : [path];
   const out: { file: string; items: number; findings: LocatedFinding[] }[] = [];
   for (const file of files) {

@@ -18,8 +18,13 @@ export function renderStageCReport(lines: readonly Line[], meta: { verifiers: st
   const out: string[] = [];
   const accepted = lines.filter((l) => l.passed).length;
   out.push('# Stage-C filter report', '');
-  out.push(`Seed 000, Stage C: an item is accepted only if it passes the deterministic pre-checks and every view run (${meta.views.join(', ') || 'pre-checks only'}).`);
-  out.push(`Verifier pool: ${meta.verifiers.length ? meta.verifiers.join(', ') : 'none (pre-checks only)'}; a view passes when ${meta.aggregate === 'all' ? 'every verifier passes it' : 'a majority of verifiers pass it'}.`, '');
+  out.push(
+    `Seed 000, Stage C: an item is accepted only if it passes the deterministic pre-checks and every view run (${meta.views.join(', ') || 'pre-checks only'}).`,
+  );
+  out.push(
+    `Verifier pool: ${meta.verifiers.length ? meta.verifiers.join(', ') : 'none (pre-checks only)'}; a view passes when ${meta.aggregate === 'all' ? 'every verifier passes it' : 'a majority of verifiers pass it'}.`,
+    '',
+  );
   out.push(`**Accepted: ${accepted} of ${lines.length}.**`, '');
   const precheckPass = lines.filter((l) => !l.prechecks.some((f) => f.severity === 'error')).length;
   out.push('| check | passed |', '| --- | --- |', `| pre-checks | ${precheckPass} / ${lines.length} |`);
@@ -28,7 +33,12 @@ export function renderStageCReport(lines: readonly Line[], meta: { verifiers: st
     out.push(`| ${v} | ${ran.filter((l) => l.views[v]?.passed).length} / ${ran.length} |`);
   }
   out.push('', `Usage: ${usageLine(sumUsage(lines.map((l) => l.usage)), meta.pricing)}.`, '');
-  out.push('## Items', '', `| item | pre-checks | ${meta.views.join(' | ')}${meta.views.length ? ' | ' : ''}accepted |`, `| --- | --- | ${meta.views.map(() => '---').join(' | ')}${meta.views.length ? ' | ' : ''}--- |`);
+  out.push(
+    '## Items',
+    '',
+    `| item | pre-checks | ${meta.views.join(' | ')}${meta.views.length ? ' | ' : ''}accepted |`,
+    `| --- | --- | ${meta.views.map(() => '---').join(' | ')}${meta.views.length ? ' | ' : ''}--- |`,
+  );
   for (const l of lines) {
     const errors = l.prechecks.filter((f) => f.severity === 'error').length;
     const warnings = l.prechecks.length - errors;

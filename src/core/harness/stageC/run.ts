@@ -49,7 +49,12 @@ export async function runStageC(options: StageCRunOptions): Promise<HarnessRunSu
   const folder = options.out;
   ensureFolder(folder);
   const configPath = join(folder, STAGE_C_CONFIG);
-  const config = { prompt_version: STAGE_C_PROMPT_VERSION, views: options.views, aggregate: options.aggregate, verifiers: options.verifiers.map((v) => v.label) };
+  const config = {
+    prompt_version: STAGE_C_PROMPT_VERSION,
+    views: options.views,
+    aggregate: options.aggregate,
+    verifiers: options.verifiers.map((v) => v.label),
+  };
   let stored: { config?: unknown } | undefined;
   try {
     stored = JSON.parse(readFileSync(configPath, 'utf8')) as { config?: unknown };
@@ -69,7 +74,12 @@ export async function runStageC(options: StageCRunOptions): Promise<HarnessRunSu
   const session: HarnessUsage[] = [];
   let finished = 0;
   let aborted = false;
-  options.onProgress?.({ done: 0, total: todo.length, skipped, message: `${todo.length} item(s) to check, ${skipped} already done; verifiers: ${options.verifiers.map((v) => v.label).join(', ') || 'none'}` });
+  options.onProgress?.({
+    done: 0,
+    total: todo.length,
+    skipped,
+    message: `${todo.length} item(s) to check, ${skipped} already done; verifiers: ${options.verifiers.map((v) => v.label).join(', ') || 'none'}`,
+  });
   await mapWithConcurrency(todo, Math.max(1, options.concurrency), async (item) => {
     if (options.signal?.aborted) {
       aborted = true;
@@ -84,7 +94,12 @@ export async function runStageC(options: StageCRunOptions): Promise<HarnessRunSu
       session.push(line.usage);
       finished++;
       const viewText = options.views.map((v) => `${v} ${views[v]?.passed ? 'pass' : 'FAIL'}`).join(', ');
-      options.onProgress?.({ done: finished + failed.length, total: todo.length, skipped, message: `${item.id}: ${line.passed ? 'accepted' : 'REJECTED'} (pre-checks ${precheckPassed(prechecks) ? 'pass' : 'FAIL'}${viewText ? `, ${viewText}` : ''}) — ${usageLine(line.usage, options.pricing)}` });
+      options.onProgress?.({
+        done: finished + failed.length,
+        total: todo.length,
+        skipped,
+        message: `${item.id}: ${line.passed ? 'accepted' : 'REJECTED'} (pre-checks ${precheckPassed(prechecks) ? 'pass' : 'FAIL'}${viewText ? `, ${viewText}` : ''}) — ${usageLine(line.usage, options.pricing)}`,
+      });
     } catch (error) {
       if (isAbortError(error) || options.signal?.aborted) {
         aborted = true;
@@ -97,10 +112,21 @@ export async function runStageC(options: StageCRunOptions): Promise<HarnessRunSu
   });
   const lines = readForResume<StageCLine>(path).lines;
   const reportPath = join(folder, 'report.md');
-  writeFileAtomic(reportPath, renderStageCReport(lines, { verifiers: config.verifiers, views: options.views, aggregate: options.aggregate, pricing: options.pricing }));
+  writeFileAtomic(
+    reportPath,
+    renderStageCReport(lines, { verifiers: config.verifiers, views: options.views, aggregate: options.aggregate, pricing: options.pricing }),
+  );
   return {
-    folder, total: options.items.length, skipped, completed: finished, failed, aborted,
-    usage: sumUsage(session), runUsage: sumUsage(lines.map((l) => l.usage)), notes,
-    accepted: lines.filter((l) => l.passed).length, reportPath,
+    folder,
+    total: options.items.length,
+    skipped,
+    completed: finished,
+    failed,
+    aborted,
+    usage: sumUsage(session),
+    runUsage: sumUsage(lines.map((l) => l.usage)),
+    notes,
+    accepted: lines.filter((l) => l.passed).length,
+    reportPath,
   };
 }

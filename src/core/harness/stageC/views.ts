@@ -54,7 +54,12 @@ const c1Schema = z.object({
   notes: z.string().default(''),
 });
 const compareSchema = z.object({ equivalent: z.boolean(), reason: z.string().default('') });
-const c2Schema = z.object({ can_answer: z.boolean(), answer: z.string().default(''), confidence: z.number().min(0).max(1), shortcut_cues: z.array(z.string()).default([]) });
+const c2Schema = z.object({
+  can_answer: z.boolean(),
+  answer: z.string().default(''),
+  confidence: z.number().min(0).max(1),
+  shortcut_cues: z.array(z.string()).default([]),
+});
 const c3Schema = z.object({
   answer_bearing: z.boolean(),
   intermediate_fact: z.boolean(),
@@ -84,10 +89,13 @@ export interface StageCOptions {
   promptsRoot?: string;
 }
 
-const goldenAnswerText = (item: DelegationItem): string => (Array.isArray(item.golden_answer) ? item.golden_answer.map(String).join('; ') : String(item.golden_answer));
+const goldenAnswerText = (item: DelegationItem): string =>
+  Array.isArray(item.golden_answer) ? item.golden_answer.map(String).join('; ') : String(item.golden_answer);
 
 function evidenceSpansText(item: DelegationItem): string {
-  const spans = item.evidence_spans.map((s) => (typeof s === 'string' ? s : typeof (s as { text?: unknown })?.text === 'string' ? (s as { text: string }).text : JSON.stringify(s)));
+  const spans = item.evidence_spans.map((s) =>
+    typeof s === 'string' ? s : typeof (s as { text?: unknown })?.text === 'string' ? (s as { text: string }).text : JSON.stringify(s),
+  );
   return spans.length ? spans.map((s, i) => `${i + 1}. ${s}`).join('\n') : '(none given)';
 }
 
@@ -95,9 +103,21 @@ function renderDocs(docs: readonly PoolDoc[], template: string): string {
   return docs.map((d, i) => serializeDocument(template, i + 1, d.original, d.fields)).join('\n\n');
 }
 
-async function ask<T>(client: ModelClient, template: string, values: Record<string, string | number>, schema: z.ZodType<T>, usage: HarnessUsage, options: StageCOptions): Promise<T> {
+async function ask<T>(
+  client: ModelClient,
+  template: string,
+  values: Record<string, string | number>,
+  schema: z.ZodType<T>,
+  usage: HarnessUsage,
+  options: StageCOptions,
+): Promise<T> {
   const { system, user } = renderRolePrompt(rolePrompt(`stage-c/v1/${template}.md`, options.promptsRoot), values);
-  const result = await completeStructured(client, { system, messages: [{ role: 'user', content: user }], ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}) }, schema, { name: template.replace(/[^A-Za-z0-9_-]/g, '_'), signal: options.signal });
+  const result = await completeStructured(
+    client,
+    { system, messages: [{ role: 'user', content: user }], ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}) },
+    schema,
+    { name: template.replace(/[^A-Za-z0-9_-]/g, '_'), signal: options.signal },
+  );
   usage.calls += result.attempts;
   usage.inputTokens += result.usage.inputTokens;
   usage.outputTokens += result.usage.outputTokens;
@@ -112,31 +132,64 @@ async function viewC1(item: DelegationItem, v: Verifier, o: StageCOptions, usage
   const answer = await ask(v.client, 'c1-answer', { query: item.query, documents: renderDocs(golden, o.documentTemplate) }, c1Schema, usage, o);
   const reasons: string[] = [];
   const byId = new Map(item.golden_docs.map((d) => [String(d.doc_id), String(d.content ?? '')]));
-  const localized = answer.evidence.filter((e) => e.quote.trim() && squash(byId.get(e.doc_id) ?? '').includes(squash(e.quote).replace(/^["“”']+|["“”']+$/g, '')));
+  const localized = answer.evidence.filter(
+    (e) => e.quote.trim() && squash(byId.get(e.doc_id) ?? '').includes(squash(e.quote).replace(/^["“”']+|["“”']+$/g, '')),
+  );
   if (!answer.answer.trim()) reasons.push('the verifier found no answer in the golden documents');
   if (answer.needs_outside_information) reasons.push('answering needs information outside golden_docs');
   if (answer.multiple_incompatible_answers) reasons.push('the verifier reports several incompatible answers');
   if (localized.length === 0) reasons.push('no cited quote was found verbatim in a golden document (no localized support)');
   let compare: z.infer<typeof compareSchema> | undefined;
   if (answer.answer.trim()) {
-    compare = await ask(v.client, 'compare', { query: item.query, golden_answer: goldenAnswerText(item), evidence_spans: evidenceSpansText(item), candidate: answer.answer }, compareSchema, usage, o);
+    compare = await ask(
+      v.client,
+      'compare',
+      { query: item.query, golden_answer: goldenAnswerText(item), evidence_spans: evidenceSpansText(item), candidate: answer.answer },
+      compareSchema,
+      usage,
+      o,
+    );
     if (!compare.equivalent) reasons.push(`the verifier's answer is not equivalent to the golden answer: ${compare.reason}`);
   }
-  return { passed: reasons.length === 0, reasons: reasons.length ? reasons : ['answerable from golden_docs with localized support; equivalent to the golden answer'], detail: { answer, localized_quotes: localized.length, compare } };
+  return {
+    passed: reasons.length === 0,
+    reasons: reasons.length ? reasons : ['answerable from golden_docs with localized support; equivalent to the golden answer'],
+    detail: { answer, localized_quotes: localized.length, compare },
+  };
 }
 
-async function viewC2(item: DelegationItem, v: Verifier, o: StageCOptions, usage: HarnessUsage, prechecks: readonly PrecheckFinding[]): Promise<Omit<VerifierVerdict, 'verifier' | 'usage'>> {
+async function viewC2(
+  item: DelegationItem,
+  v: Verifier,
+  o: StageCOptions,
+  usage: HarnessUsage,
+  prechecks: readonly PrecheckFinding[],
+): Promise<Omit<VerifierVerdict, 'verifier' | 'usage'>> {
   const answer = await ask(v.client, 'c2-query-only', { query: item.query }, c2Schema, usage, o);
   const reasons: string[] = [];
   let compare: z.infer<typeof compareSchema> | undefined;
   if (answer.can_answer && answer.answer.trim()) {
-    compare = await ask(v.client, 'compare', { query: item.query, golden_answer: goldenAnswerText(item), evidence_spans: '(not shown in this view)', candidate: answer.answer }, compareSchema, usage, o);
-    if (compare.equivalent && answer.confidence >= C2_CONFIDENCE_THRESHOLD) reasons.push(`answered correctly from the query alone with confidence ${answer.confidence} (memorized or leaked): ${compare.reason}`);
+    compare = await ask(
+      v.client,
+      'compare',
+      { query: item.query, golden_answer: goldenAnswerText(item), evidence_spans: '(not shown in this view)', candidate: answer.answer },
+      compareSchema,
+      usage,
+      o,
+    );
+    if (compare.equivalent && answer.confidence >= C2_CONFIDENCE_THRESHOLD)
+      reasons.push(`answered correctly from the query alone with confidence ${answer.confidence} (memorized or leaked): ${compare.reason}`);
   }
   for (const f of prechecks.filter((p) => p.check === 'shortcut_leakage' && p.severity === 'error')) reasons.push(`shortcut cue (pre-check): ${f.message}`);
   return {
     passed: reasons.length === 0,
-    reasons: reasons.length ? reasons : [answer.can_answer ? `query-only answer ${compare?.equivalent ? 'equivalent but with low confidence' : 'not equivalent to the golden answer'}` : 'not answerable from the query alone'],
+    reasons: reasons.length
+      ? reasons
+      : [
+          answer.can_answer
+            ? `query-only answer ${compare?.equivalent ? 'equivalent but with low confidence' : 'not equivalent to the golden answer'}`
+            : 'not answerable from the query alone',
+        ],
     detail: { answer, compare },
   };
 }
@@ -146,22 +199,38 @@ async function viewC3(item: DelegationItem, v: Verifier, o: StageCOptions, usage
   const docs: unknown[] = [];
   for (const doc of item.irrelevant_docs) {
     const rendered = serializeDocument(o.documentTemplate, 1, String(doc.doc_id), visibleFields(doc));
-    const r = await ask(v.client, 'c3-irrelevant', { query: item.query, golden_answer: goldenAnswerText(item), evidence_spans: evidenceSpansText(item), document: rendered }, c3Schema, usage, o);
+    const r = await ask(
+      v.client,
+      'c3-irrelevant',
+      { query: item.query, golden_answer: goldenAnswerText(item), evidence_spans: evidenceSpansText(item), document: rendered },
+      c3Schema,
+      usage,
+      o,
+    );
     docs.push({ doc_id: String(doc.doc_id), ...r });
     const flags = (['answer_bearing', 'intermediate_fact', 'duplicates_evidence', 'metadata_cue'] as const).filter((k) => r[k]);
-    if (flags.length || r.severity !== 'none') reasons.push(`irrelevant document ${doc.doc_id}: ${flags.join(', ') || 'flagged'} (suggested: ${r.severity === 'none' ? 'remove_document' : r.severity}) — ${r.reason}`);
+    if (flags.length || r.severity !== 'none')
+      reasons.push(
+        `irrelevant document ${doc.doc_id}: ${flags.join(', ') || 'flagged'} (suggested: ${r.severity === 'none' ? 'remove_document' : r.severity}) — ${r.reason}`,
+      );
   }
-  return { passed: reasons.length === 0, reasons: reasons.length ? reasons : [`${item.irrelevant_docs.length} irrelevant document(s) are non-supporting`], detail: { documents: docs } };
+  return {
+    passed: reasons.length === 0,
+    reasons: reasons.length ? reasons : [`${item.irrelevant_docs.length} irrelevant document(s) are non-supporting`],
+    detail: { documents: docs },
+  };
 }
 
 function renderDistractors(item: DelegationItem, template: string): string {
-  return item.distractor_docs.map((doc, i) => {
-    const d = doc as Record<string, unknown>;
-    const audit = ['distractor_type', 'target_info_point', 'conflict_hint', 'discriminating_constraint']
-      .map((k) => `- ${k}: ${d[k] === undefined || d[k] === null || d[k] === '' ? '(missing)' : typeof d[k] === 'string' ? d[k] : JSON.stringify(d[k])}`)
-      .join('\n');
-    return `Distractor ${i + 1}\n${serializeDocument(template, i + 1, String(doc.doc_id), visibleFields(doc))}\nAudit fields:\n${audit}`;
-  }).join('\n\n');
+  return item.distractor_docs
+    .map((doc, i) => {
+      const d = doc as Record<string, unknown>;
+      const audit = ['distractor_type', 'target_info_point', 'conflict_hint', 'discriminating_constraint']
+        .map((k) => `- ${k}: ${d[k] === undefined || d[k] === null || d[k] === '' ? '(missing)' : typeof d[k] === 'string' ? d[k] : JSON.stringify(d[k])}`)
+        .join('\n');
+      return `Distractor ${i + 1}\n${serializeDocument(template, i + 1, String(doc.doc_id), visibleFields(doc))}\nAudit fields:\n${audit}`;
+    })
+    .join('\n\n');
 }
 
 async function viewC4(item: DelegationItem, v: Verifier, o: StageCOptions, usage: HarnessUsage): Promise<Omit<VerifierVerdict, 'verifier' | 'usage'>> {
@@ -186,17 +255,35 @@ async function viewC4(item: DelegationItem, v: Verifier, o: StageCOptions, usage
     ].filter(Boolean);
     if (bad.length) reasons.push(`distractor ${doc.doc_id}: ${bad.join(', ')} — ${e.reason}`);
   });
-  return { passed: reasons.length === 0, reasons: reasons.length ? reasons : [`${count} distractor(s) are plausible and invalid for query-constrained reasons`], detail: r };
+  return {
+    passed: reasons.length === 0,
+    reasons: reasons.length ? reasons : [`${count} distractor(s) are plausible and invalid for query-constrained reasons`],
+    detail: r,
+  };
 }
 
 /** Runs one view with every verifier. A verifier call that fails makes the view undetermined (error). */
-export async function runView(view: ViewName, item: DelegationItem, verifiers: readonly Verifier[], aggregate: Aggregate, options: StageCOptions, prechecks = precheckItem(item)): Promise<ViewResult> {
+export async function runView(
+  view: ViewName,
+  item: DelegationItem,
+  verifiers: readonly Verifier[],
+  aggregate: Aggregate,
+  options: StageCOptions,
+  prechecks = precheckItem(item),
+): Promise<ViewResult> {
   if (view === 'C3' && item.irrelevant_docs.length === 0) return { view, passed: true, verdicts: [], note: 'no irrelevant documents' };
   if (view === 'C4' && item.distractor_docs.length === 0) return { view, passed: true, verdicts: [], note: 'no distractor documents' };
   const verdicts: VerifierVerdict[] = [];
   for (const v of verifiers) {
     const usage = emptyHarnessUsage();
-    const run = view === 'C1' ? viewC1(item, v, options, usage) : view === 'C2' ? viewC2(item, v, options, usage, prechecks) : view === 'C3' ? viewC3(item, v, options, usage) : viewC4(item, v, options, usage);
+    const run =
+      view === 'C1'
+        ? viewC1(item, v, options, usage)
+        : view === 'C2'
+          ? viewC2(item, v, options, usage, prechecks)
+          : view === 'C3'
+            ? viewC3(item, v, options, usage)
+            : viewC4(item, v, options, usage);
     const verdict = await run;
     verdicts.push({ verifier: v.label, ...verdict, usage });
   }

@@ -19,13 +19,21 @@ export function deepSearchQaLlmJudge(model: StructuredModel, options: LlmJudgeOp
     usesModel: true,
     async judge(input, signal) {
       const { system, user } = renderPrompt(template, {
-        prompt: input.problem, prompt_type: input.answerType, answer: input.answer, response: input.response,
+        prompt: input.problem,
+        prompt_type: input.answerType,
+        answer: input.answer,
+        response: input.response,
       });
-      const result = await completeValidated(model, { system, user, schema: graderOutputSchema, schemaName: 'AnswerCorrectness' }, {
-        signal,
-        maxAttempts: options.maxAttempts,
-        check: (v) => (Object.keys(v.AnswerCorrectness.CorrectnessDetails).length === 0 ? 'CorrectnessDetails is empty; give one key per expected answer part' : undefined),
-      });
+      const result = await completeValidated(
+        model,
+        { system, user, schema: graderOutputSchema, schemaName: 'AnswerCorrectness' },
+        {
+          signal,
+          maxAttempts: options.maxAttempts,
+          check: (v) =>
+            Object.keys(v.AnswerCorrectness.CorrectnessDetails).length === 0 ? 'CorrectnessDetails is empty; give one key per expected answer part' : undefined,
+        },
+      );
       return result.value.AnswerCorrectness;
     },
   };

@@ -19,7 +19,13 @@ export const DELEGATION_EXACT_ID = 'exact-delegation/v1';
 
 export function goldenParts(golden: string | string[]): string[] {
   const list = Array.isArray(golden) ? golden : [golden];
-  return list.map((g) => String(g).replace(/\s*[(（][^()（）]*[)）]/g, '').trim()).filter((g) => normalizeAnswer(g) !== '');
+  return list
+    .map((g) =>
+      String(g)
+        .replace(/\s*[(（][^()（）]*[)）]/g, '')
+        .trim(),
+    )
+    .filter((g) => normalizeAnswer(g) !== '');
 }
 
 export function exactDelegationCorrect(input: DelegationAnswerInput): boolean {
@@ -52,6 +58,8 @@ export function delegationJudgeFrom(grader: Judge<DeepSearchQaJudgeInput, Answer
     id: `delegation:${grader.id}`,
     usesModel: grader.usesModel,
     judge: async (input, signal) => correct(await grader.judge(toInput(input), signal)),
-    ...(grader.judgeSync ? { judgeSync: (input: DelegationAnswerInput) => correct((grader.judgeSync as (i: DeepSearchQaJudgeInput) => AnswerCorrectness)(toInput(input))) } : {}),
+    ...(grader.judgeSync
+      ? { judgeSync: (input: DelegationAnswerInput) => correct((grader.judgeSync as (i: DeepSearchQaJudgeInput) => AnswerCorrectness)(toInput(input))) }
+      : {}),
   };
 }

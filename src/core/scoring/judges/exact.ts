@@ -27,10 +27,13 @@ const THOUSANDS = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 
 function numberTokens(raw: string): string[] {
   if (THOUSANDS.test(raw)) return [String(Number(raw.replace(/,/g, '')))];
-  return raw.split(',').filter((p) => p !== '' && p !== '-').map((p) => {
-    const n = Number(p);
-    return Number.isFinite(n) ? String(n) : p;
-  });
+  return raw
+    .split(',')
+    .filter((p) => p !== '' && p !== '-')
+    .map((p) => {
+      const n = Number(p);
+      return Number.isFinite(n) ? String(n) : p;
+    });
 }
 
 /** Tokens of a text after NFKC, case folding, number canonicalization, punctuation and article removal. */
@@ -57,7 +60,11 @@ export function containsPhrase(haystack: string, needle: string): boolean {
 
 /** Splits a list on commas (not inside numbers), semicolons, newlines, "、" and a final "and"/"or". */
 export function splitList(text: string): string[] {
-  const parts = text.normalize('NFKC').split(/(?<!\d),|,(?!\d)|;|\n|、/).map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .normalize('NFKC')
+    .split(/(?<!\d),|,(?!\d)|;|\n|、/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length === 0) return [];
   const last = parts.pop() as string;
   const m = /^(.*\S)\s+(?:and|or)\s+(\S.*)$/is.exec(last);
@@ -90,7 +97,9 @@ export function exactJudgment(input: DeepSearchQaJudgeInput): AnswerCorrectness 
   gold.forEach((item, i) => {
     details[item] = containsPhrase(normalizedResponse, normalizedGold[i]);
   });
-  const segments = responseSegments(input.response).map((s) => ({ text: s, norm: normalizeAnswer(s) })).filter((s) => s.norm !== '');
+  const segments = responseSegments(input.response)
+    .map((s) => ({ text: s, norm: normalizeAnswer(s) }))
+    .filter((s) => s.norm !== '');
   const listShaped = segments.length > 0 && segments.every((s) => s.norm.split(' ').length <= LIST_ITEM_MAX_WORDS);
   const excessive: string[] = [];
   if (listShaped) {
@@ -100,9 +109,10 @@ export function exactJudgment(input: DeepSearchQaJudgeInput): AnswerCorrectness 
     }
   }
   const found = Object.values(details).filter(Boolean).length;
-  const explanation = `exact match: ${found} of ${gold.length} expected item(s) found`
-    + (excessive.length ? `; ${excessive.length} excessive answer(s): ${excessive.join('; ')}` : '')
-    + (listShaped ? '' : '; prose response (excessive answers not assessed by the exact judge)');
+  const explanation =
+    `exact match: ${found} of ${gold.length} expected item(s) found` +
+    (excessive.length ? `; ${excessive.length} excessive answer(s): ${excessive.join('; ')}` : '') +
+    (listShaped ? '' : '; prose response (excessive answers not assessed by the exact judge)');
   return { Explanation: explanation, CorrectnessDetails: details, ExcessiveAnswers: excessive };
 }
 

@@ -59,10 +59,15 @@ export function emptySummary(): JudgingSummary {
 
 export function mergeSummaries(a: JudgingSummary, b: JudgingSummary): JudgingSummary {
   return {
-    tasks: a.tasks + b.tasks, cached: a.cached + b.cached, judged: a.judged + b.judged, modelCalls: a.modelCalls + b.modelCalls,
-    unavailable: a.unavailable + b.unavailable, failed: a.failed + b.failed, failures: [...a.failures, ...b.failures].slice(0, MAX_LISTED_FAILURES),
+    tasks: a.tasks + b.tasks,
+    cached: a.cached + b.cached,
+    judged: a.judged + b.judged,
+    modelCalls: a.modelCalls + b.modelCalls,
+    unavailable: a.unavailable + b.unavailable,
+    failed: a.failed + b.failed,
+    failures: [...a.failures, ...b.failures].slice(0, MAX_LISTED_FAILURES),
     judges: [...new Set([...a.judges, ...b.judges])],
-    ...(a.cacheWriteError ?? b.cacheWriteError ? { cacheWriteError: a.cacheWriteError ?? b.cacheWriteError } : {}),
+    ...((a.cacheWriteError ?? b.cacheWriteError) ? { cacheWriteError: a.cacheWriteError ?? b.cacheWriteError } : {}),
   };
 }
 
@@ -71,7 +76,9 @@ const MAX_LISTED_FAILURES = 20;
 /** A judge's "malformed output" (after its own retries): one verdict lost, not the whole run. */
 function isMalformedOutput(error: unknown): boolean {
   const name = (error as { name?: string } | null)?.name;
-  return name === 'MalformedOutputError' || name === 'StructuredOutputError' || (name === 'ModelError' && (error as { kind?: string }).kind === 'invalid_output');
+  return (
+    name === 'MalformedOutputError' || name === 'StructuredOutputError' || (name === 'ModelError' && (error as { kind?: string }).kind === 'invalid_output')
+  );
 }
 
 function recordFailure(task: JudgeTask<unknown, unknown>, error: unknown, summary: JudgingSummary): void {
@@ -134,7 +141,11 @@ export function runTasksSync(tasks: readonly JudgeTask<unknown, unknown>[], cach
 }
 
 /** Resolves tasks: cache first, then the judges with bounded concurrency; cancellable. */
-export async function runTasks(tasks: readonly JudgeTask<unknown, unknown>[], cache: JudgmentCache | undefined, options: { signal?: AbortSignal; concurrency?: number } = {}): Promise<JudgingSummary> {
+export async function runTasks(
+  tasks: readonly JudgeTask<unknown, unknown>[],
+  cache: JudgmentCache | undefined,
+  options: { signal?: AbortSignal; concurrency?: number } = {},
+): Promise<JudgingSummary> {
   const summary = emptySummary();
   summary.tasks = tasks.length;
   const pending: JudgeTask<unknown, unknown>[] = [];

@@ -29,7 +29,10 @@ export interface StructuredModel {
  * Only this kind of failure is retried by the judges; transport errors are the provider's concern.
  */
 export class MalformedOutputError extends Error {
-  constructor(message: string, readonly raw?: unknown) {
+  constructor(
+    message: string,
+    readonly raw?: unknown,
+  ) {
     super(message);
     this.name = 'MalformedOutputError';
   }
@@ -63,14 +66,20 @@ function isMalformed(error: unknown): boolean {
  * and with `check`, and retries on malformed output up to `maxAttempts` attempts in all; each
  * retry tells the model what was wrong. Other errors and cancellation propagate at once.
  */
-export async function completeValidated<T>(model: StructuredModel, request: StructuredRequest<T>, options: CompleteOptions<T> = {}): Promise<CompleteResult<T>> {
+export async function completeValidated<T>(
+  model: StructuredModel,
+  request: StructuredRequest<T>,
+  options: CompleteOptions<T> = {},
+): Promise<CompleteResult<T>> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const usage: ModelUsage[] = [];
   let lastProblem = '';
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     if (options.signal?.aborted) throw abortReason(options.signal);
-    const user = attempt === 1 ? request.user
-      : `${request.user}\n\nYour previous output was rejected: ${lastProblem}. Reply again with one JSON value that follows the required format exactly.`;
+    const user =
+      attempt === 1
+        ? request.user
+        : `${request.user}\n\nYour previous output was rejected: ${lastProblem}. Reply again with one JSON value that follows the required format exactly.`;
     let raw: unknown;
     try {
       const reply = await model.complete({ ...request, user }, options.signal);

@@ -41,9 +41,15 @@ export function nuggetCoverageJudge(model: StructuredModel, options: LlmJudgeOpt
         nugget_count: input.nuggets.length,
         answer: input.answer,
       });
-      const result = await completeValidated(model, { system, user, schema: outputSchema, schemaName: 'NuggetCoverage' }, {
-        signal, maxAttempts: options.maxAttempts, check: check(input.nuggets.length),
-      });
+      const result = await completeValidated(
+        model,
+        { system, user, schema: outputSchema, schemaName: 'NuggetCoverage' },
+        {
+          signal,
+          maxAttempts: options.maxAttempts,
+          check: check(input.nuggets.length),
+        },
+      );
       return [...result.value.coverage].sort((a, b) => a.nugget - b.nugget).map((c) => c.label);
     },
   };

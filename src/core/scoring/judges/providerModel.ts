@@ -14,15 +14,25 @@ export interface ProviderModelOptions {
 export function structuredModelFromClient(client: ModelClient, options: ProviderModelOptions = {}): StructuredModel {
   return {
     async complete(request, signal) {
-      const result = await completeStructured(client, {
-        system: request.system,
-        messages: [{ role: 'user', content: request.user }],
-        temperature: options.temperature ?? 0,
-        ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
-      }, request.schema, { attempts: 1, name: request.schemaName, signal });
+      const result = await completeStructured(
+        client,
+        {
+          system: request.system,
+          messages: [{ role: 'user', content: request.user }],
+          temperature: options.temperature ?? 0,
+          ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
+        },
+        request.schema,
+        { attempts: 1, name: request.schemaName, signal },
+      );
       return {
         value: result.value,
-        usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, cachedInputTokens: result.usage.cachedInputTokens, latencyMs: result.latencyMs },
+        usage: {
+          inputTokens: result.usage.inputTokens,
+          outputTokens: result.usage.outputTokens,
+          cachedInputTokens: result.usage.cachedInputTokens,
+          latencyMs: result.latencyMs,
+        },
       };
     },
   };

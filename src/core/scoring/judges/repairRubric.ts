@@ -32,15 +32,19 @@ export function repairRubricJudge(model: StructuredModel, options: LlmJudgeOptio
         rubrics: input.rubrics.map((r, i) => `${i + 1}. ${r}`).join('\n'),
         rubric_count: n,
       });
-      const result = await completeValidated(model, { system, user, schema: outputSchema, schemaName: 'RubricGrades' }, {
-        signal,
-        maxAttempts: options.maxAttempts,
-        check: (v: Output) => {
-          if (v.grades.length !== n) return `expected ${n} grades (one per rubric), got ${v.grades.length}`;
-          const idx = v.grades.map((g) => g.rubric).sort((a, b) => a - b);
-          return idx.some((x, i) => x !== i + 1) ? `expected rubric numbers 1..${n}, each once` : undefined;
+      const result = await completeValidated(
+        model,
+        { system, user, schema: outputSchema, schemaName: 'RubricGrades' },
+        {
+          signal,
+          maxAttempts: options.maxAttempts,
+          check: (v: Output) => {
+            if (v.grades.length !== n) return `expected ${n} grades (one per rubric), got ${v.grades.length}`;
+            const idx = v.grades.map((g) => g.rubric).sort((a, b) => a - b);
+            return idx.some((x, i) => x !== i + 1) ? `expected rubric numbers 1..${n}, each once` : undefined;
+          },
         },
-      });
+      );
       return [...result.value.grades].sort((a, b) => a.rubric - b.rubric).map((g) => g.pass);
     },
   };

@@ -24,12 +24,21 @@ export function scenarioCriterionJudge(model: StructuredModel, options: LlmJudge
     usesModel: true,
     async judge(input, signal) {
       const { system, user } = renderPrompt(template, {
-        scenario_id: input.scenarioId, scenario_input: input.scenarioInput, trap: input.trap || '(none stated)',
-        criterion_id: input.criterionId, criterion_text: input.criterionText, deliverable: input.deliverable,
+        scenario_id: input.scenarioId,
+        scenario_input: input.scenarioInput,
+        trap: input.trap || '(none stated)',
+        criterion_id: input.criterionId,
+        criterion_text: input.criterionText,
+        deliverable: input.deliverable,
       });
-      const result = await completeValidated(model, { system, user, schema: outputSchema, schemaName: 'CriterionVerdict' }, {
-        signal, maxAttempts: options.maxAttempts,
-      });
+      const result = await completeValidated(
+        model,
+        { system, user, schema: outputSchema, schemaName: 'CriterionVerdict' },
+        {
+          signal,
+          maxAttempts: options.maxAttempts,
+        },
+      );
       return result.value.hit;
     },
   };

@@ -24,9 +24,44 @@ export function csvText(head: string[], rows: Value[][]): string {
 
 function auditCsv(folder: string, cases: readonly AuditCaseRow[]): string {
   return csvText(
-    ['case', 'trajectory_file', 'record', 'gold_step', 'span_start', 'span_end', 'gold_root_cause', 'gold_position', 'predicted_step', 'predicted_root_cause', 'predicted_position', 'method', 'cs_strict', 'cs_loose', 'rc_correct', 'sound_diagnosis', 'repair'],
-    cases.map((c) => [c.id, c.file ? relative(folder, c.file) : undefined, c.record, c.gold.step, c.gold.span[0], c.gold.span[1], c.gold.rootCause, c.gold.position, c.predicted?.step, c.predicted?.rootCause, c.predicted?.position, c.predicted?.method,
-      c.strict, c.loose, c.rootCauseCorrect, c.sound, c.sound ? c.repair : '']),
+    [
+      'case',
+      'trajectory_file',
+      'record',
+      'gold_step',
+      'span_start',
+      'span_end',
+      'gold_root_cause',
+      'gold_position',
+      'predicted_step',
+      'predicted_root_cause',
+      'predicted_position',
+      'method',
+      'cs_strict',
+      'cs_loose',
+      'rc_correct',
+      'sound_diagnosis',
+      'repair',
+    ],
+    cases.map((c) => [
+      c.id,
+      c.file ? relative(folder, c.file) : undefined,
+      c.record,
+      c.gold.step,
+      c.gold.span[0],
+      c.gold.span[1],
+      c.gold.rootCause,
+      c.gold.position,
+      c.predicted?.step,
+      c.predicted?.rootCause,
+      c.predicted?.position,
+      c.predicted?.method,
+      c.strict,
+      c.loose,
+      c.rootCauseCorrect,
+      c.sound,
+      c.sound ? c.repair : '',
+    ]),
   );
 }
 
@@ -36,21 +71,63 @@ export function csvFor(result: RunScoreResult): string {
     case 'audit':
       return auditCsv(result.detection.folder, result.cases ?? []);
     case 'deepsearchqa':
-      return csvText(['id', 'sample', 'found', 'expected', 'submitted', 'precision', 'recall', 'f1', 'category'],
-        s.per_item.map((it) => [it.id, it.sample, it.score.found, it.score.expected, it.score.submitted, it.score.precision, it.score.recall, it.score.f1, it.score.category]));
+      return csvText(
+        ['id', 'sample', 'found', 'expected', 'submitted', 'precision', 'recall', 'f1', 'category'],
+        s.per_item.map((it) => [
+          it.id,
+          it.sample,
+          it.score.found,
+          it.score.expected,
+          it.score.submitted,
+          it.score.precision,
+          it.score.recall,
+          it.score.f1,
+          it.score.category,
+        ]),
+      );
     case 'nuggets':
-      return csvText(['id', 'condition', 'restore_score_100'], s.per_instance.map((r) => [r.id, r.condition, r.score]));
+      return csvText(
+        ['id', 'condition', 'restore_score_100'],
+        s.per_instance.map((r) => [r.id, r.condition, r.score]),
+      );
     case 'scenarios':
-      return csvText(['scenario', 'a', 'b', 'veto_failed', 'unscored', 'missing_criteria'],
-        Object.entries(s.scenarios).map(([k, v]) => [k, v.a, v.b, v.veto_failed, s.unscored.includes(k), (s.missing[k] ?? []).join(' ')]));
+      return csvText(
+        ['scenario', 'a', 'b', 'veto_failed', 'unscored', 'missing_criteria'],
+        Object.entries(s.scenarios).map(([k, v]) => [k, v.a, v.b, v.veto_failed, s.unscored.includes(k), (s.missing[k] ?? []).join(' ')]),
+      );
     case 'delegation': {
-      const head = ['group', 'value', 'n', 'golden_citation_recall', 'distractor_citation_rate', 'outputs_citing_distractor', 'irrelevant_citation_rate', 'withheld_recovery', 'searches_mean', 'answer_accuracy'];
+      const head = [
+        'group',
+        'value',
+        'n',
+        'golden_citation_recall',
+        'distractor_citation_rate',
+        'outputs_citing_distractor',
+        'irrelevant_citation_rate',
+        'withheld_recovery',
+        'searches_mean',
+        'answer_accuracy',
+      ];
       const rows: Value[][] = [];
-      const add = (group: string, value: string, g: typeof s.metrics & { n: number }) => rows.push([group, value, g.n, g.golden_citation_recall, g.distractor_citation_rate, g.outputs_citing_distractor, g.irrelevant_citation_rate, g.withheld_recovery, g.searches_mean, g.answer_accuracy]);
+      const add = (group: string, value: string, g: typeof s.metrics & { n: number }) =>
+        rows.push([
+          group,
+          value,
+          g.n,
+          g.golden_citation_recall,
+          g.distractor_citation_rate,
+          g.outputs_citing_distractor,
+          g.irrelevant_citation_rate,
+          g.withheld_recovery,
+          g.searches_mean,
+          g.answer_accuracy,
+        ]);
       add('all', 'all', { n: s.n, ...s.metrics });
       for (const [k, v] of Object.entries(s.by_setting)) add('setting', k, v);
       for (const [k, v] of Object.entries(s.by_order)) add('order', k, v);
-      const typeRows = Object.entries(s.by_distractor_type).map(([k, v]) => ['distractor_type', k, v.documents, null, v.rate, null, null, null, null, null] as Value[]);
+      const typeRows = Object.entries(s.by_distractor_type).map(
+        ([k, v]) => ['distractor_type', k, v.documents, null, v.rate, null, null, null, null, null] as Value[],
+      );
       return csvText(head, [...rows, ...typeRows]);
     }
   }
@@ -63,14 +140,25 @@ export function jsonFor(result: RunScoreResult): string {
 
 export function exportText(format: ExportFormat, result: RunScoreResult): string {
   switch (format) {
-    case 'md': return renderMarkdown(result);
-    case 'json': return jsonFor(result);
-    case 'csv': return csvFor(result);
+    case 'md':
+      return renderMarkdown(result);
+    case 'json':
+      return jsonFor(result);
+    case 'csv':
+      return csvFor(result);
   }
 }
 
 export function defaultExportName(format: ExportFormat, kind: RunScoreResult['score']['kind']): string {
   if (format === 'md') return 'score-report.md';
   if (format === 'json') return 'score.json';
-  return kind === 'audit' ? 'score-cases.csv' : kind === 'deepsearchqa' ? 'score-items.csv' : kind === 'nuggets' ? 'score-instances.csv' : kind === 'scenarios' ? 'score-scenarios.csv' : 'score-groups.csv';
+  return kind === 'audit'
+    ? 'score-cases.csv'
+    : kind === 'deepsearchqa'
+      ? 'score-items.csv'
+      : kind === 'nuggets'
+        ? 'score-instances.csv'
+        : kind === 'scenarios'
+          ? 'score-scenarios.csv'
+          : 'score-groups.csv';
 }

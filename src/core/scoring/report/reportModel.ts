@@ -43,14 +43,25 @@ const fraction = (x: number | null | undefined): ReportCell => ({ text: pct(x), 
 const score = (x: number | null | undefined, d = 2): ReportCell => ({ text: num(x, d), value: x ?? null });
 const yesNo = (yes: boolean): ReportCell => ({ text: yes ? '✓' : '✗', label: yes ? 'yes' : 'no', tone: yes ? 'good' : 'bad', value: yes ? 1 : 0 });
 
-function table(id: string, caption: string, head: string[], rows: ReportCell[][], opts: { rowHeaders?: boolean; note?: string; numeric?: boolean[] } = {}): ReportTable {
+function table(
+  id: string,
+  caption: string,
+  head: string[],
+  rows: ReportCell[][],
+  opts: { rowHeaders?: boolean; note?: string; numeric?: boolean[] } = {},
+): ReportTable {
   const numeric = opts.numeric ?? head.map((_, i) => i > 0 && rows.length > 0 && rows.every((r) => r[i] && (r[i].value !== undefined || r[i].text === '—')));
   const t: ReportTable = { id, caption, head, numeric, rows, rowHeaders: opts.rowHeaders ?? true };
   if (opts.note) t.note = opts.note;
   return t;
 }
 
-const abbreviation = (c: string) => c.split('_').map((w) => w[0]).join('').toUpperCase();
+const abbreviation = (c: string) =>
+  c
+    .split('_')
+    .map((w) => w[0])
+    .join('')
+    .toUpperCase();
 
 /** Histogram over [0, 1] in `bins` equal bins (the last one closed). */
 export function histogram(values: readonly number[], bins: number, lo = 0, hi = 1): number[] {
@@ -85,60 +96,114 @@ function auditSections(s: AuditScore, cases: readonly AuditCaseRow[] | undefined
       { label: 'Rep@Diag', text: pct(m.rep_at_diag), value: m.rep_at_diag, hint: 'repairs passing every rubric, of sound diagnoses' },
       { label: 'FPS', text: pct(m.fps), value: m.fps, hint: 'Diag × Rep@Diag' },
     ],
-    tables: [table('audit-counts', 'Counts', ['', 'value'], [
-      [text('predictions'), { text: `${c.predicted} of ${s.n} (${c.missing_predictions} missing)`, value: c.predicted }],
-      [text('sound diagnoses'), count(c.sound_diagnoses)],
-      [text('repairs passing every rubric'), count(c.repairs_passed)],
-      [text('ungraded repairs (counted as failing)'), count(c.ungraded_repairs)],
-      [text('gold cases without a root cause'), count(c.gold_without_root_cause)],
-      [text('answer in hand at k*'), s.answer_in_hand ? { text: `${pct(s.answer_in_hand.rate)} of ${s.answer_in_hand.n}`, value: s.answer_in_hand.rate } : text('— (needs gold answers and trajectories)')],
-    ], { numeric: [false, true] })],
+    tables: [
+      table(
+        'audit-counts',
+        'Counts',
+        ['', 'value'],
+        [
+          [text('predictions'), { text: `${c.predicted} of ${s.n} (${c.missing_predictions} missing)`, value: c.predicted }],
+          [text('sound diagnoses'), count(c.sound_diagnoses)],
+          [text('repairs passing every rubric'), count(c.repairs_passed)],
+          [text('ungraded repairs (counted as failing)'), count(c.ungraded_repairs)],
+          [text('gold cases without a root cause'), count(c.gold_without_root_cause)],
+          [
+            text('answer in hand at k*'),
+            s.answer_in_hand
+              ? { text: `${pct(s.answer_in_hand.rate)} of ${s.answer_in_hand.n}`, value: s.answer_in_hand.rate }
+              : text('— (needs gold answers and trajectories)'),
+          ],
+        ],
+        { numeric: [false, true] },
+      ),
+    ],
     charts: [],
   };
 
   const perClass: ReportSection = {
     id: 'per-class',
     title: 'Root causes per class',
-    tables: [table('audit-per-class', 'Per class (precision or recall with a zero denominator is 0)', ['root cause', 'precision', 'recall', 'F1', 'support'],
-      ROOT_CAUSES.map((k) => [text(ROOT_CAUSE_LABELS[k]), fraction(s.per_class[k].precision), fraction(s.per_class[k].recall), fraction(s.per_class[k].f1), count(s.per_class[k].support)]))],
-    charts: [{
-      id: 'chart-per-class-f1', type: 'bar', title: 'Per-class F1', tableId: 'audit-per-class',
-      description: `Horizontal bars: F1 of each of the six root-cause classes; RC-F1 (their mean) is ${pct(m.rc_f1)}.`,
-      labels: ROOT_CAUSES.map((k) => ROOT_CAUSE_LABELS[k]),
-      series: [{ label: 'F1', values: ROOT_CAUSES.map((k) => s.per_class[k].f1), color: 0 }],
-      horizontal: true, percent: true, min: 0, max: 1, valueTitle: 'F1',
-      references: [{ at: m.rc_f1, axis: 'value', label: `RC-F1 ${pct(m.rc_f1)}` }],
-    }],
+    tables: [
+      table(
+        'audit-per-class',
+        'Per class (precision or recall with a zero denominator is 0)',
+        ['root cause', 'precision', 'recall', 'F1', 'support'],
+        ROOT_CAUSES.map((k) => [
+          text(ROOT_CAUSE_LABELS[k]),
+          fraction(s.per_class[k].precision),
+          fraction(s.per_class[k].recall),
+          fraction(s.per_class[k].f1),
+          count(s.per_class[k].support),
+        ]),
+      ),
+    ],
+    charts: [
+      {
+        id: 'chart-per-class-f1',
+        type: 'bar',
+        title: 'Per-class F1',
+        tableId: 'audit-per-class',
+        description: `Horizontal bars: F1 of each of the six root-cause classes; RC-F1 (their mean) is ${pct(m.rc_f1)}.`,
+        labels: ROOT_CAUSES.map((k) => ROOT_CAUSE_LABELS[k]),
+        series: [{ label: 'F1', values: ROOT_CAUSES.map((k) => s.per_class[k].f1), color: 0 }],
+        horizontal: true,
+        percent: true,
+        min: 0,
+        max: 1,
+        valueTitle: 'F1',
+        references: [{ at: m.rc_f1, axis: 'value', label: `RC-F1 ${pct(m.rc_f1)}` }],
+      },
+    ],
   };
 
   const columns: (RootCause | 'none')[] = [...ROOT_CAUSES, 'none'];
   const confusion: ReportSection = {
     id: 'confusion',
     title: 'Confusion matrix',
-    tables: [table('audit-confusion', 'Confusion (rows: gold, columns: predicted; none = no prediction)', ['gold \\ predicted', ...columns.map((k) => (k === 'none' ? 'none' : abbreviation(k)))],
-      ROOT_CAUSES.map((g) => [text(ROOT_CAUSE_LABELS[g]), ...columns.map((p) => count(s.confusion[g][p]))]),
-      { note: ROOT_CAUSES.map((k) => `${abbreviation(k)} = ${ROOT_CAUSE_LABELS[k]}`).join('; ') })],
-    charts: [{
-      id: 'chart-confusion', type: 'heatmap', title: 'Confusion heat map', tableId: 'audit-confusion',
-      description: 'Heat map of gold root cause (rows) against predicted root cause (columns); darker cells hold more cases; the diagonal holds the correct ones.',
-      xLabels: columns.map((k) => (k === 'none' ? 'none' : abbreviation(k))),
-      xLongLabels: columns.map((k) => (k === 'none' ? 'no prediction' : ROOT_CAUSE_LABELS[k])),
-      yLabels: ROOT_CAUSES.map((k) => abbreviation(k)),
-      yLongLabels: ROOT_CAUSES.map((k) => ROOT_CAUSE_LABELS[k]),
-      xTitle: 'predicted', yTitle: 'gold',
-      values: ROOT_CAUSES.map((g) => columns.map((p) => s.confusion[g][p])),
-      diagonal: true,
-    }],
+    tables: [
+      table(
+        'audit-confusion',
+        'Confusion (rows: gold, columns: predicted; none = no prediction)',
+        ['gold \\ predicted', ...columns.map((k) => (k === 'none' ? 'none' : abbreviation(k)))],
+        ROOT_CAUSES.map((g) => [text(ROOT_CAUSE_LABELS[g]), ...columns.map((p) => count(s.confusion[g][p]))]),
+        { note: ROOT_CAUSES.map((k) => `${abbreviation(k)} = ${ROOT_CAUSE_LABELS[k]}`).join('; ') },
+      ),
+    ],
+    charts: [
+      {
+        id: 'chart-confusion',
+        type: 'heatmap',
+        title: 'Confusion heat map',
+        tableId: 'audit-confusion',
+        description:
+          'Heat map of gold root cause (rows) against predicted root cause (columns); darker cells hold more cases; the diagonal holds the correct ones.',
+        xLabels: columns.map((k) => (k === 'none' ? 'none' : abbreviation(k))),
+        xLongLabels: columns.map((k) => (k === 'none' ? 'no prediction' : ROOT_CAUSE_LABELS[k])),
+        yLabels: ROOT_CAUSES.map((k) => abbreviation(k)),
+        yLongLabels: ROOT_CAUSES.map((k) => ROOT_CAUSE_LABELS[k]),
+        xTitle: 'predicted',
+        yTitle: 'gold',
+        values: ROOT_CAUSES.map((g) => columns.map((p) => s.confusion[g][p])),
+        diagonal: true,
+      },
+    ],
   };
 
   const pos = s.positions;
   const positions: ReportSection = {
     id: 'positions',
     title: 'Critical positions',
-    tables: [table('audit-positions', 'Critical positions (0 = first message, 1 = last; final third from 2/3)', ['', 'n', 'median', 'final third'], [
-      [text('gold k*'), count(pos.gold.n), score(pos.gold.median, 3), fraction(pos.gold.final_third_share)],
-      [text('predicted k̂'), count(pos.predicted.n), score(pos.predicted.median, 3), fraction(pos.predicted.final_third_share)],
-    ])],
+    tables: [
+      table(
+        'audit-positions',
+        'Critical positions (0 = first message, 1 = last; final third from 2/3)',
+        ['', 'n', 'median', 'final third'],
+        [
+          [text('gold k*'), count(pos.gold.n), score(pos.gold.median, 3), fraction(pos.gold.final_third_share)],
+          [text('predicted k̂'), count(pos.predicted.n), score(pos.predicted.median, 3), fraction(pos.predicted.final_third_share)],
+        ],
+      ),
+    ],
     charts: [],
   };
   const goldPositions = (cases ?? []).map((r) => r.gold.position).filter((p): p is number => p !== undefined);
@@ -148,12 +213,29 @@ function auditSections(s: AuditScore, cases: readonly AuditCaseRow[] | undefined
     const labels = binLabels(bins, 0, 1, 1);
     const g = histogram(goldPositions, bins);
     const p = histogram(predictedPositions, bins);
-    positions.tables.push(table('audit-position-histogram', 'Critical positions per bin (cases)', ['position', 'gold k*', 'predicted k̂'], labels.map((l, i) => [text(l), count(g[i]), count(p[i])])));
+    positions.tables.push(
+      table(
+        'audit-position-histogram',
+        'Critical positions per bin (cases)',
+        ['position', 'gold k*', 'predicted k̂'],
+        labels.map((l, i) => [text(l), count(g[i]), count(p[i])]),
+      ),
+    );
     positions.charts.push({
-      id: 'chart-positions', type: 'bar', title: 'Critical-position histogram', tableId: 'audit-position-histogram',
+      id: 'chart-positions',
+      type: 'bar',
+      title: 'Critical-position histogram',
+      tableId: 'audit-position-histogram',
       description: `Histogram of critical positions in ten bins from 0 (first message) to 1 (last): ${goldPositions.length} gold and ${predictedPositions.length} predicted; a line marks the start of the final third.`,
-      labels, series: [{ label: 'gold k*', values: g, color: 0 }, { label: 'predicted k̂', values: p, color: 1 }],
-      counts: true, min: 0, valueTitle: 'cases', categoryTitle: 'critical position',
+      labels,
+      series: [
+        { label: 'gold k*', values: g, color: 0 },
+        { label: 'predicted k̂', values: p, color: 1 },
+      ],
+      counts: true,
+      min: 0,
+      valueTitle: 'cases',
+      categoryTitle: 'critical position',
       references: [{ at: (2 / 3) * bins - 0.5, axis: 'category', label: 'final third' }],
     });
   }
@@ -179,27 +261,44 @@ function auditCaseSection(cases: readonly AuditCaseRow[], links: Map<string, Lin
   const rc = (c: RootCause | undefined) => (c ? text(ROOT_CAUSE_LABELS[c]) : text('—'));
   const repair = (r: AuditCaseRow): ReportCell => {
     switch (r.repair) {
-      case 'pass': return { text: 'pass', tone: 'good' };
-      case 'fail': return { text: 'fail', tone: 'bad' };
-      case 'ungraded': return { text: 'ungraded', tone: 'muted', label: 'ungraded (no rubric grader): counted as failing' };
-      default: return { text: '—', tone: 'muted', label: 'not graded (not a sound diagnosis)' };
+      case 'pass':
+        return { text: 'pass', tone: 'good' };
+      case 'fail':
+        return { text: 'fail', tone: 'bad' };
+      case 'ungraded':
+        return { text: 'ungraded', tone: 'muted', label: 'ungraded (no rubric grader): counted as failing' };
+      default:
+        return { text: '—', tone: 'muted', label: 'not graded (not a sound diagnosis)' };
     }
   };
   const linked = cases.some((r) => r.file);
   return {
     id: 'cases',
     title: `Cases (${cases.length})`,
-    tables: [table('audit-cases', 'Per case', ['case', 'gold k*', 'span', 'gold root cause', 'predicted k̂', 'predicted root cause', 'k̂ = k*', 'in span', 'ĉ = c*', 'sound', 'repair'],
-      cases.map((r, i) => [
-        text(r.id),
-        stepCell(r, i, 'g', r.gold.step),
-        { text: `[${r.gold.span[0]}, ${r.gold.span[1]}]` },
-        rc(r.gold.rootCause),
-        r.predicted ? stepCell(r, i, 'p', r.predicted.step) : { text: 'no prediction', tone: 'muted' },
-        r.predicted ? rc(r.predicted.rootCause) : text('—'),
-        yesNo(r.strict), yesNo(r.loose), yesNo(r.rootCauseCorrect), yesNo(r.sound), repair(r),
-      ]),
-      { numeric: [false, true, false, false, true, false, false, false, false, false, false], note: linked ? 'Step numbers are links: they open the trajectory at that message.' : undefined })],
+    tables: [
+      table(
+        'audit-cases',
+        'Per case',
+        ['case', 'gold k*', 'span', 'gold root cause', 'predicted k̂', 'predicted root cause', 'k̂ = k*', 'in span', 'ĉ = c*', 'sound', 'repair'],
+        cases.map((r, i) => [
+          text(r.id),
+          stepCell(r, i, 'g', r.gold.step),
+          { text: `[${r.gold.span[0]}, ${r.gold.span[1]}]` },
+          rc(r.gold.rootCause),
+          r.predicted ? stepCell(r, i, 'p', r.predicted.step) : { text: 'no prediction', tone: 'muted' },
+          r.predicted ? rc(r.predicted.rootCause) : text('—'),
+          yesNo(r.strict),
+          yesNo(r.loose),
+          yesNo(r.rootCauseCorrect),
+          yesNo(r.sound),
+          repair(r),
+        ]),
+        {
+          numeric: [false, true, false, false, true, false, false, false, false, false, false],
+          note: linked ? 'Step numbers are links: they open the trajectory at that message.' : undefined,
+        },
+      ),
+    ],
     charts: [],
   };
 }
@@ -207,59 +306,134 @@ function auditCaseSection(cases: readonly AuditCaseRow[], links: Map<string, Lin
 // ---------- DeepSearchQA ----------
 
 const CATEGORY_LABELS: Record<(typeof CATEGORIES)[number], string> = {
-  fully_correct: 'fully correct', fully_incorrect: 'fully incorrect', partially_correct: 'partially correct', correct_with_extraneous: 'correct with extraneous',
+  fully_correct: 'fully correct',
+  fully_incorrect: 'fully incorrect',
+  partially_correct: 'partially correct',
+  correct_with_extraneous: 'correct with extraneous',
 };
 
 function dsqaRow(name: string, a: DsqaAggregate): ReportCell[] {
-  return [text(name), count(a.n), fraction(a.f1), fraction(a.precision), fraction(a.recall), fraction(a.fully_correct), fraction(a.fully_incorrect), fraction(a.partially_correct), fraction(a.correct_with_extraneous)];
+  return [
+    text(name),
+    count(a.n),
+    fraction(a.f1),
+    fraction(a.precision),
+    fraction(a.recall),
+    fraction(a.fully_correct),
+    fraction(a.fully_incorrect),
+    fraction(a.partially_correct),
+    fraction(a.correct_with_extraneous),
+  ];
 }
 
 function dsqaSections(s: DsqaScore): ReportSection[] {
   const head = ['', 'n', 'F1', 'P', 'R', 'fully correct', 'fully incorrect', 'partially', 'w/ extraneous'];
   const metricKeys = ['f1', 'precision', 'recall', ...CATEGORIES] as const;
   const interval = (k: (typeof metricKeys)[number]): ReportCell => ({ text: ci(s.ci95[k], pct) });
-  const sections: ReportSection[] = [{
-    id: 'summary',
-    title: `DeepSearchQA (n = ${s.n})`,
-    figures: [
-      { label: 'F1', text: pct(s.metrics.f1), value: s.metrics.f1, hint: `95% ${ci(s.ci95.f1, pct)}` },
-      { label: 'Precision', text: pct(s.metrics.precision), value: s.metrics.precision, hint: `95% ${ci(s.ci95.precision, pct)}` },
-      { label: 'Recall', text: pct(s.metrics.recall), value: s.metrics.recall, hint: `95% ${ci(s.ci95.recall, pct)}` },
-      { label: 'Fully correct', text: pct(s.metrics.fully_correct), value: s.metrics.fully_correct, hint: `95% ${ci(s.ci95.fully_correct, pct)}` },
-    ],
-    tables: [table('dsqa-intervals', '95% intervals (Wilson for shares; mean ± 1.96·s/√n for F1, P, R)', ['metric', 'value', 'ci95'],
-      metricKeys.map((k) => [text(k), fraction(s.metrics[k]), interval(k)]), { numeric: [false, true, true] })],
-    charts: [{
-      id: 'chart-dsqa-categories', type: 'bar', title: 'Category shares with 95% intervals', tableId: 'dsqa-intervals',
-      description: `Bars: the share of items in each of the four answer categories, with Wilson 95% intervals as whiskers (n = ${s.n}).`,
-      labels: CATEGORIES.map((k) => CATEGORY_LABELS[k]),
-      series: [{ label: 'share of items', values: CATEGORIES.map((k) => s.metrics[k]), intervals: CATEGORIES.map((k) => s.ci95[k]), color: 0 }],
-      percent: true, min: 0, max: 1, valueTitle: 'share of items',
-    }, {
-      id: 'chart-dsqa-means', type: 'bar', title: 'F1, precision and recall with 95% intervals', tableId: 'dsqa-intervals',
-      description: 'Bars: mean F1, precision and recall over the items, with normal 95% intervals as whiskers.',
-      labels: ['F1', 'precision', 'recall'],
-      series: [{ label: 'mean', values: [s.metrics.f1, s.metrics.precision, s.metrics.recall], intervals: [s.ci95.f1, s.ci95.precision, s.ci95.recall], color: 2 }],
-      percent: true, min: 0, max: 1, valueTitle: 'mean over items',
-    }],
-  }, {
-    id: 'breakdowns',
-    title: 'Breakdowns',
-    tables: [
-      table('dsqa-by-type', 'By answer type', head, Object.entries(s.by_answer_type).map(([k, v]) => dsqaRow(k, v))),
-      table('dsqa-by-category', 'By problem category', head, Object.entries(s.by_category).map(([k, v]) => dsqaRow(k, v))),
-    ],
-    charts: [],
-  }];
+  const sections: ReportSection[] = [
+    {
+      id: 'summary',
+      title: `DeepSearchQA (n = ${s.n})`,
+      figures: [
+        { label: 'F1', text: pct(s.metrics.f1), value: s.metrics.f1, hint: `95% ${ci(s.ci95.f1, pct)}` },
+        { label: 'Precision', text: pct(s.metrics.precision), value: s.metrics.precision, hint: `95% ${ci(s.ci95.precision, pct)}` },
+        { label: 'Recall', text: pct(s.metrics.recall), value: s.metrics.recall, hint: `95% ${ci(s.ci95.recall, pct)}` },
+        { label: 'Fully correct', text: pct(s.metrics.fully_correct), value: s.metrics.fully_correct, hint: `95% ${ci(s.ci95.fully_correct, pct)}` },
+      ],
+      tables: [
+        table(
+          'dsqa-intervals',
+          '95% intervals (Wilson for shares; mean ± 1.96·s/√n for F1, P, R)',
+          ['metric', 'value', 'ci95'],
+          metricKeys.map((k) => [text(k), fraction(s.metrics[k]), interval(k)]),
+          { numeric: [false, true, true] },
+        ),
+      ],
+      charts: [
+        {
+          id: 'chart-dsqa-categories',
+          type: 'bar',
+          title: 'Category shares with 95% intervals',
+          tableId: 'dsqa-intervals',
+          description: `Bars: the share of items in each of the four answer categories, with Wilson 95% intervals as whiskers (n = ${s.n}).`,
+          labels: CATEGORIES.map((k) => CATEGORY_LABELS[k]),
+          series: [{ label: 'share of items', values: CATEGORIES.map((k) => s.metrics[k]), intervals: CATEGORIES.map((k) => s.ci95[k]), color: 0 }],
+          percent: true,
+          min: 0,
+          max: 1,
+          valueTitle: 'share of items',
+        },
+        {
+          id: 'chart-dsqa-means',
+          type: 'bar',
+          title: 'F1, precision and recall with 95% intervals',
+          tableId: 'dsqa-intervals',
+          description: 'Bars: mean F1, precision and recall over the items, with normal 95% intervals as whiskers.',
+          labels: ['F1', 'precision', 'recall'],
+          series: [
+            { label: 'mean', values: [s.metrics.f1, s.metrics.precision, s.metrics.recall], intervals: [s.ci95.f1, s.ci95.precision, s.ci95.recall], color: 2 },
+          ],
+          percent: true,
+          min: 0,
+          max: 1,
+          valueTitle: 'mean over items',
+        },
+      ],
+    },
+    {
+      id: 'breakdowns',
+      title: 'Breakdowns',
+      tables: [
+        table(
+          'dsqa-by-type',
+          'By answer type',
+          head,
+          Object.entries(s.by_answer_type).map(([k, v]) => dsqaRow(k, v)),
+        ),
+        table(
+          'dsqa-by-category',
+          'By problem category',
+          head,
+          Object.entries(s.by_category).map(([k, v]) => dsqaRow(k, v)),
+        ),
+      ],
+      charts: [],
+    },
+  ];
   if (s.fully_correct_at_n) {
-    sections[1].tables.push(table('dsqa-at-n', 'Fully correct at n samples', ['n', 'items', 'fully correct'], Object.entries(s.fully_correct_at_n).map(([k, v]) => [text(k), count(v.items), fraction(v.rate)])));
+    sections[1].tables.push(
+      table(
+        'dsqa-at-n',
+        'Fully correct at n samples',
+        ['n', 'items', 'fully correct'],
+        Object.entries(s.fully_correct_at_n).map(([k, v]) => [text(k), count(v.items), fraction(v.rate)]),
+      ),
+    );
   }
   sections.push({
     id: 'items',
     title: `Items (${s.per_item.length})`,
-    tables: [table('dsqa-items', 'Per item (primary sample)', ['item', 'sample', 'found', 'expected', 'submitted', 'P', 'R', 'F1', 'category'],
-      s.per_item.map((it) => [text(it.id), count(it.sample), count(it.score.found), count(it.score.expected), count(it.score.submitted), fraction(it.score.precision), fraction(it.score.recall), fraction(it.score.f1),
-        { text: CATEGORY_LABELS[it.score.category], tone: it.score.category === 'fully_correct' ? 'good' : it.score.category === 'fully_incorrect' ? 'bad' : undefined }]))],
+    tables: [
+      table(
+        'dsqa-items',
+        'Per item (primary sample)',
+        ['item', 'sample', 'found', 'expected', 'submitted', 'P', 'R', 'F1', 'category'],
+        s.per_item.map((it) => [
+          text(it.id),
+          count(it.sample),
+          count(it.score.found),
+          count(it.score.expected),
+          count(it.score.submitted),
+          fraction(it.score.precision),
+          fraction(it.score.recall),
+          fraction(it.score.f1),
+          {
+            text: CATEGORY_LABELS[it.score.category],
+            tone: it.score.category === 'fully_correct' ? 'good' : it.score.category === 'fully_incorrect' ? 'bad' : undefined,
+          },
+        ]),
+      ),
+    ],
     charts: [],
   });
   return sections;
@@ -269,42 +443,99 @@ function dsqaSections(s: DsqaScore): ReportSection[] {
 
 function nuggetSections(s: NuggetScore): ReportSection[] {
   const names = Object.keys(s.conditions);
-  const sections: ReportSection[] = [{
-    id: 'summary',
-    title: `Nugget restoration (restore_score_100, partial credit ${s.partial_credit})`,
-    figures: names.map((k) => ({ label: `${k} mean`, text: num(s.conditions[k].mean), value: s.conditions[k].mean, hint: `n = ${s.conditions[k].n}` })),
-    tables: [table('nuggets-conditions', 'Per condition (0..100)', ['condition', 'n', 'mean', 'p50', 'p90', 'min', 'max', 'UA unknown', 'all unknown', 'CQ region'],
-      names.map((k) => {
-        const c = s.conditions[k];
-        return [text(k), count(c.n), score(c.mean), score(c.p50), score(c.p90), score(c.min), score(c.max), fraction(c.ua_unknown_rate), fraction(c.all_unknown_rate), fraction(c.cq_region_rate)];
-      }))],
-    charts: [],
-  }];
+  const sections: ReportSection[] = [
+    {
+      id: 'summary',
+      title: `Nugget restoration (restore_score_100, partial credit ${s.partial_credit})`,
+      figures: names.map((k) => ({ label: `${k} mean`, text: num(s.conditions[k].mean), value: s.conditions[k].mean, hint: `n = ${s.conditions[k].n}` })),
+      tables: [
+        table(
+          'nuggets-conditions',
+          'Per condition (0..100)',
+          ['condition', 'n', 'mean', 'p50', 'p90', 'min', 'max', 'UA unknown', 'all unknown', 'CQ region'],
+          names.map((k) => {
+            const c = s.conditions[k];
+            return [
+              text(k),
+              count(c.n),
+              score(c.mean),
+              score(c.p50),
+              score(c.p90),
+              score(c.min),
+              score(c.max),
+              fraction(c.ua_unknown_rate),
+              fraction(c.all_unknown_rate),
+              fraction(c.cq_region_rate),
+            ];
+          }),
+        ),
+      ],
+      charts: [],
+    },
+  ];
   const bins = 10;
   const labels = binLabels(bins, 0, 100, 0);
-  const perCondition = names.map((k) => histogram(s.per_instance.filter((r) => r.condition === k).map((r) => r.score), bins, 0, 100));
-  sections[0].tables.push(table('nuggets-distribution', 'Restore scores per bin (instances)', ['restore score', ...names], labels.map((l, i) => [text(l), ...perCondition.map((h) => count(h[i]))])));
+  const perCondition = names.map((k) =>
+    histogram(
+      s.per_instance.filter((r) => r.condition === k).map((r) => r.score),
+      bins,
+      0,
+      100,
+    ),
+  );
+  sections[0].tables.push(
+    table(
+      'nuggets-distribution',
+      'Restore scores per bin (instances)',
+      ['restore score', ...names],
+      labels.map((l, i) => [text(l), ...perCondition.map((h) => count(h[i]))]),
+    ),
+  );
   sections[0].charts.push({
-    id: 'chart-nuggets-distribution', type: 'bar', title: 'Restore-score distribution per condition', tableId: 'nuggets-distribution',
+    id: 'chart-nuggets-distribution',
+    type: 'bar',
+    title: 'Restore-score distribution per condition',
+    tableId: 'nuggets-distribution',
     description: `Histogram of restore_score_100 per instance, in ten bins of 10 points, one bar colour per condition (${names.join(', ')}).`,
-    labels, series: names.map((k, i) => ({ label: k, values: perCondition[i], color: i })),
-    counts: true, min: 0, valueTitle: 'instances', categoryTitle: 'restore score (0..100)',
+    labels,
+    series: names.map((k, i) => ({ label: k, values: perCondition[i], color: i })),
+    counts: true,
+    min: 0,
+    valueTitle: 'instances',
+    categoryTitle: 'restore score (0..100)',
   });
   const improved = Object.keys(s.improvement);
   if (improved.length) {
     sections.push({
       id: 'improvement',
       title: 'Improvement over orig',
-      tables: [table('nuggets-improvement', 'Improvement over orig (paired; bootstrap 95% interval, 10,000 resamples, fixed seed)', ['condition', 'pairs', 'mean', 'ci95'],
-        improved.map((k) => [text(k), count(s.improvement_pairs[k] ?? 0), score(s.improvement[k].mean), { text: ci(s.improvement[k].ci95, (x) => num(x)) }]), { numeric: [false, true, true, true] })],
-      charts: [{
-        id: 'chart-nuggets-improvement', type: 'bar', title: 'Mean improvement over orig with 95% intervals', tableId: 'nuggets-improvement',
-        description: 'Bars: mean paired difference in restore score against the orig condition, with bootstrap 95% intervals as whiskers.',
-        labels: improved, series: [{ label: 'mean improvement', values: improved.map((k) => s.improvement[k].mean), intervals: improved.map((k) => s.improvement[k].ci95), color: 2 }],
-        valueTitle: 'points (0..100 scale)',
-        // A "no change" line only helps when something goes below it.
-        references: improved.some((k) => (s.improvement[k].ci95?.[0] ?? s.improvement[k].mean ?? 0) < 0) ? [{ at: 0, axis: 'value', label: 'no change' }] : undefined,
-      }],
+      tables: [
+        table(
+          'nuggets-improvement',
+          'Improvement over orig (paired; bootstrap 95% interval, 10,000 resamples, fixed seed)',
+          ['condition', 'pairs', 'mean', 'ci95'],
+          improved.map((k) => [text(k), count(s.improvement_pairs[k] ?? 0), score(s.improvement[k].mean), { text: ci(s.improvement[k].ci95, (x) => num(x)) }]),
+          { numeric: [false, true, true, true] },
+        ),
+      ],
+      charts: [
+        {
+          id: 'chart-nuggets-improvement',
+          type: 'bar',
+          title: 'Mean improvement over orig with 95% intervals',
+          tableId: 'nuggets-improvement',
+          description: 'Bars: mean paired difference in restore score against the orig condition, with bootstrap 95% intervals as whiskers.',
+          labels: improved,
+          series: [
+            { label: 'mean improvement', values: improved.map((k) => s.improvement[k].mean), intervals: improved.map((k) => s.improvement[k].ci95), color: 2 },
+          ],
+          valueTitle: 'points (0..100 scale)',
+          // A "no change" line only helps when something goes below it.
+          references: improved.some((k) => (s.improvement[k].ci95?.[0] ?? s.improvement[k].mean ?? 0) < 0)
+            ? [{ at: 0, axis: 'value', label: 'no change' }]
+            : undefined,
+        },
+      ],
     });
   }
   const ids = [...new Set(s.per_instance.map((r) => r.id))];
@@ -312,8 +543,15 @@ function nuggetSections(s: NuggetScore): ReportSection[] {
   sections.push({
     id: 'instances',
     title: `Instances (${ids.length})`,
-    tables: [table('nuggets-instances', 'restore_score_100 per instance and condition', ['instance', ...names],
-      ids.map((id) => [text(id), ...names.map((k) => score(lookup.get(`${id}\u0000${k}`)))]), { numeric: [false, ...names.map(() => true)] })],
+    tables: [
+      table(
+        'nuggets-instances',
+        'restore_score_100 per instance and condition',
+        ['instance', ...names],
+        ids.map((id) => [text(id), ...names.map((k) => score(lookup.get(`${id}\u0000${k}`)))]),
+        { numeric: [false, ...names.map(() => true)] },
+      ),
+    ],
     charts: [],
   });
   return sections;
@@ -324,51 +562,125 @@ function nuggetSections(s: NuggetScore): ReportSection[] {
 function scenarioSections(s: ScenarioScore): ReportSection[] {
   const ids = Object.keys(s.scenarios);
   const dims = Object.keys(s.dimensions);
-  return [{
-    id: 'summary',
-    title: 'Scenario set (0..100; tracks A and B are never averaged together)',
-    figures: [
-      { label: 'A mean', text: num(s.a_mean), value: s.a_mean, hint: `gate ≥ ${A_MEAN_GATE}` },
-      { label: 'A total', text: num(s.a_total), value: s.a_total, hint: s.weights.source === 'file' ? 'weights from the weights file' : 'equal weights over the dimensions present' },
-      { label: 'Silent citations', text: String(s.silent_citations), value: s.silent_citations, hint: 'gate: 0' },
-      { label: 'Gate', text: s.gate.passed ? 'PASSED' : 'FAILED', value: s.gate.passed ? 1 : 0, hint: s.gate.passed ? 'every condition holds' : `${s.gate.reasons.length} condition(s) failed` },
-    ],
-    tables: [table('scenarios-gate', `Gate (passes only if A mean ≥ ${A_MEAN_GATE}, every scenario B ≥ ${B_GATE} and no silent citations)`, ['', 'result'], [
-      [text('gate'), s.gate.passed ? { text: 'PASSED', tone: 'good' } : { text: 'FAILED', tone: 'bad' }],
-      ...s.gate.reasons.map((r) => [text('failed condition'), text(r)]),
-    ], { numeric: [false, false] })],
-    charts: [],
-  }, {
-    id: 'scenarios',
-    title: `Scenarios (${ids.length})`,
-    tables: [table('scenarios-scores', 'Scenario scores', ['scenario', 'A', 'B', 'E4 veto', 'criteria without a result'],
-      ids.map((k) => [text(k), score(s.scenarios[k].a), score(s.scenarios[k].b), s.scenarios[k].veto_failed ? { text: 'FAILED', tone: 'bad' } : { text: 'ok', tone: 'good' },
-        s.unscored.includes(k) ? { text: 'no results line', tone: 'bad' } : text((s.missing[k] ?? []).join(', ') || '—')]), { numeric: [false, true, true, false, false] })],
-    charts: [{
-      id: 'chart-scenarios', type: 'bar', title: 'Scenario A and B scores', tableId: 'scenarios-scores',
-      description: `Grouped bars: each scenario's track A and track B score (0..100); lines mark the B gate (${B_GATE}) and the A-mean gate (${A_MEAN_GATE}).`,
-      labels: ids, series: [{ label: 'A', values: ids.map((k) => s.scenarios[k].a), color: 0 }, { label: 'B', values: ids.map((k) => s.scenarios[k].b), color: 1 }],
-      min: 0, max: 100, valueTitle: 'score (0..100)',
-      references: [{ at: A_MEAN_GATE, axis: 'value', label: `A mean gate ${A_MEAN_GATE}` }, { at: B_GATE, axis: 'value', label: `B gate ${B_GATE}` }],
-    }],
-  }, {
-    id: 'dimensions',
-    title: 'Dimensions (track A)',
-    tables: [table('scenarios-dimensions', 'Dimension scores', ['dimension', 'score', 'weight'], dims.map((k) => [text(k), score(s.dimensions[k]), score(s.weights.dimensions[k], 4)]), { note: s.weights.note })],
-    charts: [{
-      id: 'chart-dimensions', type: 'bar', title: 'Dimension scores', tableId: 'scenarios-dimensions',
-      description: 'Bars: the track-A score of each dimension over all scenarios (0..100).',
-      labels: dims, series: [{ label: 'score', values: dims.map((k) => s.dimensions[k]), color: 2 }],
-      min: 0, max: 100, valueTitle: 'score (0..100)',
-    }],
-  }];
+  return [
+    {
+      id: 'summary',
+      title: 'Scenario set (0..100; tracks A and B are never averaged together)',
+      figures: [
+        { label: 'A mean', text: num(s.a_mean), value: s.a_mean, hint: `gate ≥ ${A_MEAN_GATE}` },
+        {
+          label: 'A total',
+          text: num(s.a_total),
+          value: s.a_total,
+          hint: s.weights.source === 'file' ? 'weights from the weights file' : 'equal weights over the dimensions present',
+        },
+        { label: 'Silent citations', text: String(s.silent_citations), value: s.silent_citations, hint: 'gate: 0' },
+        {
+          label: 'Gate',
+          text: s.gate.passed ? 'PASSED' : 'FAILED',
+          value: s.gate.passed ? 1 : 0,
+          hint: s.gate.passed ? 'every condition holds' : `${s.gate.reasons.length} condition(s) failed`,
+        },
+      ],
+      tables: [
+        table(
+          'scenarios-gate',
+          `Gate (passes only if A mean ≥ ${A_MEAN_GATE}, every scenario B ≥ ${B_GATE} and no silent citations)`,
+          ['', 'result'],
+          [
+            [text('gate'), s.gate.passed ? { text: 'PASSED', tone: 'good' } : { text: 'FAILED', tone: 'bad' }],
+            ...s.gate.reasons.map((r) => [text('failed condition'), text(r)]),
+          ],
+          { numeric: [false, false] },
+        ),
+      ],
+      charts: [],
+    },
+    {
+      id: 'scenarios',
+      title: `Scenarios (${ids.length})`,
+      tables: [
+        table(
+          'scenarios-scores',
+          'Scenario scores',
+          ['scenario', 'A', 'B', 'E4 veto', 'criteria without a result'],
+          ids.map((k) => [
+            text(k),
+            score(s.scenarios[k].a),
+            score(s.scenarios[k].b),
+            s.scenarios[k].veto_failed ? { text: 'FAILED', tone: 'bad' } : { text: 'ok', tone: 'good' },
+            s.unscored.includes(k) ? { text: 'no results line', tone: 'bad' } : text((s.missing[k] ?? []).join(', ') || '—'),
+          ]),
+          { numeric: [false, true, true, false, false] },
+        ),
+      ],
+      charts: [
+        {
+          id: 'chart-scenarios',
+          type: 'bar',
+          title: 'Scenario A and B scores',
+          tableId: 'scenarios-scores',
+          description: `Grouped bars: each scenario's track A and track B score (0..100); lines mark the B gate (${B_GATE}) and the A-mean gate (${A_MEAN_GATE}).`,
+          labels: ids,
+          series: [
+            { label: 'A', values: ids.map((k) => s.scenarios[k].a), color: 0 },
+            { label: 'B', values: ids.map((k) => s.scenarios[k].b), color: 1 },
+          ],
+          min: 0,
+          max: 100,
+          valueTitle: 'score (0..100)',
+          references: [
+            { at: A_MEAN_GATE, axis: 'value', label: `A mean gate ${A_MEAN_GATE}` },
+            { at: B_GATE, axis: 'value', label: `B gate ${B_GATE}` },
+          ],
+        },
+      ],
+    },
+    {
+      id: 'dimensions',
+      title: 'Dimensions (track A)',
+      tables: [
+        table(
+          'scenarios-dimensions',
+          'Dimension scores',
+          ['dimension', 'score', 'weight'],
+          dims.map((k) => [text(k), score(s.dimensions[k]), score(s.weights.dimensions[k], 4)]),
+          { note: s.weights.note },
+        ),
+      ],
+      charts: [
+        {
+          id: 'chart-dimensions',
+          type: 'bar',
+          title: 'Dimension scores',
+          tableId: 'scenarios-dimensions',
+          description: 'Bars: the track-A score of each dimension over all scenarios (0..100).',
+          labels: dims,
+          series: [{ label: 'score', values: dims.map((k) => s.dimensions[k]), color: 2 }],
+          min: 0,
+          max: 100,
+          valueTitle: 'score (0..100)',
+        },
+      ],
+    },
+  ];
 }
 
 // ---------- delegation ----------
 
 const DELEGATION_HEAD = ['', 'n', 'golden recall', 'distractor cit.', 'outputs w/ distr.', 'irrelevant cit.', 'withheld recov.', 'searches', 'accuracy'];
 function delegationRow(name: string, g: DelegationGroup): ReportCell[] {
-  return [text(name), count(g.n), fraction(g.golden_citation_recall), fraction(g.distractor_citation_rate), fraction(g.outputs_citing_distractor), fraction(g.irrelevant_citation_rate), fraction(g.withheld_recovery), score(g.searches_mean), fraction(g.answer_accuracy)];
+  return [
+    text(name),
+    count(g.n),
+    fraction(g.golden_citation_recall),
+    fraction(g.distractor_citation_rate),
+    fraction(g.outputs_citing_distractor),
+    fraction(g.irrelevant_citation_rate),
+    fraction(g.withheld_recovery),
+    score(g.searches_mean),
+    fraction(g.answer_accuracy),
+  ];
 }
 
 function delegationSections(s: DelegationScore): ReportSection[] {
@@ -378,37 +690,76 @@ function delegationSections(s: DelegationScore): ReportSection[] {
   const charts: ChartSpec[] = [];
   if (settings.length) {
     charts.push({
-      id: 'chart-delegation-settings', type: 'bar', title: 'Citations and accuracy by setting', tableId: 'delegation-by-setting',
+      id: 'chart-delegation-settings',
+      type: 'bar',
+      title: 'Citations and accuracy by setting',
+      tableId: 'delegation-by-setting',
       description: 'Grouped bars per setting: golden-citation recall, distractor citation rate and answer accuracy.',
-      labels: settings, series: [metric('golden recall', 'golden_citation_recall', 2), metric('distractor citation', 'distractor_citation_rate', 4), metric('accuracy', 'answer_accuracy', 0)],
-      percent: true, min: 0, max: 1,
+      labels: settings,
+      series: [
+        metric('golden recall', 'golden_citation_recall', 2),
+        metric('distractor citation', 'distractor_citation_rate', 4),
+        metric('accuracy', 'answer_accuracy', 0),
+      ],
+      percent: true,
+      min: 0,
+      max: 1,
     } satisfies BarChartSpec);
   }
-  const sections: ReportSection[] = [{
-    id: 'summary',
-    title: `Delegation (n = ${s.n})`,
-    figures: [
-      { label: 'Golden recall', text: pct(s.metrics.golden_citation_recall), value: s.metrics.golden_citation_recall },
-      { label: 'Distractor citation', text: pct(s.metrics.distractor_citation_rate), value: s.metrics.distractor_citation_rate },
-      { label: 'Accuracy', text: pct(s.metrics.answer_accuracy), value: s.metrics.answer_accuracy },
-    ],
-    tables: [
-      table('delegation-all', 'All outputs', DELEGATION_HEAD, [delegationRow('all', { n: s.n, ...s.metrics })]),
-      table('delegation-by-setting', 'By setting', DELEGATION_HEAD, settings.map((k) => delegationRow(k, s.by_setting[k]))),
-      table('delegation-by-order', 'By document order', DELEGATION_HEAD, Object.entries(s.by_order).map(([k, v]) => delegationRow(k, v))),
-    ],
-    charts,
-  }];
+  const sections: ReportSection[] = [
+    {
+      id: 'summary',
+      title: `Delegation (n = ${s.n})`,
+      figures: [
+        { label: 'Golden recall', text: pct(s.metrics.golden_citation_recall), value: s.metrics.golden_citation_recall },
+        { label: 'Distractor citation', text: pct(s.metrics.distractor_citation_rate), value: s.metrics.distractor_citation_rate },
+        { label: 'Accuracy', text: pct(s.metrics.answer_accuracy), value: s.metrics.answer_accuracy },
+      ],
+      tables: [
+        table('delegation-all', 'All outputs', DELEGATION_HEAD, [delegationRow('all', { n: s.n, ...s.metrics })]),
+        table(
+          'delegation-by-setting',
+          'By setting',
+          DELEGATION_HEAD,
+          settings.map((k) => delegationRow(k, s.by_setting[k])),
+        ),
+        table(
+          'delegation-by-order',
+          'By document order',
+          DELEGATION_HEAD,
+          Object.entries(s.by_order).map(([k, v]) => delegationRow(k, v)),
+        ),
+      ],
+      charts,
+    },
+  ];
   if (types.length) {
     sections.push({
       id: 'distractors',
       title: 'Distractor types',
-      tables: [table('delegation-distractors', 'By distractor type', ['type', 'documents shown', 'cited', 'rate'], types.map((k) => [text(k), count(s.by_distractor_type[k].documents), count(s.by_distractor_type[k].cited), fraction(s.by_distractor_type[k].rate)]))],
-      charts: [{
-        id: 'chart-delegation-distractors', type: 'bar', title: 'Citation rate by distractor type', tableId: 'delegation-distractors',
-        description: 'Bars: share of shown distractor documents of each type that were cited.',
-        labels: types, series: [{ label: 'cited share', values: types.map((k) => s.by_distractor_type[k].rate), color: 4 }], percent: true, min: 0, max: 1, horizontal: true,
-      }],
+      tables: [
+        table(
+          'delegation-distractors',
+          'By distractor type',
+          ['type', 'documents shown', 'cited', 'rate'],
+          types.map((k) => [text(k), count(s.by_distractor_type[k].documents), count(s.by_distractor_type[k].cited), fraction(s.by_distractor_type[k].rate)]),
+        ),
+      ],
+      charts: [
+        {
+          id: 'chart-delegation-distractors',
+          type: 'bar',
+          title: 'Citation rate by distractor type',
+          tableId: 'delegation-distractors',
+          description: 'Bars: share of shown distractor documents of each type that were cited.',
+          labels: types,
+          series: [{ label: 'cited share', values: types.map((k) => s.by_distractor_type[k].rate), color: 4 }],
+          percent: true,
+          min: 0,
+          max: 1,
+          horizontal: true,
+        },
+      ],
     });
   }
   return sections;
@@ -437,11 +788,21 @@ export function buildReportModel(result: RunScoreResult, context: ReportContext)
   const s = result.score;
   let sections: ReportSection[];
   switch (s.kind) {
-    case 'audit': sections = auditSections(s, result.cases, links); break;
-    case 'deepsearchqa': sections = dsqaSections(s); break;
-    case 'nuggets': sections = nuggetSections(s); break;
-    case 'scenarios': sections = scenarioSections(s); break;
-    case 'delegation': sections = delegationSections(s); break;
+    case 'audit':
+      sections = auditSections(s, result.cases, links);
+      break;
+    case 'deepsearchqa':
+      sections = dsqaSections(s);
+      break;
+    case 'nuggets':
+      sections = nuggetSections(s);
+      break;
+    case 'scenarios':
+      sections = scenarioSections(s);
+      break;
+    case 'delegation':
+      sections = delegationSections(s);
+      break;
   }
   const model: ReportModel = {
     title: `Score: ${context.folderLabel}`,

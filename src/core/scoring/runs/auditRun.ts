@@ -24,21 +24,28 @@ const step = z.number().int({ message: 'expected a whole message position' }).no
 const idLike = z.union([z.string().min(1), z.number()]).transform(String);
 
 /** Gold line: {id, critical_step, tolerance_span:[s,e], root_cause, repair_rubrics?}; optional messages / final_index for positions, query / predicted_answer for the grader. */
-const goldLineSchema = z.looseObject({
-  id: idLike,
-  critical_step: step,
-  tolerance_span: z.tuple([step, step]).nullish(),
-  root_cause: rootCauseSchema.nullish(),
-  repair_rubrics: z.array(z.string()).nullish(),
-  messages: z.number().int().positive().nullish(),
-  final_index: step.nullish(),
-  query: z.string().nullish(),
-  predicted_answer: z.string().nullish(),
-}).superRefine((g, ctx) => {
-  const span = g.tolerance_span;
-  if (span && span[0] > span[1]) ctx.addIssue({ code: 'custom', path: ['tolerance_span'], message: 'tolerance span start is after its end' });
-  else if (span && (g.critical_step < span[0] || g.critical_step > span[1])) ctx.addIssue({ code: 'custom', path: ['tolerance_span'], message: `tolerance span [${span[0]}, ${span[1]}] does not contain the critical step ${g.critical_step}` });
-});
+const goldLineSchema = z
+  .looseObject({
+    id: idLike,
+    critical_step: step,
+    tolerance_span: z.tuple([step, step]).nullish(),
+    root_cause: rootCauseSchema.nullish(),
+    repair_rubrics: z.array(z.string()).nullish(),
+    messages: z.number().int().positive().nullish(),
+    final_index: step.nullish(),
+    query: z.string().nullish(),
+    predicted_answer: z.string().nullish(),
+  })
+  .superRefine((g, ctx) => {
+    const span = g.tolerance_span;
+    if (span && span[0] > span[1]) ctx.addIssue({ code: 'custom', path: ['tolerance_span'], message: 'tolerance span start is after its end' });
+    else if (span && (g.critical_step < span[0] || g.critical_step > span[1]))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tolerance_span'],
+        message: `tolerance span [${span[0]}, ${span[1]}] does not contain the critical step ${g.critical_step}`,
+      });
+  });
 const GOLD_WHAT = 'a gold line {id, critical_step, tolerance_span: [s, e], root_cause, repair_rubrics?}';
 
 /** Prediction line: {id, critical_step, root_cause, repair_directive?, repair_grades?: [bool per rubric]}. */
@@ -65,30 +72,52 @@ function fromGoldFiles(detection: RunDetection, notes: string[]): Draft[] {
   const goldPath = detection.files.gold as string;
   const predPath = detection.files.predictions as string;
   const gold = readJsonLines(goldPath, goldPath, goldLineSchema, GOLD_WHAT);
-  rejectDuplicates(gold, (g) => g.id, goldPath, (id) => `gold id "${id}"`);
+  rejectDuplicates(
+    gold,
+    (g) => g.id,
+    goldPath,
+    (id) => `gold id "${id}"`,
+  );
   const preds = readJsonLines(predPath, predPath, predictionLineSchema, PREDICTION_WHAT);
-  rejectDuplicates(preds, (p) => p.id, predPath, (id) => `prediction id "${id}"`);
+  rejectDuplicates(
+    preds,
+    (p) => p.id,
+    predPath,
+    (id) => `prediction id "${id}"`,
+  );
   const byId = new Map(preds.map((p) => [p.value.id, p]));
   const goldIds = new Set(gold.map((g) => g.value.id));
   const orphans = preds.filter((p) => !goldIds.has(p.value.id));
-  if (orphans.length) notes.push(`${orphans.length} prediction(s) have no gold case and are ignored (first: "${orphans[0].value.id}", ${predPath}:${orphans[0].line})`);
+  if (orphans.length)
+    notes.push(`${orphans.length} prediction(s) have no gold case and are ignored (first: "${orphans[0].value.id}", ${predPath}:${orphans[0].line})`);
   return gold.map(({ value: g }) => {
     const found = byId.get(g.id);
     const p = found?.value;
     const rubrics = opt(g.repair_rubrics);
     if (p?.repair_grades && rubrics && p.repair_grades.length !== rubrics.length) {
-      throw new InputError(predPath, `repair_grades has ${p.repair_grades.length} entries but gold case "${g.id}" has ${rubrics.length} rubrics`, { line: found?.line, column: 1 });
+      throw new InputError(predPath, `repair_grades has ${p.repair_grades.length} entries but gold case "${g.id}" has ${rubrics.length} rubrics`, {
+        line: found?.line,
+        column: 1,
+      });
     }
     const finalIndex = opt(g.final_index) ?? (g.messages ? g.messages - 1 : undefined);
     const c: AuditCase = {
       id: g.id,
-      gold: { criticalStep: g.critical_step, span: g.tolerance_span ?? [g.critical_step, g.critical_step], rootCause: opt(g.root_cause) as RootCause | undefined, rubrics, finalIndex },
-      prediction: p ? {
-        criticalStep: opt(p.critical_step),
-        rootCause: opt(p.root_cause) as RootCause | undefined,
-        repair: Array.isArray(p.repair_directive) ? p.repair_directive.join('\n') : opt(p.repair_directive),
-        repairGrades: opt(p.repair_grades),
-      } : undefined,
+      gold: {
+        criticalStep: g.critical_step,
+        span: g.tolerance_span ?? [g.critical_step, g.critical_step],
+        rootCause: opt(g.root_cause) as RootCause | undefined,
+        rubrics,
+        finalIndex,
+      },
+      prediction: p
+        ? {
+            criticalStep: opt(p.critical_step),
+            rootCause: opt(p.root_cause) as RootCause | undefined,
+            repair: Array.isArray(p.repair_directive) ? p.repair_directive.join('\n') : opt(p.repair_directive),
+            repairGrades: opt(p.repair_grades),
+          }
+        : undefined,
       grades: opt(p?.repair_grades),
     };
     return { c, query: opt(g.query), predictedAnswer: opt(g.predicted_answer) };
@@ -142,14 +171,22 @@ function fromSidecars(detection: RunDetection, options: ScoreOptions, notes: str
       const grades = audit ? gradesOf(audit) : undefined;
       const c: AuditCase = {
         id: `${name}#${id}`,
-        gold: { criticalStep: k, span: [span[0], span[1]], rootCause: rootCause as RootCause | undefined, rubrics, finalIndex: t ? t.messages.length - 1 : undefined },
-        prediction: audit ? {
-          criticalStep: opt(diagnosis?.criticalStep),
-          rootCause: opt(diagnosis?.rootCause) as RootCause | undefined,
-          repair: audit.repair?.directives?.length ? audit.repair.directives.join('\n') : undefined,
-          repairGrades: grades,
-          method: audit.method,
-        } : undefined,
+        gold: {
+          criticalStep: k,
+          span: [span[0], span[1]],
+          rootCause: rootCause as RootCause | undefined,
+          rubrics,
+          finalIndex: t ? t.messages.length - 1 : undefined,
+        },
+        prediction: audit
+          ? {
+              criticalStep: opt(diagnosis?.criticalStep),
+              rootCause: opt(diagnosis?.rootCause) as RootCause | undefined,
+              repair: audit.repair?.directives?.length ? audit.repair.directives.join('\n') : undefined,
+              repairGrades: grades,
+              method: audit.method,
+            }
+          : undefined,
         grades,
       };
       if (t) c.trajectory = { file: trajectoryPath, record: id };
@@ -169,10 +206,19 @@ export function planAudit(detection: RunDetection, options: ScoreOptions): RunPl
   const notes: string[] = [];
   const drafts = detection.files.gold && detection.files.predictions ? fromGoldFiles(detection, notes) : fromSidecars(detection, options, notes);
   const cachePath = detection.files.judgments as string;
-  const cache = new JudgmentCache(cachePath, cachePath, cacheLineSchema, 'a judgment line', (line) => (Array.isArray(line.repair_grades) && line.id !== undefined ? `repair#${String(line.id)}` : undefined), judgmentsWriteTarget(detection));
+  const cache = new JudgmentCache(
+    cachePath,
+    cachePath,
+    cacheLineSchema,
+    'a judgment line',
+    (line) => (Array.isArray(line.repair_grades) && line.id !== undefined ? `repair#${String(line.id)}` : undefined),
+    judgmentsWriteTarget(detection),
+  );
   const judge = options.model ? repairRubricJudge(options.model, { promptsRoot: options.promptsRoot }) : undefined;
   const tasks: JudgeTask<RepairJudgeInput, boolean[]>[] = [];
-  let noRubrics = 0, noRepair = 0, ungraded = 0;
+  let noRubrics = 0,
+    noRepair = 0,
+    ungraded = 0;
   for (const d of drafts) {
     const c = d.c;
     // Diagnosis-gated: only sound diagnoses have their repair graded.

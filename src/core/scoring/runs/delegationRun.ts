@@ -36,7 +36,10 @@ export function loadDelegationItems(path: string): Map<string, DelegationItem> {
   const folder = statSync(path).isDirectory();
   // In a folder, every JSON/JSONL file except the run's own files must load; files of another kind are skipped.
   const files = folder
-    ? readdirSync(path).sort().filter((n) => /\.jsonl?$/i.test(n) && !n.endsWith('.audit.json') && !RUN_FILES.has(n)).map((n) => join(path, n))
+    ? readdirSync(path)
+        .sort()
+        .filter((n) => /\.jsonl?$/i.test(n) && !n.endsWith('.audit.json') && !RUN_FILES.has(n))
+        .map((n) => join(path, n))
     : [path];
   const items = new Map<string, DelegationItem>();
   for (const file of files) {
@@ -72,8 +75,17 @@ export function planDelegation(detection: RunDetection, options: ScoreOptions): 
   const keyOf = (o: { id: string; setting: string; order?: string | null; sample?: number | null }) => `${o.id}#${o.setting}#${o.order ?? ''}#${o.sample ?? 0}`;
   rejectDuplicates(lines, keyOf, outputsPath, (k) => `output ${k.split('#').filter(Boolean).join(' / ')}`);
   const cachePath = detection.files.judgments as string;
-  const cache = new JudgmentCache(cachePath, cachePath, cacheLineSchema, 'a judgment line',
-    (l) => (typeof l.correct === 'boolean' && l.id !== undefined && typeof l.setting === 'string' ? keyOf({ id: String(l.id), setting: l.setting, order: l.order as string | undefined, sample: l.sample as number | undefined }) : undefined), judgmentsWriteTarget(detection));
+  const cache = new JudgmentCache(
+    cachePath,
+    cachePath,
+    cacheLineSchema,
+    'a judgment line',
+    (l) =>
+      typeof l.correct === 'boolean' && l.id !== undefined && typeof l.setting === 'string'
+        ? keyOf({ id: String(l.id), setting: l.setting, order: l.order as string | undefined, sample: l.sample as number | undefined })
+        : undefined,
+    judgmentsWriteTarget(detection),
+  );
   const judge = delegationJudgeFor(options);
   const outputs: DelegationOutput[] = [];
   const tasks: JudgeTask<DelegationAnswerInput, boolean>[] = [];
@@ -82,8 +94,13 @@ export function planDelegation(detection: RunDetection, options: ScoreOptions): 
     if (!item) throw new InputError(outputsPath, `item "${o.id}" is not among the Delegation items`, { line, column: 1 });
     const withheld = o.withheld_doc_ids ?? o.withheld ?? undefined;
     const output: DelegationOutput = {
-      id: o.id, setting: o.setting, order: o.order ?? undefined, answer: o.answer ?? '', cited: o.cited_doc_ids,
-      searches: Array.isArray(o.searches) ? o.searches.length : o.searches ?? undefined, withheld,
+      id: o.id,
+      setting: o.setting,
+      order: o.order ?? undefined,
+      answer: o.answer ?? '',
+      cited: o.cited_doc_ids,
+      searches: Array.isArray(o.searches) ? o.searches.length : (o.searches ?? undefined),
+      withheld,
     };
     outputs.push(output);
     if (!output.answer.trim()) {
@@ -91,13 +108,25 @@ export function planDelegation(detection: RunDetection, options: ScoreOptions): 
       continue;
     }
     const golden = item.golden_answer;
-    const input: DelegationAnswerInput = { query: item.query, goldenAnswer: Array.isArray(golden) ? golden.map(String) : String(golden), answer: output.answer };
+    const input: DelegationAnswerInput = {
+      query: item.query,
+      goldenAnswer: Array.isArray(golden) ? golden.map(String) : String(golden),
+      answer: output.answer,
+    };
     tasks.push({
       key: keyOf(o),
       input,
       inputHash: hashInput(input),
       judge,
-      toLine: (correct, judgeId, inputHash) => ({ id: o.id, setting: o.setting, ...(o.order ? { order: o.order } : {}), ...(typeof o.sample === 'number' ? { sample: o.sample } : {}), correct, judge: judgeId, input_sha256: inputHash }),
+      toLine: (correct, judgeId, inputHash) => ({
+        id: o.id,
+        setting: o.setting,
+        ...(o.order ? { order: o.order } : {}),
+        ...(typeof o.sample === 'number' ? { sample: o.sample } : {}),
+        correct,
+        judge: judgeId,
+        input_sha256: inputHash,
+      }),
       fromLine: (l) => l.correct as boolean,
       accept: (correct) => {
         output.correct = correct;
@@ -110,8 +139,10 @@ export function planDelegation(detection: RunDetection, options: ScoreOptions): 
     cache,
     finish: () => {
       const score = scoreDelegation(outputs, items);
-      if (score.unknown_citations) notes.push(`${score.unknown_citations} cited id(s) are none of their item's documents (run-local ids such as rs1 must be mapped back by the harness)`);
-      if (outputs.some((o) => o.setting === 'search') && !outputs.some((o) => o.withheld?.length)) notes.push('setting search: no output lists withheld_doc_ids, so withheld-document recovery is not computed');
+      if (score.unknown_citations)
+        notes.push(`${score.unknown_citations} cited id(s) are none of their item's documents (run-local ids such as rs1 must be mapped back by the harness)`);
+      if (outputs.some((o) => o.setting === 'search') && !outputs.some((o) => o.withheld?.length))
+        notes.push('setting search: no output lists withheld_doc_ids, so withheld-document recovery is not computed');
       return { score, notes };
     },
   };

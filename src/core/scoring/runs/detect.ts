@@ -12,7 +12,19 @@ import { MANIFEST_FILE, runManifestSchema, type RunKind, type RunManifest } from
 import type { FileKey, RunDetection } from './types';
 
 const SKIP_DIRS = new Set(['node_modules', '.git']);
-export const KNOWN_RUN_FILES = new Set([MANIFEST_FILE, 'gold.jsonl', 'predictions.jsonl', 'responses.jsonl', 'judgments.jsonl', 'answers.jsonl', 'clarifications.jsonl', 'gold_nuggets.jsonl', 'results.jsonl', 'outputs.jsonl', 'weights.json']);
+export const KNOWN_RUN_FILES = new Set([
+  MANIFEST_FILE,
+  'gold.jsonl',
+  'predictions.jsonl',
+  'responses.jsonl',
+  'judgments.jsonl',
+  'answers.jsonl',
+  'clarifications.jsonl',
+  'gold_nuggets.jsonl',
+  'results.jsonl',
+  'outputs.jsonl',
+  'weights.json',
+]);
 
 function isFile(path: string): boolean {
   try {
@@ -68,18 +80,30 @@ function findDataset(folder: string): string | undefined {
   const names = readdirSync(folder).sort();
   const csv = names.find((n) => n.toLowerCase().endsWith('.csv') && isFile(join(folder, n)));
   if (csv) return join(folder, csv);
-  return findOfKind(names.filter((n) => /\.jsonl?$/i.test(n) && !KNOWN_RUN_FILES.has(n) && isFile(join(folder, n))).map((n) => join(folder, n)), 'deepsearchqa');
+  return findOfKind(
+    names.filter((n) => /\.jsonl?$/i.test(n) && !KNOWN_RUN_FILES.has(n) && isFile(join(folder, n))).map((n) => join(folder, n)),
+    'deepsearchqa',
+  );
 }
 
 function findScenarioSet(folder: string): string | undefined {
-  return findOfKind(readdirSync(folder).sort().filter((n) => n.toLowerCase().endsWith('.json') && !KNOWN_RUN_FILES.has(n) && isFile(join(folder, n))).map((n) => join(folder, n)), 'scenario-set');
+  return findOfKind(
+    readdirSync(folder)
+      .sort()
+      .filter((n) => n.toLowerCase().endsWith('.json') && !KNOWN_RUN_FILES.has(n) && isFile(join(folder, n)))
+      .map((n) => join(folder, n)),
+    'scenario-set',
+  );
 }
 
 function findItems(folder: string): string | undefined {
   for (const name of ['items.jsonl', 'items.json', 'items']) {
     if (existsSync(join(folder, name))) return join(folder, name);
   }
-  const candidates = readdirSync(folder).sort().filter((n) => /\.jsonl?$/i.test(n) && !n.endsWith('.audit.json') && !KNOWN_RUN_FILES.has(n) && isFile(join(folder, n))).map((n) => join(folder, n));
+  const candidates = readdirSync(folder)
+    .sort()
+    .filter((n) => /\.jsonl?$/i.test(n) && !n.endsWith('.audit.json') && !KNOWN_RUN_FILES.has(n) && isFile(join(folder, n)))
+    .map((n) => join(folder, n));
   return findOfKind(candidates, 'delegation-item') ? folder : undefined;
 }
 
@@ -93,7 +117,8 @@ function readManifest(path: string): RunManifest {
   return checkSchema(runManifestSchema, parseJson(text, path), { file: path, text }, `a run manifest (${MANIFEST_FILE})`);
 }
 
-const rel = (folder: string, path: string | undefined) => (path ? (path.startsWith(folder) ? path.slice(folder.length).replace(/^[\\/]+/, '') || basename(path) : path) : '');
+const rel = (folder: string, path: string | undefined) =>
+  path ? (path.startsWith(folder) ? path.slice(folder.length).replace(/^[\\/]+/, '') || basename(path) : path) : '';
 
 /** The files of a kind: manifest paths (relative to the folder, or absolute) win over the conventional names. */
 function filesFor(kind: RunKind, folder: string, manifest?: RunManifest): Partial<Record<FileKey, string>> {
@@ -108,26 +133,62 @@ function filesFor(kind: RunKind, folder: string, manifest?: RunManifest): Partia
   };
   switch (kind) {
     case 'audit':
-      set('gold', pick('gold', () => present(folder, 'gold.jsonl')));
-      set('predictions', pick('predictions', () => present(folder, 'predictions.jsonl')));
+      set(
+        'gold',
+        pick('gold', () => present(folder, 'gold.jsonl')),
+      );
+      set(
+        'predictions',
+        pick('predictions', () => present(folder, 'predictions.jsonl')),
+      );
       break;
     case 'deepsearchqa':
-      set('dataset', pick('dataset', () => findDataset(folder)));
-      set('responses', pick('responses', () => present(folder, 'responses.jsonl')));
+      set(
+        'dataset',
+        pick('dataset', () => findDataset(folder)),
+      );
+      set(
+        'responses',
+        pick('responses', () => present(folder, 'responses.jsonl')),
+      );
       break;
     case 'nuggets':
-      set('gold', pick('gold', () => present(folder, 'gold_nuggets.jsonl')));
-      set('answers', pick('answers', () => present(folder, 'answers.jsonl')));
-      set('clarifications', pick('clarifications', () => present(folder, 'clarifications.jsonl')));
+      set(
+        'gold',
+        pick('gold', () => present(folder, 'gold_nuggets.jsonl')),
+      );
+      set(
+        'answers',
+        pick('answers', () => present(folder, 'answers.jsonl')),
+      );
+      set(
+        'clarifications',
+        pick('clarifications', () => present(folder, 'clarifications.jsonl')),
+      );
       break;
     case 'scenarios':
-      set('scenarios', pick('scenarios', () => findScenarioSet(folder)));
-      set('results', pick('results', () => present(folder, 'results.jsonl')));
-      set('weights', pick('weights', () => present(folder, 'weights.json')));
+      set(
+        'scenarios',
+        pick('scenarios', () => findScenarioSet(folder)),
+      );
+      set(
+        'results',
+        pick('results', () => present(folder, 'results.jsonl')),
+      );
+      set(
+        'weights',
+        pick('weights', () => present(folder, 'weights.json')),
+      );
       break;
     case 'delegation':
-      set('items', pick('items', () => findItems(folder)));
-      set('outputs', pick('outputs', () => present(folder, 'outputs.jsonl')));
+      set(
+        'items',
+        pick('items', () => findItems(folder)),
+      );
+      set(
+        'outputs',
+        pick('outputs', () => present(folder, 'outputs.jsonl')),
+      );
       break;
   }
   // The judgment cache lives in the run folder unless the manifest names another file.
@@ -155,7 +216,11 @@ const DESCRIBE: Partial<Record<FileKey, string>> = {
 
 /** Where the judgment cache may be written: inside the run folder (a manifest naming a file elsewhere is refused on write). */
 export function judgmentsWriteTarget(detection: RunDetection): WriteTarget {
-  return { folder: detection.folder, ...(typeof detection.manifest?.judgments === 'string' ? { manifestKey: 'judgments' } : {}), what: 'the judgment cache (fresh judge verdicts)' };
+  return {
+    folder: detection.folder,
+    ...(typeof detection.manifest?.judgments === 'string' ? { manifestKey: 'judgments' } : {}),
+    what: 'the judgment cache (fresh judge verdicts)',
+  };
 }
 
 export function detectRun(folder: string): RunDetection {
@@ -180,7 +245,11 @@ export function detectRun(folder: string): RunDetection {
     else if (has('responses.jsonl')) {
       detection = kindFrom('deepsearchqa', 'found responses.jsonl');
       if (detection.files.dataset) detection.reason += ` and the dataset ${rel(folder, detection.files.dataset)}`;
-    } else if (has('gold_nuggets.jsonl')) detection = kindFrom('nuggets', `found gold_nuggets.jsonl${has('judgments.jsonl') ? ' and judgments.jsonl' : has('answers.jsonl') ? ' and answers.jsonl' : ''}`);
+    } else if (has('gold_nuggets.jsonl'))
+      detection = kindFrom(
+        'nuggets',
+        `found gold_nuggets.jsonl${has('judgments.jsonl') ? ' and judgments.jsonl' : has('answers.jsonl') ? ' and answers.jsonl' : ''}`,
+      );
     else if (has('results.jsonl')) {
       detection = kindFrom('scenarios', 'found results.jsonl');
       if (detection.files.scenarios) detection.reason += ` and the scenario set ${rel(folder, detection.files.scenarios)}`;
@@ -188,14 +257,27 @@ export function detectRun(folder: string): RunDetection {
     else {
       const found = sidecars();
       if (found.length === 0) {
-        throw new InputError(folder, `cannot tell the run kind: no ${MANIFEST_FILE}, and none of gold.jsonl + predictions.jsonl (audit), responses.jsonl (deepsearchqa), gold_nuggets.jsonl (nuggets), results.jsonl (scenarios), outputs.jsonl (delegation) or *.audit.json sidecars (audit)`);
+        throw new InputError(
+          folder,
+          `cannot tell the run kind: no ${MANIFEST_FILE}, and none of gold.jsonl + predictions.jsonl (audit), responses.jsonl (deepsearchqa), gold_nuggets.jsonl (nuggets), results.jsonl (scenarios), outputs.jsonl (delegation) or *.audit.json sidecars (audit)`,
+        );
       }
-      detection = { kind: 'audit', reason: `no manifest; found ${found.length} *.audit.json sidecar(s) beside trajectories`, folder, files: filesFor('audit', folder), sidecars: found };
+      detection = {
+        kind: 'audit',
+        reason: `no manifest; found ${found.length} *.audit.json sidecar(s) beside trajectories`,
+        folder,
+        files: filesFor('audit', folder),
+        sidecars: found,
+      };
     }
   }
   for (const key of REQUIRED[detection.kind]) {
     const path = detection.files[key];
-    if (!path) throw new InputError(folder, `${detection.kind} run (${detection.reason}) lacks ${DESCRIBE[key] ?? key}${detection.manifest ? ` — name it under "${key}" in ${MANIFEST_FILE}` : ''}`);
+    if (!path)
+      throw new InputError(
+        folder,
+        `${detection.kind} run (${detection.reason}) lacks ${DESCRIBE[key] ?? key}${detection.manifest ? ` — name it under "${key}" in ${MANIFEST_FILE}` : ''}`,
+      );
     if (!existsSync(path)) throw new InputError(path, `not found (the ${key} file of this ${detection.kind} run)`);
   }
   return detection;

@@ -47,18 +47,35 @@ export function planDeepSearchQa(detection: RunDetection, options: ScoreOptions)
   }
   const rows = new Map<string, DeepSearchQaRow>();
   for (const r of dataset.records) {
-    if (r.kind !== 'deepsearchqa') throw new InputError(datasetPath, `expected DeepSearchQA rows (problem, problem_category, answer, answer_type), found ${r.kind}`, { line: r.line });
+    if (r.kind !== 'deepsearchqa')
+      throw new InputError(datasetPath, `expected DeepSearchQA rows (problem, problem_category, answer, answer_type), found ${r.kind}`, { line: r.line });
     rows.set(r.id, r.row);
   }
   const responsesPath = detection.files.responses as string;
   const responses = readJsonLines(responsesPath, responsesPath, responseLineSchema, RESPONSE_WHAT);
-  rejectDuplicates(responses, (r) => `${r.id}#${r.sample ?? 0}`, responsesPath, (key) => `response ${key.replace('#', ' sample ')}`);
+  rejectDuplicates(
+    responses,
+    (r) => `${r.id}#${r.sample ?? 0}`,
+    responsesPath,
+    (key) => `response ${key.replace('#', ' sample ')}`,
+  );
   for (const { value, line } of responses) {
-    if (!rows.has(value.id)) throw new InputError(responsesPath, `response id "${value.id}" is not in the dataset ${datasetPath} (ids are the id column, else the 0-based row number)`, { line, column: 1 });
+    if (!rows.has(value.id))
+      throw new InputError(
+        responsesPath,
+        `response id "${value.id}" is not in the dataset ${datasetPath} (ids are the id column, else the 0-based row number)`,
+        { line, column: 1 },
+      );
   }
   const cachePath = detection.files.judgments as string;
-  const cache = new JudgmentCache(cachePath, cachePath, dsqaJudgmentLineSchema, 'a judgment line {id, AnswerCorrectness: {Explanation, CorrectnessDetails, ExcessiveAnswers}}',
-    (line) => `${String(line.id)}#${typeof line.sample === 'number' ? line.sample : 0}`, judgmentsWriteTarget(detection));
+  const cache = new JudgmentCache(
+    cachePath,
+    cachePath,
+    dsqaJudgmentLineSchema,
+    'a judgment line {id, AnswerCorrectness: {Explanation, CorrectnessDetails, ExcessiveAnswers}}',
+    (line) => `${String(line.id)}#${typeof line.sample === 'number' ? line.sample : 0}`,
+    judgmentsWriteTarget(detection),
+  );
   const judge = answerJudgeFor(options);
   const items = new Map<string, DsqaItem>();
   const tasks: JudgeTask<DeepSearchQaJudgeInput, AnswerCorrectness>[] = [];
@@ -80,7 +97,13 @@ export function planDeepSearchQa(detection: RunDetection, options: ScoreOptions)
       input,
       inputHash: hashInput(input),
       judge,
-      toLine: (judgment, judgeId, inputHash) => ({ id: r.id, ...(r.sample !== undefined && r.sample !== null ? { sample } : {}), AnswerCorrectness: judgment, judge: judgeId, input_sha256: inputHash }),
+      toLine: (judgment, judgeId, inputHash) => ({
+        id: r.id,
+        ...(r.sample !== undefined && r.sample !== null ? { sample } : {}),
+        AnswerCorrectness: judgment,
+        judge: judgeId,
+        input_sha256: inputHash,
+      }),
       fromLine: (line) => line.AnswerCorrectness as AnswerCorrectness,
       accept: (judgment) => {
         item.samples.push({ sample, judgment });

@@ -14,10 +14,14 @@ import { judgmentsWriteTarget } from './detect';
 const idLike = z.union([z.string().min(1), z.number()]).transform(String);
 const goldLineSchema = z.looseObject({
   id: idLike,
-  nuggets: z.array(z.looseObject({
-    text: z.string(),
-    weight: z.union([z.literal(1), z.literal(2), z.literal(3)], { message: 'expected weight 1, 2 or 3' }),
-  })).min(1, { message: 'expected at least one nugget' }),
+  nuggets: z
+    .array(
+      z.looseObject({
+        text: z.string(),
+        weight: z.union([z.literal(1), z.literal(2), z.literal(3)], { message: 'expected weight 1, 2 or 3' }),
+      }),
+    )
+    .min(1, { message: 'expected at least one nugget' }),
   fused_query: z.string().nullish(),
   blurred_query: z.string().nullish(),
 });
@@ -42,23 +46,46 @@ export function planNuggets(detection: RunDetection, options: ScoreOptions): Run
   if (!(partial >= 0 && partial <= 1)) throw new InputError('score', `partial credit must be between 0 and 1, got ${partial}`);
   const goldPath = detection.files.gold as string;
   const gold = readJsonLines(goldPath, goldPath, goldLineSchema, GOLD_WHAT);
-  rejectDuplicates(gold, (g) => g.id, goldPath, (id) => `instance "${id}"`);
+  rejectDuplicates(
+    gold,
+    (g) => g.id,
+    goldPath,
+    (id) => `instance "${id}"`,
+  );
   const nuggets = new Map(gold.map((g) => [g.value.id, g.value]));
 
   const judgmentsPath = detection.files.judgments as string;
-  const cache = new JudgmentCache(judgmentsPath, judgmentsPath, judgmentLineSchema, 'a judgment line {id, condition, coverage: ["full"|"partial"|"none", …]}',
-    (line) => `${String(line.id)}#${String(line.condition)}`, judgmentsWriteTarget(detection));
+  const cache = new JudgmentCache(
+    judgmentsPath,
+    judgmentsPath,
+    judgmentLineSchema,
+    'a judgment line {id, condition, coverage: ["full"|"partial"|"none", …]}',
+    (line) => `${String(line.id)}#${String(line.condition)}`,
+    judgmentsWriteTarget(detection),
+  );
   const answersPath = detection.files.answers;
-  if (cache.size === 0 && !answersPath) throw new InputError(detection.folder, 'nuggets run has neither judgments.jsonl (coverage per nugget) nor answers.jsonl (answers to judge)');
+  if (cache.size === 0 && !answersPath)
+    throw new InputError(detection.folder, 'nuggets run has neither judgments.jsonl (coverage per nugget) nor answers.jsonl (answers to judge)');
 
   const results = new Map<string, NuggetResult>();
   const record = (id: string, condition: string, coverage: CoverageLabel[], where: { file: string; line?: number }) => {
     const g = nuggets.get(id);
     if (!g) throw new InputError(where.file, `instance "${id}" is not in ${goldPath}`, { line: where.line, column: 1 });
     if (coverage.length !== g.nuggets.length) {
-      throw new InputError(where.file, `coverage has ${coverage.length} label(s) but instance "${id}" has ${g.nuggets.length} nugget(s)`, { line: where.line, column: 1 });
+      throw new InputError(where.file, `coverage has ${coverage.length} label(s) but instance "${id}" has ${g.nuggets.length} nugget(s)`, {
+        line: where.line,
+        column: 1,
+      });
     }
-    results.set(`${id}#${condition}`, { id, condition, score: restoreScore100(coverage, g.nuggets.map((n) => n.weight), partial) });
+    results.set(`${id}#${condition}`, {
+      id,
+      condition,
+      score: restoreScore100(
+        coverage,
+        g.nuggets.map((n) => n.weight),
+        partial,
+      ),
+    });
   };
 
   const tasks: JudgeTask<NuggetJudgeInput, CoverageLabel[]>[] = [];
@@ -66,14 +93,23 @@ export function planNuggets(detection: RunDetection, options: ScoreOptions): Run
   let unjudged = 0;
   if (answersPath) {
     const answers = readJsonLines(answersPath, answersPath, answerLineSchema, 'an answer line {id, condition, answer}');
-    rejectDuplicates(answers, (a) => `${a.id}#${a.condition}`, answersPath, (key) => `answer ${key.replace('#', ' / condition ')}`);
+    rejectDuplicates(
+      answers,
+      (a) => `${a.id}#${a.condition}`,
+      answersPath,
+      (key) => `answer ${key.replace('#', ' / condition ')}`,
+    );
     const judge = options.model ? nuggetCoverageJudge(options.model, { promptsRoot: options.promptsRoot }) : undefined;
     for (const { value: a, line } of answers) {
       const g = nuggets.get(a.id);
       if (!g) throw new InputError(answersPath, `instance "${a.id}" is not in ${goldPath}`, { line, column: 1 });
       const key = `${a.id}#${a.condition}`;
       answerKeys.add(key);
-      const input: NuggetJudgeInput = { query: g.fused_query ?? g.blurred_query ?? '', nuggets: g.nuggets.map((n) => ({ text: n.text, weight: n.weight })), answer: a.answer };
+      const input: NuggetJudgeInput = {
+        query: g.fused_query ?? g.blurred_query ?? '',
+        nuggets: g.nuggets.map((n) => ({ text: n.text, weight: n.weight })),
+        answer: a.answer,
+      };
       tasks.push({
         key,
         input,
@@ -93,7 +129,12 @@ export function planNuggets(detection: RunDetection, options: ScoreOptions): Run
   const clarPath = detection.files.clarifications;
   if (clarPath && existsSync(clarPath)) {
     const lines = readJsonLines(clarPath, clarPath, clarificationLineSchema, 'a clarification line {id, condition, turns: [{question, answer, dimension?}]}');
-    rejectDuplicates(lines, (c) => `${c.id}#${c.condition}`, clarPath, (key) => `clarification ${key.replace('#', ' / condition ')}`);
+    rejectDuplicates(
+      lines,
+      (c) => `${c.id}#${c.condition}`,
+      clarPath,
+      (key) => `clarification ${key.replace('#', ' / condition ')}`,
+    );
     for (const { value } of lines) clarifications.push({ id: value.id, condition: value.condition, turns: value.turns });
   }
 
@@ -102,7 +143,10 @@ export function planNuggets(detection: RunDetection, options: ScoreOptions): Run
     cache,
     finish: () => {
       if (unjudged) {
-        throw new InputError(answersPath ?? detection.folder, `${unjudged} answer(s) have no cached coverage in judgments.jsonl and the nugget coverage judge (an LLM) needs a model; none is configured`);
+        throw new InputError(
+          answersPath ?? detection.folder,
+          `${unjudged} answer(s) have no cached coverage in judgments.jsonl and the nugget coverage judge (an LLM) needs a model; none is configured`,
+        );
       }
       // Cached coverage for (id, condition) pairs that have no answer line (judgments given directly).
       for (const { key, value, line } of cache.lines()) {

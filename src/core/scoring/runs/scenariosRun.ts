@@ -36,7 +36,8 @@ const cacheLineSchema = z.looseObject({}) as unknown as z.ZodType<CacheLine>;
 export function loadScenarioSet(path: string): ScenarioSet {
   const loaded = loadFile(path);
   const record = loaded.records[0];
-  if (!record || record.kind !== 'scenario-set') throw new InputError(path, `expected a scenario set (an object with meta and scenarios[].criteria[]), found ${loaded.detection.kind}`, { path: '$' });
+  if (!record || record.kind !== 'scenario-set')
+    throw new InputError(path, `expected a scenario set (an object with meta and scenarios[].criteria[]), found ${loaded.detection.kind}`, { path: '$' });
   return record.scenarioSet;
 }
 
@@ -45,17 +46,32 @@ export function planScenarios(detection: RunDetection, options: ScoreOptions): R
   const set = loadScenarioSet(detection.files.scenarios as string);
   const resultsPath = detection.files.results as string;
   const lines = readJsonLines(resultsPath, resultsPath, resultLineSchema, RESULT_WHAT);
-  rejectDuplicates(lines, (l) => l.scenario, resultsPath, (id) => `scenario "${id}"`);
+  rejectDuplicates(
+    lines,
+    (l) => l.scenario,
+    resultsPath,
+    (id) => `scenario "${id}"`,
+  );
   const scenarios = new Map(set.scenarios.map((s) => [s.id, s]));
   const results = new Map<string, ScenarioResult>();
   const cachePath = detection.files.judgments as string;
-  const cache = new JudgmentCache(cachePath, cachePath, cacheLineSchema, 'a judgment line',
-    (line) => (typeof line.scenario === 'string' && typeof line.criterion === 'string' && typeof line.hit === 'boolean' ? `${line.scenario}#${line.criterion}` : undefined), judgmentsWriteTarget(detection));
+  const cache = new JudgmentCache(
+    cachePath,
+    cachePath,
+    cacheLineSchema,
+    'a judgment line',
+    (line) =>
+      typeof line.scenario === 'string' && typeof line.criterion === 'string' && typeof line.hit === 'boolean'
+        ? `${line.scenario}#${line.criterion}`
+        : undefined,
+    judgmentsWriteTarget(detection),
+  );
   const judge = options.model ? scenarioCriterionJudge(options.model, { promptsRoot: options.promptsRoot }) : undefined;
   const tasks: JudgeTask<CriterionJudgeInput, boolean>[] = [];
   for (const { value, line } of lines) {
     const scenario = scenarios.get(value.scenario);
-    if (!scenario) throw new InputError(resultsPath, `scenario "${value.scenario}" is not in the scenario set (${[...scenarios.keys()].join(', ')})`, { line, column: 1 });
+    if (!scenario)
+      throw new InputError(resultsPath, `scenario "${value.scenario}" is not in the scenario set (${[...scenarios.keys()].join(', ')})`, { line, column: 1 });
     const ids = new Set(scenario.criteria.map((c) => c.id));
     const unknown = Object.keys(value.criteria).find((id) => !ids.has(id));
     if (unknown) throw new InputError(resultsPath, `criterion "${unknown}" is not a criterion of ${scenario.id}`, { line, column: 1 });
@@ -65,8 +81,12 @@ export function planScenarios(detection: RunDetection, options: ScoreOptions): R
     for (const c of scenario.criteria) {
       if (c.check !== 'mechanical' || typeof result.criteria[c.id] === 'boolean') continue;
       const input: CriterionJudgeInput = {
-        scenarioId: scenario.id, scenarioInput: scenario.input ?? '', trap: typeof scenario.trap === 'string' ? scenario.trap : '',
-        criterionId: c.id, criterionText: c.text, deliverable: value.deliverable,
+        scenarioId: scenario.id,
+        scenarioInput: scenario.input ?? '',
+        trap: typeof scenario.trap === 'string' ? scenario.trap : '',
+        criterionId: c.id,
+        criterionText: c.text,
+        deliverable: value.deliverable,
       };
       tasks.push({
         key: `${scenario.id}#${c.id}`,
@@ -86,7 +106,12 @@ export function planScenarios(detection: RunDetection, options: ScoreOptions): R
   const weightsPath = detection.files.weights;
   if (weightsPath) {
     const text = readTextFile(weightsPath);
-    const w = checkSchema(weightsSchema, parseJson(text, weightsPath), { file: weightsPath, text }, 'a weights file {dimensions: {D1: w, …}, evidence: {E1: w, …}}');
+    const w = checkSchema(
+      weightsSchema,
+      parseJson(text, weightsPath),
+      { file: weightsPath, text },
+      'a weights file {dimensions: {D1: w, …}, evidence: {E1: w, …}}',
+    );
     weights = { dimensions: w.dimensions ?? undefined, evidence: w.evidence ?? undefined };
   }
   return {

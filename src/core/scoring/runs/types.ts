@@ -34,7 +34,8 @@ export interface ScoreOptions {
   promptsRoot?: string;
 }
 
-export type FileKey = 'gold' | 'predictions' | 'dataset' | 'responses' | 'judgments' | 'answers' | 'clarifications' | 'scenarios' | 'results' | 'weights' | 'items' | 'outputs';
+export type FileKey =
+  'gold' | 'predictions' | 'dataset' | 'responses' | 'judgments' | 'answers' | 'clarifications' | 'scenarios' | 'results' | 'weights' | 'items' | 'outputs';
 
 export interface RunDetection {
   kind: RunKind;

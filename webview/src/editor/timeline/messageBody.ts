@@ -113,9 +113,15 @@ export function renderLongText(box: HTMLElement, text: string, highlight: RegExp
     const rest = text.length - shown;
     more.append(el('span', { className: 'muted', text: `… ${formatChars(rest)} more ` }));
     const next = el('button', { className: 'link-btn', text: `Show next ${formatChars(Math.min(rest, NEXT_CHUNK))}`, attrs: { type: 'button' } });
-    next.addEventListener('click', (ev) => { ev.stopPropagation(); appendChunk(NEXT_CHUNK); });
+    next.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      appendChunk(NEXT_CHUNK);
+    });
     const all = el('button', { className: 'link-btn', text: 'Show all', attrs: { type: 'button' } });
-    all.addEventListener('click', (ev) => { ev.stopPropagation(); appendChunk(text.length); });
+    all.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      appendChunk(text.length);
+    });
     more.append(next, ' · ', all);
     if (!more.isConnected) box.append(more);
   };

@@ -89,10 +89,7 @@ export function updateRowElement(row: RowSummary, index: number, rowEl: HTMLElem
   const key = `${ctx.markers.version}`;
   if (gutter.dataset.v !== key) {
     gutter.dataset.v = key;
-    gutter.replaceChildren(
-      el('span', { className: 'band band-human' }),
-      el('span', { className: 'band band-gold' }),
-    );
+    gutter.replaceChildren(el('span', { className: 'band band-human' }), el('span', { className: 'band band-gold' }));
     const badges = el('span', { className: 'tl-badges' });
     // At most three badges fit the gutter; the audit-cited dot goes last (every note is in the title).
     const shown = [...(notes ?? [])].sort((a, b) => Number(a.kind === 'cited') - Number(b.kind === 'cited'));

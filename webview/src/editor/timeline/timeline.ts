@@ -147,7 +147,12 @@ export class Timeline {
     const current = this.store.selected === null ? (direction > 0 ? -1 : Infinity) : this.store.indexOf(this.store.selected);
     let target: number | undefined;
     if (direction > 0) target = idx.find((i) => i > current);
-    else for (let k = idx.length - 1; k >= 0; k--) if (idx[k] < current) { target = idx[k]; break; }
+    else
+      for (let k = idx.length - 1; k >= 0; k--)
+        if (idx[k] < current) {
+          target = idx[k];
+          break;
+        }
     if (target !== undefined) this.select(this.store.rows[target].position, 'auto');
   }
 
@@ -184,14 +189,17 @@ export class Timeline {
     let p = this.loading.get(position);
     if (!p) {
       const recordId = this.store.recordId;
-      p = this.host.request('getMessage', { recordId, position }).then((body) => {
-        this.loading.delete(position);
-        if (recordId === this.store.recordId) this.cacheBody(position, body);
-        return body;
-      }, (err) => {
-        this.loading.delete(position);
-        throw err;
-      });
+      p = this.host.request('getMessage', { recordId, position }).then(
+        (body) => {
+          this.loading.delete(position);
+          if (recordId === this.store.recordId) this.cacheBody(position, body);
+          return body;
+        },
+        (err) => {
+          this.loading.delete(position);
+          throw err;
+        },
+      );
       this.loading.set(position, p);
     }
     return p;

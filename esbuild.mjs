@@ -10,8 +10,10 @@ const production = process.argv.includes('--production');
 
 if (!skipChecks) {
   execFileSync('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' });
-  // The lint fails the build when src/core imports `vscode` at run time (see eslint.config.mjs).
+  // The lint fails the build when src/core imports `vscode` at run time (see eslint.config.mjs);
+  // Prettier when a file is not formatted (npm run format).
   execFileSync('npx', ['eslint', 'src', 'webview', 'test'], { stdio: 'inherit' });
+  execFileSync('npx', ['prettier', '--check', '--log-level', 'warn', '.'], { stdio: 'inherit' });
 }
 
 /** Webview bundles (and their .css) per view; src/extension/webviewPage.ts picks one. */

@@ -169,13 +169,11 @@ export function resumePayload(source: RepairSource): { format: string; payload: 
       };
     }
     default: {
-      const messages = source.trajectory.messages
-        .slice(0, k)
-        .map((m) => ({
-          role: m.role === 'tool' ? 'user' : m.role,
-          ...(m.agent ? { name: m.agent.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) } : {}),
-          content: m.content,
-        }));
+      const messages = source.trajectory.messages.slice(0, k).map((m) => ({
+        role: m.role === 'tool' ? 'user' : m.role,
+        ...(m.agent ? { name: m.agent.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) } : {}),
+        content: m.content,
+      }));
       return { format: 'openai-chat', payload: { ...meta, messages: [...messages, { role: 'user', content: message }] } };
     }
   }

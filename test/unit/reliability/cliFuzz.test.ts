@@ -1,4 +1,4 @@
-// Every CLI command over mutated files of every kind (trajectory, sidecar, manifest, gold,
+// Every CLI command over mutated files of every kind (trajectory, sidecar, manifest, gold, Delegation items,
 // judgments): whatever the damage, the answer is a result or a one-line message, never an
 // "internal error", and the exit code is 0, 1 or 2. Seeded, so a failure reproduces.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { runCli, tempDir } from '../helpers';
 
 const samples = join(__dirname, '..', '..', '..', 'samples');
 
-type Kind = 'trajectory' | 'trajectory-jsonl' | 'sidecar' | 'manifest' | 'gold' | 'predictions' | 'judgments' | 'dsqa-judgments';
+type Kind = 'delegation-items' | 'trajectory' | 'trajectory-jsonl' | 'sidecar' | 'manifest' | 'gold' | 'predictions' | 'judgments' | 'dsqa-judgments';
 
 /** A fresh workspace: trajectories with sidecars and run folders whose files all sit inside it. */
 function workspace(root: string): Record<Kind, string> {
@@ -39,7 +39,10 @@ function workspace(root: string): Record<Kind, string> {
     join(dsqa, 'trajaudit.run.json'),
     JSON.stringify({ kind: 'deepsearchqa', dataset: 'dataset.csv', responses: 'responses.jsonl', judgments: 'judgments.jsonl' }, null, 2),
   );
+  const items = join(root, 'items.json');
+  cpSync(join(samples, 'items', 'delegation', 'deleg-zh-0158-olympic-events.json'), items);
   return {
+    'delegation-items': items,
     trajectory: traj,
     'trajectory-jsonl': jsonl,
     sidecar: `${traj}.audit.json`,
@@ -146,6 +149,16 @@ function commandsFor(kind: Kind, files: Record<Kind, string>, out: string): stri
         ['agreement', files.sidecar],
         ...trajectoryCommands(files.trajectory).filter((c) => c[0] !== 'inspect' && c[0] !== 'outline'),
       ];
+    case 'delegation-items':
+      // The harness commands that need no model or agent.
+      return [
+        ['harness', 'stage-c', files[kind], '--precheck-only'],
+        ['harness', 'stage-c', files[kind], '--precheck-only', '--json'],
+        ['harness', 'delegation', files[kind], '--setting', 'full', '--dry-run'],
+        ['harness', 'delegation', files[kind], '--setting', 'search', '--dry-run'],
+        ['validate', files[kind]],
+        ['inspect', files[kind]],
+      ];
     default:
       return runCommands(files[kind]);
   }
@@ -156,7 +169,7 @@ describe('CLI fuzz: every command over mutated files of every kind (issue 20)', 
 
   it('never reports an internal error, and exits 0, 1 or 2', async () => {
     const root = tempDir('trajaudit-fuzz-');
-    const kinds: Kind[] = ['trajectory', 'trajectory-jsonl', 'sidecar', 'manifest', 'gold', 'predictions', 'judgments', 'dsqa-judgments'];
+    const kinds: Kind[] = ['delegation-items', 'trajectory', 'trajectory-jsonl', 'sidecar', 'manifest', 'gold', 'predictions', 'judgments', 'dsqa-judgments'];
     let runs = 0;
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...kinds), mutation, async (kind, m) => {

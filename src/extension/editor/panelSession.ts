@@ -18,6 +18,7 @@ export class PanelSession implements vscode.Disposable {
   private ready = false;
   /** The `init` embedded in the page is still what the host would send (nothing changed since). */
   private embeddedInitFresh = false;
+  private disposed = false;
   private pendingReveal: { recordId: string; position: number } | undefined;
   private readonly tokenCache = new Map<string, { counts: number[]; totals: NonNullable<HeaderInfo['tokens']> }>();
   private tokenTimer: ReturnType<typeof setTimeout> | undefined;
@@ -51,6 +52,8 @@ export class PanelSession implements vscode.Disposable {
   }
 
   private post(message: ToWebview): void {
+    // Token counting runs on after its panel closed: VS Code throws for a disposed webview.
+    if (this.disposed) return;
     if (!this.ready) {
       this.embeddedInitFresh = false;
       return;
@@ -209,6 +212,7 @@ export class PanelSession implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.tokenRun++;
     clearTimeout(this.tokenTimer);
     for (const d of this.disposables) d.dispose();

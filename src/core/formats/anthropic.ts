@@ -3,6 +3,7 @@ import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { Message, Trajectory } from '../model/trajectory';
 import { extractGold, isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
+import type { TrajectoryReader } from './registry';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 const block = z.looseObject({ type: z.string({ message: 'expected a content block with a string "type"' }) });
@@ -79,3 +80,11 @@ export function loadAnthropic(value: unknown, source: SourceText, id: string): T
     gold: extractGold(obj),
   });
 }
+
+export const anthropicReader: TrajectoryReader = {
+  id: 'anthropic',
+  label: 'Anthropic messages',
+  detect: (value) =>
+    isObject(value) && looksAnthropic(value) ? { score: 0.8, reason: 'an object with `messages` made of Anthropic content blocks' } : undefined,
+  load: loadAnthropic,
+};

@@ -1,7 +1,8 @@
-import type { TrajectoryFormat } from '../model/trajectory';
-import { looksAnthropic } from './anthropic';
+import { TRAJECTORY_FORMATS, type TrajectoryFormat } from '../model/trajectory';
+import { InputError } from '../input/inputError';
+import type { SourceText } from '../input/schemaCheck';
 import { isObject } from './fields';
-import { looksTongyi } from './tongyi';
+import { decide, rankFormats, type RankedMatch } from './registry';
 
 export type ItemKind = 'delegation-item' | 'deepsearchqa' | 'clarify-instance' | 'scenario-set';
 export type DocumentKind = TrajectoryFormat | ItemKind | 'audit-sidecar' | 'run-manifest';
@@ -12,27 +13,13 @@ export interface Detection {
   reason: string;
 }
 
-function isMessageLike(value: unknown): boolean {
-  return isObject(value) && typeof value.role === 'string';
-}
-
 /** Content-based detection of one JSON value (never by file name). */
 export function detectJsonValue(value: unknown): Detection | undefined {
-  if (Array.isArray(value)) {
-    if (value.length > 0 && value.every(isMessageLike)) return { kind: 'openai-chat', reason: 'a JSON array of chat messages' };
-    return undefined;
-  }
+  const verdict = decide(rankFormats(value));
+  if (verdict.kind === 'reader') return { kind: verdict.match.reader.id, reason: verdict.match.reason };
   if (!isObject(value)) return undefined;
   if (value.schema === 'trajaudit.audit/v1' || (typeof value.schema === 'string' && value.schema.startsWith('trajaudit.audit/'))) {
     return { kind: 'audit-sidecar', reason: `"schema": "${value.schema}"` };
-  }
-  if (Array.isArray(value.history)) return { kind: 'who-and-when', reason: 'an object with `history` (Who&When)' };
-  if (Array.isArray(value.trajectory)) return { kind: 'searchauditbench', reason: 'an object with `trajectory` and `query` (SearchAuditBench instance)' };
-  if (Array.isArray(value.messages)) {
-    if (looksTongyi(value))
-      return { kind: 'tongyi-react', reason: 'an object with `messages` whose text carries Tongyi <think>/<tool_call>/<tool_response> tags' };
-    if (looksAnthropic(value)) return { kind: 'anthropic', reason: 'an object with `messages` made of Anthropic content blocks' };
-    return { kind: 'openai-chat', reason: 'an object with OpenAI-style `messages`' };
   }
   if (Array.isArray(value.scenarios) && isObject(value.meta)) return { kind: 'scenario-set', reason: 'an object with `meta` and `scenarios` (scenario set)' };
   if ('golden_docs' in value || 'distractor_docs' in value) return { kind: 'delegation-item', reason: 'an object with `golden_docs` (Delegation item)' };
@@ -49,5 +36,54 @@ export const EXPECTED_DOCUMENT =
   'expected a trajectory (an array of chat messages, or an object with `messages`, `trajectory` or `history`), a benchmark item, an audit sidecar or a run manifest';
 
 export function isTrajectoryFormat(kind: DocumentKind): kind is TrajectoryFormat {
-  return ['openai-chat', 'anthropic', 'tongyi-react', 'searchauditbench', 'who-and-when'].includes(kind);
+  return (TRAJECTORY_FORMATS as readonly string[]).includes(kind);
+}
+
+function keysOf(value: unknown): string {
+  if (Array.isArray(value)) {
+    const first = value.find(isObject);
+    return first ? `an array whose first object has keys ${Object.keys(first).slice(0, 8).join(', ') || '(none)'}` : 'an array';
+  }
+  if (isObject(value)) return `an object with keys ${Object.keys(value).slice(0, 8).join(', ') || '(none)'}`;
+  return value === null ? 'null' : `a ${typeof value}`;
+}
+
+function named(match: RankedMatch): string {
+  return `${match.reader.label} (\`${match.reader.id}\`)`;
+}
+
+/**
+ * The error for a value `detectJsonValue` returned undefined for. When one format is near, its
+ * reader's own schema error is the most exact message (the JSON path and line:column of the
+ * first wrong field); otherwise `explainUndetected`.
+ */
+export function undetectedError(value: unknown, source: SourceText, where: { line?: number; column?: number; path?: string }): InputError {
+  const verdict = decide(rankFormats(value));
+  if (verdict.kind === 'incomplete') {
+    try {
+      verdict.match.reader.load(value, source, '0');
+    } catch (error) {
+      if (error instanceof InputError) return error;
+    }
+  }
+  return new InputError(source.file, explainUndetected(value), where);
+}
+
+/**
+ * Why a value was not read (for a value `detectJsonValue` returned undefined for): the keys seen,
+ * and the nearest format with what it lacks, or the two formats that fit equally.
+ */
+export function explainUndetected(value: unknown): string {
+  const seen = keysOf(value);
+  const verdict = decide(rankFormats(value));
+  switch (verdict.kind) {
+    case 'ambiguous': {
+      const [a, b] = verdict.matches;
+      return `${seen} fits two formats equally: ${named(a)}, ${a.reason}; and ${named(b)}, ${b.reason}; choose one with --format ${a.reader.id} or --format ${b.reader.id}`;
+    }
+    case 'incomplete':
+      return `${seen} looks like ${named(verdict.match)} (${verdict.match.reason}) but lacks ${(verdict.match.missing ?? ['its key fields']).join(', ')}`;
+    default:
+      return `unrecognized content (${seen}); ${EXPECTED_DOCUMENT}`;
+  }
 }

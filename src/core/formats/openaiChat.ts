@@ -4,6 +4,7 @@ import type { Message, Role, Trajectory } from '../model/trajectory';
 import { extractGold, isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+import type { FormatMatch, TrajectoryReader } from './registry';
 
 const part = z.union([z.string(), z.looseObject({ type: z.string().optional(), text: z.string().optional() })]);
 const content = z.union([z.string(), z.null(), z.array(part)], { message: 'expected a string, null or an array of {type, text} parts' }).optional();
@@ -78,3 +79,31 @@ export function loadOpenAiChat(value: unknown, source: SourceText, id: string): 
     metadata: remainingFields(obj, ['messages']),
   });
 }
+
+const OPENAI_ROLES = new Set(openAiMessageSchema.shape.role.options as readonly string[]);
+
+function openAiMatch(list: unknown[], where: string): FormatMatch | undefined {
+  if (list.length === 0 || !isObject(list[0]) || typeof list[0].role !== 'string') return undefined;
+  const without = list.findIndex((m) => !isObject(m) || typeof m.role !== 'string');
+  if (without !== -1) return { score: 0.3, reason: `${where} of chat messages`, missing: [`a \`role\` in message ${without}`] };
+  const roles = [...new Set(list.map((m) => (m as { role: string }).role))];
+  const foreign = roles.filter((r) => !OPENAI_ROLES.has(r));
+  if (foreign.length)
+    return {
+      score: 0.3,
+      reason: `${where} with roles ${roles.slice(0, 6).join(', ')}`,
+      missing: [`roles system/user/assistant/tool (saw ${foreign.slice(0, 4).join(', ')})`],
+    };
+  return { score: 0.6, reason: `${where} of OpenAI chat messages` };
+}
+
+export const openAiChatReader: TrajectoryReader = {
+  id: 'openai-chat',
+  label: 'OpenAI chat messages',
+  detect(value) {
+    if (Array.isArray(value)) return openAiMatch(value, 'a JSON array');
+    if (isObject(value) && Array.isArray(value.messages)) return openAiMatch(value.messages, 'an object with `messages`');
+    return undefined;
+  },
+  load: loadOpenAiChat,
+};

@@ -3,6 +3,7 @@ import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { extractGold, isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
+import type { TrajectoryReader } from './registry';
 import { tagContents, withoutTag } from './tags';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
@@ -93,3 +94,13 @@ export function loadTongyi(value: unknown, source: SourceText, id: string): Traj
     metadata: remainingFields(obj, ['messages']),
   });
 }
+
+export const tongyiReader: TrajectoryReader = {
+  id: 'tongyi-react',
+  label: 'Tongyi ReAct (WebDancer / WebSailor)',
+  detect: (value) =>
+    isObject(value) && looksTongyi(value)
+      ? { score: 0.8, reason: 'an object with `messages` whose text carries Tongyi <think>/<tool_call>/<tool_response> tags' }
+      : undefined,
+  load: loadTongyi,
+};

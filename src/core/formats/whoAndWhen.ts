@@ -3,6 +3,7 @@ import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { GoldAnnotation, Message, Trajectory } from '../model/trajectory';
 import { isObject, pickString, remainingFields, toInteger } from './fields';
 import { finishTrajectory } from './finish';
+import type { TrajectoryReader } from './registry';
 
 const history = z.array(
   z.looseObject({
@@ -43,3 +44,28 @@ export function loadWhoAndWhen(value: unknown, source: SourceText, id: string): 
     metadata: remainingFields(obj, ['history']),
   });
 }
+
+const WHO_AND_WHEN_FIELDS = ['mistake_step', 'mistake_agent', 'mistake_reason', 'ground_truth', 'question', 'is_correct', 'is_corrected'];
+
+export const whoAndWhenReader: TrajectoryReader = {
+  id: 'who-and-when',
+  label: 'Who&When',
+  detect(value) {
+    if (!isObject(value) || !Array.isArray(value.history)) return undefined;
+    const named = WHO_AND_WHEN_FIELDS.filter((k) => k in value);
+    if (!value.history.every((m) => isObject(m) && typeof m.role === 'string'))
+      return { score: 0.3, reason: 'an object with `history`', missing: ['history[] entries with `role` and `content`'] };
+    return {
+      score: named.length ? 0.9 : 0.6,
+      reason:
+        'an object with `history`' +
+        (named.length
+          ? ` and ${named
+              .slice(0, 3)
+              .map((k) => '`' + k + '`')
+              .join(', ')} (Who&When)`
+          : ''),
+    };
+  },
+  load: loadWhoAndWhen,
+};

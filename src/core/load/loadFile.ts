@@ -5,7 +5,7 @@ import { checkNesting, locateJsonPath, nonBlankLines, parseJson, parseJsonLine }
 import { readTextFile } from '../input/readText';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
 import { deepSearchQaRowSchema } from '../items/schemas';
-import { detectJsonValue, EXPECTED_DOCUMENT, type Detection } from '../formats/detect';
+import { detectJsonValue, undetectedError, type Detection } from '../formats/detect';
 import { isObject, recordIdOf } from '../formats/fields';
 import { loadRecord, type LoadedRecord } from './loadRecord';
 
@@ -66,20 +66,6 @@ function isJsonLines(text: string): boolean {
   }
 }
 
-function unrecognized(value: unknown, displayName: string): InputError {
-  const got = Array.isArray(value)
-    ? 'an array'
-    : value === null
-      ? 'null'
-      : typeof value === 'object'
-        ? 'an object with keys ' +
-          Object.keys(value as object)
-            .slice(0, 6)
-            .join(', ')
-        : `a ${typeof value}`;
-  return new InputError(displayName, `unrecognized content (${got}); ${EXPECTED_DOCUMENT}`, { path: '$', line: 1, column: 1 });
-}
-
 function loadJsonValue(value: unknown, text: string, displayName: string): LoadedFile {
   const detection = detectJsonValue(value);
   if (detection) {
@@ -96,7 +82,7 @@ function loadJsonValue(value: unknown, text: string, displayName: string): Loade
       value.forEach((element, index) => {
         try {
           const d = detectJsonValue(element);
-          if (!d) throw new InputError(displayName, `unrecognized record; ${EXPECTED_DOCUMENT}`, { path: `$[${index}]` });
+          if (!d) throw undetectedError(element, { file: displayName, text, basePath: [index] }, { path: `$[${index}]` });
           const id =
             d.kind === 'deepsearchqa'
               ? (recordIdOf(element as Record<string, unknown>) ?? String(index))
@@ -115,7 +101,7 @@ function loadJsonValue(value: unknown, text: string, displayName: string): Loade
       return { file: displayName, container: 'json-array', detection: firstDetection, records: unique, problems };
     }
   }
-  throw unrecognized(value, displayName);
+  throw undetectedError(value, { file: displayName, text }, { path: '$', line: 1, column: 1 });
 }
 
 function defaultSingleId(value: unknown, detection: Detection): string {
@@ -137,7 +123,7 @@ function loadJsonLines(text: string, displayName: string): LoadedFile {
     try {
       const value = parseJsonLine(line, lineNumber, displayName);
       const d = detectJsonValue(value);
-      if (!d) throw new InputError(displayName, `unrecognized record; ${EXPECTED_DOCUMENT}`, { line: lineNumber, column: 1 });
+      if (!d) throw undetectedError(value, { file: displayName, text: line, lineOffset: lineNumber - 1 }, { line: lineNumber, column: 1 });
       const obj = isObject(value) ? value : {};
       const id = recordIdOf(obj) ?? (d.kind === 'deepsearchqa' ? String(rowIndex) : String(lineNumber));
       const source: SourceText = { file: displayName, text: line, lineOffset: lineNumber - 1 };

@@ -1,12 +1,9 @@
 import type { SourceText } from '../input/schemaCheck';
 import { checkSchema } from '../input/schemaCheck';
 import type { Trajectory, TrajectoryFormat } from '../model/trajectory';
-import { loadAnthropic } from '../formats/anthropic';
 import type { Detection } from '../formats/detect';
-import { loadOpenAiChat } from '../formats/openaiChat';
-import { loadSearchAuditBench } from '../formats/searchAuditBench';
-import { loadTongyi } from '../formats/tongyi';
-import { loadWhoAndWhen } from '../formats/whoAndWhen';
+import { readerFor } from '../formats/registry';
+import { InputError } from '../input/inputError';
 import {
   clarifyInstanceSchema,
   deepSearchQaRowSchema,
@@ -34,13 +31,11 @@ export type LoadedRecord =
   | (Base & { kind: 'audit-sidecar'; sidecar: Sidecar })
   | (Base & { kind: 'run-manifest'; manifest: RunManifest });
 
-const TRAJECTORY_LOADERS: Record<TrajectoryFormat, (v: unknown, s: SourceText, id: string) => Trajectory> = {
-  'openai-chat': loadOpenAiChat,
-  anthropic: loadAnthropic,
-  'tongyi-react': loadTongyi,
-  searchauditbench: loadSearchAuditBench,
-  'who-and-when': loadWhoAndWhen,
-};
+function loadTrajectory(format: TrajectoryFormat, value: unknown, source: SourceText, id: string): Trajectory {
+  const reader = readerFor(format);
+  if (!reader) throw new InputError(source.file, `the ${format} reader is not available in this version`, { path: '$' });
+  return reader.load(value, source, id);
+}
 
 export function loadRecord(value: unknown, detection: Detection, source: SourceText, id: string): LoadedRecord {
   const kind = detection.kind;
@@ -58,7 +53,7 @@ export function loadRecord(value: unknown, detection: Detection, source: SourceT
     case 'run-manifest':
       return { kind, id, manifest: checkSchema(runManifestSchema, value, source, 'a run-folder manifest') };
     default:
-      return { kind, id, trajectory: TRAJECTORY_LOADERS[kind](value, source, id) };
+      return { kind, id, trajectory: loadTrajectory(kind, value, source, id) };
   }
 }
 

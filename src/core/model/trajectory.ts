@@ -1,6 +1,28 @@
 import type { RootCause } from './rootCauses';
 
-export const TRAJECTORY_FORMATS = ['openai-chat', 'anthropic', 'tongyi-react', 'searchauditbench', 'who-and-when'] as const;
+/** Every trajectory format id (docs/formats.md §1); each has one reader in src/core/formats/registry.ts. */
+export const TRAJECTORY_FORMATS = [
+  'openai-chat',
+  'anthropic',
+  'tongyi-react',
+  'searchauditbench',
+  'who-and-when',
+  'inspect',
+  'atif',
+  'openhands',
+  'swe-agent',
+  'mini-swe-agent',
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'otel',
+  'langsmith',
+  'tau-bench',
+  'magentic-one',
+  'camel',
+  'smolagents',
+  'openai-agents',
+] as const;
 export type TrajectoryFormat = (typeof TRAJECTORY_FORMATS)[number];
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';

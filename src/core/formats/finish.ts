@@ -22,10 +22,25 @@ function answerTagOf(content: string): string | undefined {
   return answer ? answer[1].trim() : undefined;
 }
 
+// GAIA-style agents (Magentic-One, smolagents' GAIA runs) end with a `FINAL ANSWER: …` line; the
+// prompt's own template `FINAL ANSWER: [YOUR FINAL ANSWER]` is not an answer.
+const FINAL_ANSWER_LINE = /^[ \t]*FINAL ANSWER:[ \t]*(.*?)[ \t]*\r?$/gm;
+
+/** The value of the last `FINAL ANSWER:` line of a message, if any. */
+export function finalAnswerLineOf(content: string): string | undefined {
+  if (!content.includes('FINAL ANSWER:')) return undefined;
+  let last: string | undefined;
+  for (const match of content.matchAll(FINAL_ANSWER_LINE)) {
+    if (match[1] && !/YOUR FINAL ANSWER/i.test(match[1])) last = match[1];
+  }
+  return last;
+}
+
 /**
  * Derives what every format shares: decision steps, the final-answer step (the one holding
  * <answer>, else the last decision step), and the query / predicted answer when the source
- * does not state them (first user message; the final step's answer or text).
+ * does not state them (first user message; the final step's answer, else the last decision step's
+ * `FINAL ANSWER:` line when no step holds <answer>, else the final step's text).
  */
 export function finishTrajectory(parts: TrajectoryParts): Trajectory {
   const isDecision = parts.isDecision ?? ((m: Message) => m.role === 'assistant');
@@ -44,6 +59,13 @@ export function finishTrajectory(parts: TrajectoryParts): Trajectory {
       break;
     }
   }
+  let finalAnswerLine: string | undefined;
+  if (finalAnswerStep === undefined) {
+    for (let i = decisionSteps.length - 1; i >= 0 && finalAnswerLine === undefined; i--) {
+      finalAnswerLine = finalAnswerLineOf(parts.messages[decisionSteps[i]].content);
+      if (finalAnswerLine !== undefined) finalAnswerStep = decisionSteps[i];
+    }
+  }
   finalAnswerStep ??= decisionSteps.at(-1);
   const firstUser = parts.messages.find((m) => m.role === 'user');
   const finalMessage = finalAnswerStep !== undefined ? parts.messages[finalAnswerStep] : undefined;
@@ -51,6 +73,7 @@ export function finishTrajectory(parts: TrajectoryParts): Trajectory {
   const predictedAnswer =
     parts.predictedAnswer ??
     finalMessage?.answer ??
+    finalAnswerLine ??
     (infer && finalMessage && finalMessage.toolCalls.length === 0 && finalMessage.content.trim() ? finalMessage.content.trim() : undefined);
   const trajectory: Trajectory = {
     format: parts.format,

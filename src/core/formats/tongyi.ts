@@ -57,6 +57,23 @@ function toolResponseBody(text: string): string {
   return text.slice(start, end >= start ? end : text.length).trim();
 }
 
+// WebDancer/WebSailor put the tool instructions and the question in one user message, the question last after `User:`.
+const TOOL_INSTRUCTIONS = ['<tools>', '<tool_call>', '<tool_response>'];
+const USER_TURN = /(?:^|\n)[ \t]*User:[ \t]*/g;
+
+/** The question after the last `User:` of a first user message that carries tool instructions; undefined for a plain question. */
+export function questionAfterUserTurn(text: string): string | undefined {
+  if (!TOOL_INSTRUCTIONS.some((tag) => text.includes(tag))) return undefined;
+  let start = -1;
+  for (const match of text.matchAll(USER_TURN)) start = match.index + match[0].length;
+  if (start === -1) return undefined;
+  const question = text
+    .slice(start)
+    .replace(/\n[ \t]*Assistant:[ \t]*$/, '')
+    .trim();
+  return question || undefined;
+}
+
 /** `tongyi-react`: tags inside assistant text; `<tool_response>` user messages are tool returns. */
 export function loadTongyi(value: unknown, source: SourceText, id: string): Trajectory {
   const obj = isObject(value) ? value : {};
@@ -83,11 +100,12 @@ export function loadTongyi(value: unknown, source: SourceText, id: string): Traj
     return message;
   });
   linkToolReturns(messages);
+  const firstUser = messages.find((m) => m.role === 'user');
   return finishTrajectory({
     format: 'tongyi-react',
     id,
     messages,
-    query: pickString(obj, ['question', 'query']),
+    query: pickString(obj, ['question', 'query']) ?? (firstUser ? questionAfterUserTurn(firstUser.content) : undefined),
     predictedAnswer: pickString(obj, ['prediction', 'predicted_answer']),
     goldAnswer: pickString(obj, ['answer', 'gold_answer', 'ground_truth']),
     gold: extractGold(obj),

@@ -52,7 +52,8 @@ describe('tongyi-react: WebDancer-style chatml', () => {
   });
 
   it('a `question` field wins; a plain first user message stays the query; only the last `User:` counts', () => {
-    const prompt = 'Use the tools in <tools>[]</tools>.\nExample:\nUser: an example question\nAssistant: <answer>x</answer>\n\nUser:  Real question?\nAssistant:';
+    const prompt =
+      'Use the tools in <tools>[]</tools>.\nExample:\nUser: an example question\nAssistant: <answer>x</answer>\n\nUser:  Real question?\nAssistant:';
     assert.equal(questionAfterUserTurn(prompt), 'Real question?');
     assert.equal(questionAfterUserTurn('User: a question with no tool instructions'), undefined);
     assert.equal(questionAfterUserTurn('<tools>[]</tools> but no user turn'), undefined);
@@ -103,7 +104,13 @@ describe('FINAL ANSWER lines (finish.ts)', () => {
       ],
     });
     assert.equal(tagged.predictedAnswer, '7');
-    const stated = trajectoryOf({ predicted_answer: '8', messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'FINAL ANSWER: 6' }] });
+    const stated = trajectoryOf({
+      predicted_answer: '8',
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'FINAL ANSWER: 6' },
+      ],
+    });
     assert.equal(stated.predictedAnswer, '8');
     assert.equal(finalAnswerLineOf('FINAL ANSWER: a\nmore\n  FINAL ANSWER: b  \r\nend'), 'b');
     assert.equal(finalAnswerLineOf('The FINAL ANSWER: is not at a line start'), undefined);

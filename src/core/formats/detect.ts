@@ -2,7 +2,7 @@ import { TRAJECTORY_FORMATS, type TrajectoryFormat } from '../model/trajectory';
 import { InputError } from '../input/inputError';
 import type { SourceText } from '../input/schemaCheck';
 import { isObject } from './fields';
-import { decide, rankFormats, type RankedMatch } from './registry';
+import { decide, rankFormats, rankLineFormats, TRAJECTORY_READERS, type RankedMatch, type Verdict } from './registry';
 
 export type ItemKind = 'delegation-item' | 'deepsearchqa' | 'clarify-instance' | 'scenario-set';
 export type DocumentKind = TrajectoryFormat | ItemKind | 'audit-sidecar' | 'run-manifest';
@@ -39,13 +39,44 @@ export function isTrajectoryFormat(kind: DocumentKind): kind is TrajectoryFormat
   return (TRAJECTORY_FORMATS as readonly string[]).includes(kind);
 }
 
-function keysOf(value: unknown): string {
+function keyList(obj: Record<string, unknown>): string {
+  const keys = Object.keys(obj);
+  if (keys.length === 0) return '(none)';
+  return keys.slice(0, 10).join(', ') + (keys.length > 10 ? `, … (${keys.length} keys)` : '');
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
+/** What a value is, for messages: "an object with keys a, b", "an array of 3 strings". */
+export function describeKeys(value: unknown): string {
   if (Array.isArray(value)) {
+    if (value.length === 0) return 'an empty array';
     const first = value.find(isObject);
-    return first ? `an array whose first object has keys ${Object.keys(first).slice(0, 8).join(', ') || '(none)'}` : 'an array';
+    if (first) return `an array of ${value.length} whose first object has keys ${keyList(first)}`;
+    const kinds = [...new Set(value.map(kindOf))];
+    return `an array of ${value.length} ${kinds.length === 1 ? `${kinds[0]}s` : `values (${kinds.join(', ')})`}`;
   }
-  if (isObject(value)) return `an object with keys ${Object.keys(value).slice(0, 8).join(', ') || '(none)'}`;
+  if (isObject(value)) return `an object with keys ${keyList(value)}`;
   return value === null ? 'null' : `a ${typeof value}`;
+}
+
+/** What the lines of a JSONL file are: the first object's keys and, when lines carry one, their `type`s. */
+function describeLines(values: unknown[]): string {
+  const first = values.find(isObject);
+  if (!first) return `${values.length} JSONL lines, none an object`;
+  const types = [
+    ...new Set(
+      values
+        .filter(isObject)
+        .map((v) => v.type)
+        .filter((t): t is string => typeof t === 'string'),
+    ),
+  ];
+  return `${values.length} JSONL lines whose first object has keys ${keyList(first)}${types.length ? ` (line types ${types.slice(0, 6).join(', ')})` : ''}`;
 }
 
 function named(match: RankedMatch): string {
@@ -55,7 +86,7 @@ function named(match: RankedMatch): string {
 /**
  * The error for a value `detectJsonValue` returned undefined for. When one format is near, its
  * reader's own schema error is the most exact message (the JSON path and line:column of the
- * first wrong field); otherwise `explainUndetected`.
+ * first wrong field), with the format named; otherwise `explainUndetected`.
  */
 export function undetectedError(value: unknown, source: SourceText, where: { line?: number; column?: number; path?: string }): InputError {
   const verdict = decide(rankFormats(value));
@@ -63,19 +94,19 @@ export function undetectedError(value: unknown, source: SourceText, where: { lin
     try {
       verdict.match.reader.load(value, source, '0');
     } catch (error) {
-      if (error instanceof InputError) return error;
+      if (error instanceof InputError) {
+        const lacking = verdict.match.missing?.length ? `; it lacks ${verdict.match.missing.join(', ')}` : '';
+        const detail = error.detail.includes(verdict.match.reader.id)
+          ? error.detail
+          : `${error.detail}; read as ${named(verdict.match)}, since ${verdict.match.reason}${lacking}`;
+        return new InputError(error.file, detail, error.where);
+      }
     }
   }
   return new InputError(source.file, explainUndetected(value), where);
 }
 
-/**
- * Why a value was not read (for a value `detectJsonValue` returned undefined for): the keys seen,
- * and the nearest format with what it lacks, or the two formats that fit equally.
- */
-export function explainUndetected(value: unknown): string {
-  const seen = keysOf(value);
-  const verdict = decide(rankFormats(value));
+function explainVerdict(verdict: Verdict, seen: string): string {
   switch (verdict.kind) {
     case 'ambiguous': {
       const [a, b] = verdict.matches;
@@ -83,7 +114,22 @@ export function explainUndetected(value: unknown): string {
     }
     case 'incomplete':
       return `${seen} looks like ${named(verdict.match)} (${verdict.match.reason}) but lacks ${(verdict.match.missing ?? ['its key fields']).join(', ')}`;
+    case 'reader':
+      return `${seen} is ${named(verdict.match)} (${verdict.match.reason})`;
     default:
-      return `unrecognized content (${seen}); ${EXPECTED_DOCUMENT}`;
+      return `unrecognized content (${seen}); ${EXPECTED_DOCUMENT}; the trajectory formats are ${TRAJECTORY_READERS.map((r) => r.id).join(', ')} (force one with --format ID)`;
   }
+}
+
+/**
+ * Why a value was not read (for a value `detectJsonValue` returned undefined for): the keys seen,
+ * and the nearest format with what it lacks, or the two formats that fit equally.
+ */
+export function explainUndetected(value: unknown): string {
+  return explainVerdict(decide(rankFormats(value)), describeKeys(value));
+}
+
+/** Why the lines of a JSONL file were not read as one session format: the two that tie, or the near one and what it lacks. */
+export function explainLinesUndetected(values: unknown[]): string {
+  return explainVerdict(decide(rankLineFormats(values)), describeLines(values));
 }

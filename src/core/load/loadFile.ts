@@ -1,15 +1,33 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { basename } from 'node:path';
 import { InputError, problemFromError, type Problem } from '../input/inputError';
-import { checkNesting, locateJsonPath, nonBlankLines, parseJson, parseJsonLine } from '../input/jsonText';
-import { readTextFile } from '../input/readText';
+import { checkNesting, formatJsonPath, locateJsonPath, nonBlankLines, parseJson, parseJsonLine, type JsonPath } from '../input/jsonText';
+import { decodeText, readFileBytes } from '../input/readText';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
 import { deepSearchQaRowSchema } from '../items/schemas';
-import { detectJsonValue, undetectedError, type Detection } from '../formats/detect';
+import { detectJsonValue, explainLinesUndetected, undetectedError, type Detection } from '../formats/detect';
 import { isObject, recordIdOf } from '../formats/fields';
-import { loadRecord, type LoadedRecord } from './loadRecord';
+import {
+  decide,
+  FULL_MATCH,
+  rankLineFormats,
+  readerFor,
+  TRAJECTORY_READERS,
+  type FormatMatch,
+  type SplitRecord,
+  type TrajectoryReader,
+} from '../formats/registry';
+import type { TrajectoryFormat } from '../model/trajectory';
+import { isZipArchive, loadZipBytes } from './loadZip';
+import { loadRecord, type LoadedRecord, type TrajectoryRecord } from './loadRecord';
 
-export type Container = 'json' | 'json-array' | 'jsonl' | 'csv';
+/**
+ * How the file holds its records: one JSON value (`json`), a JSON array of records, one JSON value
+ * its reader splits into many trajectories (`json-split`: Inspect samples, OTLP traces), one record
+ * per JSONL line, a JSONL file whose lines together make trajectories (`jsonl-session`: a Claude
+ * Code or Codex session), or DeepSearchQA CSV.
+ */
+export type Container = 'json' | 'json-array' | 'json-split' | 'jsonl' | 'jsonl-session' | 'csv' | 'eval-zip';
 
 export interface LoadedFile {
   file: string;
@@ -24,29 +42,56 @@ export interface LoadedFile {
 export interface LoadOptions {
   /** Name used in messages; defaults to the path. */
   displayName?: string;
+  /**
+   * Read every trajectory with this format's reader (`--format`, "Reopen as format…"): detection
+   * is skipped, and a value the reader cannot load gets the reader's own error.
+   */
+  format?: TrajectoryFormat;
 }
 
 /** Loads any supported file by content: JSON, JSON array of records, JSONL or CSV. */
 export function loadFile(path: string, options: LoadOptions = {}): LoadedFile {
   const displayName = options.displayName ?? path;
-  const text = readTextFile(path, displayName);
-  return loadText(text, displayName);
+  const bytes = readFileBytes(path, displayName);
+  // An Inspect AI .eval log is a zip (known by its first bytes, never by its name).
+  if (isZipArchive(bytes)) return loadZipBytes(bytes, displayName);
+  const text = decodeText(bytes, displayName);
+  return loadText(text, displayName, options);
 }
 
-export function loadText(text: string, displayName: string): LoadedFile {
+/** The ids `LoadOptions.format` takes: the formats that have a reader, in registry order. */
+export function readableFormats(): TrajectoryFormat[] {
+  return TRAJECTORY_READERS.map((reader) => reader.id);
+}
+
+function forcedReader(format: TrajectoryFormat | undefined, displayName: string): TrajectoryReader | undefined {
+  if (format === undefined) return undefined;
+  const reader = readerFor(format);
+  if (!reader) throw new InputError(displayName, `unknown format ${JSON.stringify(format)}; expected one of ${readableFormats().join(', ')}`);
+  return reader;
+}
+
+/** Loads a file's bytes (the editor reads them through VS Code): an Inspect .eval zip, else text as `loadText`. */
+export function loadBytes(bytes: Uint8Array, displayName: string, options: Pick<LoadOptions, 'format'> = {}): LoadedFile {
+  if (isZipArchive(bytes)) return loadZipBytes(bytes, displayName);
+  return loadText(decodeText(bytes, displayName), displayName, options);
+}
+
+export function loadText(text: string, displayName: string, options: Pick<LoadOptions, 'format'> = {}): LoadedFile {
+  const forced = forcedReader(options.format, displayName);
   const first = text.trimStart()[0];
-  if (first !== '{' && first !== '[' && first !== '"' && !/^[-\d]/.test(first ?? '') && looksLikeCsv(text)) {
+  if (!forced && first !== '{' && first !== '[' && first !== '"' && !/^[-\d]/.test(first ?? '') && looksLikeCsv(text)) {
     return loadCsv(text, displayName);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    if (isJsonLines(text)) return loadJsonLines(text, displayName);
+    if (isJsonLines(text)) return loadJsonLines(text, displayName, forced);
     parseJson(text, displayName); // throws with line:column
   }
   checkNesting(value, text, displayName);
-  return loadJsonValue(value, text, displayName);
+  return forced ? loadForcedValue(forced, value, text, displayName) : loadJsonValue(value, text, displayName);
 }
 
 function looksLikeCsv(text: string): boolean {
@@ -66,42 +111,130 @@ function isJsonLines(text: string): boolean {
   }
 }
 
+function isFullMatch(match: FormatMatch | undefined): boolean {
+  return match !== undefined && match.score >= FULL_MATCH;
+}
+
+function forcedDetection(reader: TrajectoryReader): Detection {
+  return { kind: reader.id, reason: `read as ${reader.label} as asked (--format ${reader.id})` };
+}
+
+/**
+ * A reader's load, with any failure as a one-line InputError: readers throw InputErrors for the
+ * shapes they expect, but a forced reader meets shapes it never expected.
+ */
+function loadWith(reader: TrajectoryReader, value: unknown, source: SourceText, id: string): TrajectoryRecord {
+  try {
+    return { kind: reader.id, id, trajectory: reader.load(value, source, id) };
+  } catch (error) {
+    throw asInputError(error, reader, source.file, source.basePath);
+  }
+}
+
+function asInputError(error: unknown, reader: TrajectoryReader, file: string, basePath?: (string | number)[]): InputError {
+  if (error instanceof InputError) return error;
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return new InputError(file, `cannot be read as ${reader.label} (\`${reader.id}\`): ${message}`, { path: formatJsonPath(basePath ?? []) });
+}
+
+/** The records of one JSON value its reader splits (ids from `split`; each record loaded on its own). */
+function loadSplit(
+  reader: TrajectoryReader,
+  split: NonNullable<TrajectoryReader['split']>,
+  value: unknown,
+  text: string,
+  displayName: string,
+  detection: Detection,
+): LoadedFile {
+  const records: LoadedRecord[] = [];
+  const paths: JsonPath[] = [];
+  const problems: Problem[] = [];
+  let parts: SplitRecord[];
+  try {
+    parts = split.call(reader, value);
+  } catch (error) {
+    throw asInputError(error, reader, displayName);
+  }
+  for (const part of parts) {
+    try {
+      records.push(loadWith(reader, part.value, { file: displayName, text, basePath: part.path }, part.id));
+      paths.push(part.path);
+    } catch (error) {
+      problems.push(problemFromError(displayName, error));
+    }
+  }
+  if (records.length === 0)
+    throw toError(
+      problems[0] ?? { file: displayName, message: `no trajectories in this ${reader.label} file; expected at least one`, path: '$', severity: 'error' },
+    );
+  const unique = withoutDuplicateIds(records, displayName, problems, (i) => {
+    const where = locateJsonPath(text, paths[i]);
+    return { path: formatJsonPath(paths[i]), ...(where ? { line: where.line, column: where.column } : {}) };
+  });
+  return { file: displayName, container: 'json-split', detection, records: unique, problems };
+}
+
+/** A JSON value read with the reader the user chose. */
+function loadForcedValue(reader: TrajectoryReader, value: unknown, text: string, displayName: string): LoadedFile {
+  const detection = forcedDetection(reader);
+  if (reader.split) return loadSplit(reader, reader.split, value, text, displayName, detection);
+  // A JSON array of this format's records: the array is not one trajectory of it, its first element is.
+  if (Array.isArray(value) && value.length > 0 && value.every(isObject) && !isFullMatch(reader.detect(value)) && isFullMatch(reader.detect(value[0]))) {
+    return loadArrayOfRecords(value, text, displayName, detection, () => detection);
+  }
+  const record = loadWith(reader, value, { file: displayName, text }, '0');
+  return { file: displayName, container: 'json', detection, records: [record], problems: [] };
+}
+
 function loadJsonValue(value: unknown, text: string, displayName: string): LoadedFile {
   const detection = detectJsonValue(value);
   if (detection) {
-    const record = loadRecord(value, detection, { file: displayName, text }, defaultSingleId(value, detection));
+    const reader = readerFor(detection.kind as TrajectoryFormat);
+    if (reader?.split) return loadSplit(reader, reader.split, value, text, displayName, detection);
+    const record = loadRecordWith(value, detection, { file: displayName, text }, defaultSingleId(value, detection));
     return { file: displayName, container: 'json', detection, records: [record], problems: [] };
   }
   // A JSON array of records (trajectories or items), each detected on its own.
   if (Array.isArray(value) && value.length > 0 && value.every(isObject)) {
     const firstDetection = detectJsonValue(value[0]);
-    if (firstDetection) {
-      const records: LoadedRecord[] = [];
-      const problems: Problem[] = [];
-      const indexes: number[] = [];
-      value.forEach((element, index) => {
-        try {
-          const d = detectJsonValue(element);
-          if (!d) throw undetectedError(element, { file: displayName, text, basePath: [index] }, { path: `$[${index}]` });
-          const id =
-            d.kind === 'deepsearchqa'
-              ? (recordIdOf(element as Record<string, unknown>) ?? String(index))
-              : (recordIdOf(element as Record<string, unknown>) ?? String(index + 1));
-          records.push(loadRecord(element, d, { file: displayName, text, basePath: [index] }, id));
-          indexes.push(index);
-        } catch (error) {
-          problems.push(problemFromError(displayName, error));
-        }
-      });
-      if (records.length === 0) throw toError(problems[0]);
-      const unique = withoutDuplicateIds(records, displayName, problems, (i) => {
-        const where = locateJsonPath(text, [indexes[i]]);
-        return { path: `$[${indexes[i]}]`, ...(where ? { line: where.line, column: where.column } : {}) };
-      });
-      return { file: displayName, container: 'json-array', detection: firstDetection, records: unique, problems };
-    }
+    if (firstDetection) return loadArrayOfRecords(value, text, displayName, firstDetection, detectJsonValue);
   }
   throw undetectedError(value, { file: displayName, text }, { path: '$', line: 1, column: 1 });
+}
+
+function loadArrayOfRecords(
+  value: Record<string, unknown>[],
+  text: string,
+  displayName: string,
+  firstDetection: Detection,
+  detectOne: (element: unknown) => Detection | undefined,
+): LoadedFile {
+  const records: LoadedRecord[] = [];
+  const problems: Problem[] = [];
+  const indexes: number[] = [];
+  value.forEach((element, index) => {
+    try {
+      const d = detectOne(element);
+      if (!d) throw undetectedError(element, { file: displayName, text, basePath: [index] }, { path: `$[${index}]` });
+      const id = d.kind === 'deepsearchqa' ? (recordIdOf(element) ?? String(index)) : (recordIdOf(element) ?? String(index + 1));
+      records.push(loadRecordWith(element, d, { file: displayName, text, basePath: [index] }, id));
+      indexes.push(index);
+    } catch (error) {
+      problems.push(problemFromError(displayName, error));
+    }
+  });
+  if (records.length === 0) throw toError(problems[0]);
+  const unique = withoutDuplicateIds(records, displayName, problems, (i) => {
+    const where = locateJsonPath(text, [indexes[i]]);
+    return { path: `$[${indexes[i]}]`, ...(where ? { line: where.line, column: where.column } : {}) };
+  });
+  return { file: displayName, container: 'json-array', detection: firstDetection, records: unique, problems };
+}
+
+/** loadRecord, with a trajectory reader's unexpected failure as a one-line InputError. */
+function loadRecordWith(value: unknown, detection: Detection, source: SourceText, id: string): LoadedRecord {
+  const reader = readerFor(detection.kind as TrajectoryFormat);
+  return reader ? loadWith(reader, value, source, id) : loadRecord(value, detection, source, id);
 }
 
 function defaultSingleId(value: unknown, detection: Detection): string {
@@ -114,27 +247,74 @@ function toError(problem: Problem): InputError {
   return new InputError(problem.file, problem.message, problem);
 }
 
-function loadJsonLines(text: string, displayName: string): LoadedFile {
-  const records: LoadedRecord[] = [];
+function loadJsonLines(text: string, displayName: string, forced?: TrajectoryReader): LoadedFile {
   const problems: Problem[] = [];
-  let detection: Detection | undefined;
-  let rowIndex = 0;
+  const values: unknown[] = [];
+  const lineNumbers: number[] = [];
+  const lines: string[] = [];
   for (const { line, lineNumber } of nonBlankLines(text)) {
     try {
-      const value = parseJsonLine(line, lineNumber, displayName);
-      const d = detectJsonValue(value);
-      if (!d) throw undetectedError(value, { file: displayName, text: line, lineOffset: lineNumber - 1 }, { line: lineNumber, column: 1 });
-      const obj = isObject(value) ? value : {};
-      const id = recordIdOf(obj) ?? (d.kind === 'deepsearchqa' ? String(rowIndex) : String(lineNumber));
-      const source: SourceText = { file: displayName, text: line, lineOffset: lineNumber - 1 };
-      records.push({ ...loadRecord(value, d, source, id), line: lineNumber });
+      values.push(parseJsonLine(line, lineNumber, displayName));
+      lineNumbers.push(lineNumber);
+      lines.push(line);
+    } catch (error) {
+      problems.push(problemFromError(displayName, error));
+    }
+  }
+  if (values.length === 0) throw toError(problems[0] ?? { file: displayName, message: 'no records', severity: 'error' });
+  // First the session formats: the lines together make the trajectories.
+  const verdict = forced ? undefined : decide(rankLineFormats(values));
+  const sessionReader = forced ? (forcedReadsLines(forced, values) ? forced : undefined) : verdict?.kind === 'reader' ? verdict.match.reader : undefined;
+  if (sessionReader?.loadLines) {
+    const detection = forced ? forcedDetection(forced) : { kind: sessionReader.id, reason: verdict?.kind === 'reader' ? verdict.match.reason : '' };
+    let loaded: ReturnType<NonNullable<TrajectoryReader['loadLines']>>;
+    try {
+      loaded = sessionReader.loadLines(values, lineNumbers, { file: displayName, text });
+    } catch (error) {
+      throw asInputError(error, sessionReader, displayName);
+    }
+    const records: LoadedRecord[] = loaded.map(({ id, trajectory, line }) => ({ kind: sessionReader.id, id, trajectory, line }));
+    if (records.length === 0)
+      throw toError(problems[0] ?? { file: displayName, message: `no trajectories in this ${sessionReader.label} file`, line: 1, severity: 'error' });
+    return {
+      file: displayName,
+      container: 'jsonl-session',
+      detection,
+      records: withoutDuplicateIds(records, displayName, problems, (i) => ({ line: records[i].line, column: 1 })),
+      problems,
+    };
+  }
+  if (verdict?.kind === 'ambiguous') throw new InputError(displayName, explainLinesUndetected(values), { line: lineNumbers[0], column: 1 });
+  // Then one record per line (or, for a reader with `split`, the records of each line).
+  const records: LoadedRecord[] = [];
+  let detection: Detection | undefined;
+  let rowIndex = 0;
+  values.forEach((value, index) => {
+    const lineNumber = lineNumbers[index];
+    const source: SourceText = { file: displayName, text: lines[index], lineOffset: lineNumber - 1 };
+    try {
+      const d = forced ? forcedDetection(forced) : detectJsonValue(value);
+      if (!d) throw undetectedError(value, source, { line: lineNumber, column: 1 });
+      const reader = readerFor(d.kind as TrajectoryFormat);
+      if (reader?.split) {
+        for (const part of reader.split(value))
+          records.push({ ...loadWith(reader, part.value, { ...source, basePath: part.path }, part.id), line: lineNumber });
+      } else {
+        const obj = isObject(value) ? value : {};
+        const id = recordIdOf(obj) ?? (d.kind === 'deepsearchqa' ? String(rowIndex) : String(lineNumber));
+        records.push({ ...loadRecordWith(value, d, source, id), line: lineNumber });
+      }
       detection ??= d;
       rowIndex++;
     } catch (error) {
       problems.push(problemFromError(displayName, error));
     }
+  });
+  if (!detection) {
+    // A near session format says more than the first line's error.
+    if (verdict?.kind === 'incomplete') throw new InputError(displayName, explainLinesUndetected(values), { line: lineNumbers[0], column: 1 });
+    throw toError(problems[0] ?? { file: displayName, message: 'no records', severity: 'error' });
   }
-  if (!detection) throw toError(problems[0] ?? { file: displayName, message: 'no records', severity: 'error' });
   return {
     file: displayName,
     container: 'jsonl',
@@ -142,6 +322,13 @@ function loadJsonLines(text: string, displayName: string): LoadedFile {
     records: withoutDuplicateIds(records, displayName, problems, (i) => ({ line: records[i].line, column: 1 })),
     problems,
   };
+}
+
+/** Whether a forced reader reads a JSONL file as a session: its lines fit, or its lines reader is all it has for them. */
+function forcedReadsLines(reader: TrajectoryReader, values: unknown[]): boolean {
+  if (!reader.loadLines) return false;
+  if (isFullMatch(reader.detectLines?.(values))) return true;
+  return !isFullMatch(reader.detect(values[0]));
 }
 
 function loadCsv(text: string, displayName: string): LoadedFile {

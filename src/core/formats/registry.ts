@@ -4,6 +4,9 @@
 import type { SourceText } from '../input/schemaCheck';
 import type { Trajectory, TrajectoryFormat } from '../model/trajectory';
 import { anthropicReader } from './anthropic';
+import { claudeCodeReader } from './claudeCode';
+import { codexReader } from './codex';
+import { geminiCliReader } from './geminiCli';
 import { openAiChatReader } from './openaiChat';
 import { searchAuditBenchReader } from './searchAuditBench';
 import { tongyiReader } from './tongyi';
@@ -58,7 +61,7 @@ export interface TrajectoryReader {
 }
 
 /** Every reader; order only breaks exact ties. */
-export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, openAiChatReader];
+export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, openAiChatReader];
 
 export function readerFor(id: TrajectoryFormat): TrajectoryReader | undefined {
   return TRAJECTORY_READERS.find((reader) => reader.id === id);

@@ -1,0 +1,314 @@
+// `codex`: a Codex CLI rollout (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl). One file is one
+// session; message i is line i. Two layouts: `{timestamp, type, payload}` lines (session_meta,
+// response_item, event_msg, turn_context, compacted), and the legacy one (a session object line,
+// then bare ResponseItems and `{record_type: "state"}` lines). The TypeScript CLI's
+// `{session, items}` JSON is read as one value.
+import { z } from 'zod';
+import type { SourceText } from '../input/schemaCheck';
+import type { Message, Trajectory } from '../model/trajectory';
+import { isObject } from './fields';
+import { finishTrajectory } from './finish';
+import type { FormatMatch, TrajectoryReader } from './registry';
+import { firstFailing, refuseLine, shortText, typeOf } from './sessionLines';
+import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+
+type Obj = Record<string, unknown>;
+
+const LINE_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+const ITEM_TYPES = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'local_shell_call',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'web_search_call',
+  'ghost_snapshot',
+  'compaction',
+  'other',
+]);
+
+const lineSchema = z.looseObject({
+  type: z.string({ message: 'expected a line `type` (session_meta, response_item, event_msg, turn_context, compacted)' }),
+  payload: z.looseObject({}, { message: 'expected a `payload` object' }),
+});
+const messageItemSchema = z.looseObject({
+  role: z.string({ message: 'expected the message role as a string' }),
+  content: z.array(z.looseObject({ type: z.string({ message: 'expected a content item with a string "type"' }) }), {
+    message: 'expected `content` as an array of {type, text} items',
+  }),
+});
+const functionCallSchema = z.looseObject({
+  name: z.string({ message: 'expected the function name as a string' }),
+  call_id: z.string({ message: 'expected the `call_id` as a string' }).optional(),
+});
+
+/** A rollout line; types added by later versions (with the line's `timestamp`) are read as notes. */
+function isRolloutLine(value: unknown): boolean {
+  return isObject(value) && typeof value.type === 'string' && isObject(value.payload) && (LINE_TYPES.has(value.type) || typeof value.timestamp === 'string');
+}
+
+/** The session object a legacy rollout starts with. */
+function isLegacySession(value: unknown): boolean {
+  return isObject(value) && typeof value.id === 'string' && typeof value.timestamp === 'string' && !('type' in value) && !('payload' in value);
+}
+
+function isLegacyLine(value: unknown): boolean {
+  return isObject(value) && ((typeof value.type === 'string' && ITEM_TYPES.has(value.type)) || typeof value.record_type === 'string');
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return content === undefined || content === null ? '' : JSON.stringify(content);
+  return content.map((c) => (isObject(c) ? (typeof c.text === 'string' ? c.text : `[${String(c.type ?? 'item')}]`) : String(c))).join('\n');
+}
+
+/** Context the CLI injects as a user message (environment, AGENTS.md instructions): not the user's prompt. */
+const INJECTED = /^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md|<turn_aborted>|<user_shell_command>)/;
+
+/** A shell tool's output is a JSON string `{output, metadata: {exit_code}}`: the output text, and whether it failed. */
+function toolOutput(output: unknown): { text: string; failed: boolean } {
+  if (isObject(output)) {
+    const failed = output.success === false;
+    return { text: contentText(output.content ?? output.output ?? output), failed };
+  }
+  if (typeof output !== 'string') return { text: contentText(output), failed: false };
+  if (output.startsWith('{"output"')) {
+    try {
+      const parsed: unknown = JSON.parse(output);
+      if (isObject(parsed) && typeof parsed.output === 'string') {
+        const meta = isObject(parsed.metadata) ? parsed.metadata : {};
+        return { text: parsed.output, failed: typeof meta.exit_code === 'number' && meta.exit_code !== 0 };
+      }
+    } catch {
+      /* shown as written */
+    }
+  }
+  return { text: output, failed: false };
+}
+
+interface Reading {
+  message: Message;
+  prompt?: boolean;
+}
+
+function readItem(item: Obj, position: number, check: (schema: z.ZodType, what: string) => void): Reading {
+  const type = String(item.type);
+  const message: Message = { position, role: 'system', content: '', toolCalls: [] };
+  switch (type) {
+    case 'message': {
+      if (typeof item.role !== 'string' || !Array.isArray(item.content) || !item.content.every((c) => isObject(c) && typeof c.type === 'string'))
+        check(messageItemSchema, 'a Codex message item');
+      const role = item.role as string;
+      message.role = role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : 'system';
+      message.content = contentText(item.content);
+      if (role !== 'assistant' && role !== 'user') message.agent = role;
+      const injected = message.role === 'user' && INJECTED.test(message.content);
+      if (injected) message.agent = 'context';
+      return { message, prompt: message.role === 'user' && !injected && message.content.trim() !== '' };
+    }
+    case 'reasoning': {
+      message.role = 'assistant';
+      const summary = Array.isArray(item.summary) ? contentText(item.summary) : '';
+      const content = Array.isArray(item.content) ? contentText(item.content) : '';
+      const text = [summary, content].filter((t) => t.trim()).join('\n');
+      message.reasoning = text || (item.encrypted_content ? '[encrypted reasoning]' : '[reasoning]');
+      return { message };
+    }
+    case 'function_call':
+    case 'custom_tool_call': {
+      if (typeof item.name !== 'string' || (item.call_id !== undefined && typeof item.call_id !== 'string')) check(functionCallSchema, 'a Codex function call');
+      message.role = 'assistant';
+      const callId = typeof item.call_id === 'string' ? item.call_id : undefined;
+      // A custom tool (apply_patch) takes free text, not JSON: kept as its `input` argument.
+      const args = type === 'custom_tool_call' ? { input: item.input } : item.arguments;
+      message.toolCalls.push(toolCallFromRaw(item.name as string, args, callId));
+      return { message };
+    }
+    case 'local_shell_call': {
+      message.role = 'assistant';
+      const callId = typeof item.call_id === 'string' ? item.call_id : typeof item.id === 'string' ? item.id : undefined;
+      message.toolCalls.push(toolCallFromRaw('local_shell', item.action ?? {}, callId));
+      return { message };
+    }
+    case 'web_search_call': {
+      message.role = 'assistant';
+      message.toolCalls.push(toolCallFromRaw('web_search', item.action ?? {}, typeof item.id === 'string' ? item.id : undefined));
+      return { message };
+    }
+    case 'function_call_output':
+    case 'custom_tool_call_output': {
+      message.role = 'tool';
+      if (typeof item.call_id === 'string') message.toolCallId = item.call_id;
+      const { text, failed } = toolOutput(item.output);
+      message.content = text;
+      if (failed) message.isError = true;
+      return { message };
+    }
+    default:
+      message.agent = type;
+      message.content = `[${type}]`;
+      return { message };
+  }
+}
+
+/** The readable line of an event, turn context, session meta or compaction entry. */
+function entryText(type: string, payload: Obj): { content: string; agent: string } {
+  if (type === 'event_msg') {
+    const kind = typeof payload.type === 'string' ? payload.type : 'event';
+    const text = ['message', 'text', 'aggregated_output', 'stdout', 'reason'].map((k) => payload[k]).find((v) => typeof v === 'string') as string | undefined;
+    return { content: `[event ${kind}]${text ? ' ' + shortText(text) : ''}`, agent: 'event' };
+  }
+  if (type === 'session_meta') {
+    const parts = ['id', 'cwd', 'cli_version', 'originator'].filter((k) => typeof payload[k] === 'string').map((k) => `${k} ${String(payload[k])}`);
+    return { content: `[session] ${parts.join(', ')}`, agent: 'session' };
+  }
+  if (type === 'turn_context') {
+    const parts = ['model', 'cwd', 'approval_policy', 'effort'].filter((k) => typeof payload[k] === 'string').map((k) => `${k} ${String(payload[k])}`);
+    return { content: `[turn context] ${parts.join(', ')}`, agent: 'turn-context' };
+  }
+  if (type === 'compacted') return { content: `[compacted] ${shortText(contentText(payload.message))}`, agent: 'compacted' };
+  return { content: `[${type}]`, agent: type };
+}
+
+type Loaded = { id: string; trajectory: Trajectory; line: number }[];
+
+function finish(messages: Message[], metadata: Obj, query: string | undefined, id: string, line: number): Loaded {
+  linkToolReturns(messages);
+  const trajectory = finishTrajectory({ format: 'codex', id, messages, metadata, ...(query !== undefined ? { query } : {}) });
+  // The query is the first typed prompt; injected environment context never stands in for it.
+  if (query === undefined) delete trajectory.query;
+  return [{ id, trajectory, line }];
+}
+
+export function loadCodexLines(values: unknown[], lineNumbers: number[], source: SourceText): Loaded {
+  const messages: Message[] = [];
+  const metadata: Obj = {};
+  const models = new Set<string>();
+  let query: string | undefined;
+  let sessionId: string | undefined;
+  const legacy = isLegacySession(values[0]);
+  values.forEach((value, position) => {
+    const lineNumber = lineNumbers[position];
+    const line = isObject(value) ? value : {};
+    const check = (schema: z.ZodType, what: string, at: unknown = value) => refuseLine(schema, at, source, lineNumber, what);
+    let item: Obj | undefined;
+    if (legacy) {
+      if (position === 0) {
+        sessionId = line.id as string;
+        for (const key of ['timestamp', 'instructions', 'git']) if (line[key] !== undefined && line[key] !== null) metadata[key] = line[key];
+        messages.push({ position, role: 'system', agent: 'session', content: `[session] id ${sessionId}`, toolCalls: [] });
+        return;
+      }
+      if (typeof line.record_type === 'string') {
+        messages.push({ position, role: 'system', agent: line.record_type, content: `[${line.record_type}]`, toolCalls: [] });
+        return;
+      }
+      item = line;
+    } else {
+      if (!isRolloutLine(value)) check(lineSchema, 'a Codex rollout line');
+      const payload = line.payload as Obj;
+      if (line.type === 'response_item') item = payload;
+      else {
+        const type = line.type as string;
+        if (type === 'session_meta') {
+          const meta = isObject(payload.meta) ? payload.meta : payload; // newer versions nest it under `meta`
+          if (typeof meta.id === 'string') sessionId ??= meta.id;
+          for (const key of ['cwd', 'cli_version', 'originator', 'instructions', 'model_provider', 'source'])
+            if (meta[key] !== undefined && meta[key] !== null) metadata[key] ??= meta[key];
+          if (isObject(payload.git)) metadata.git = payload.git;
+          else if (isObject(meta.git)) metadata.git = meta.git;
+        } else if (type === 'turn_context' && typeof payload.model === 'string') models.add(payload.model);
+        else if (type === 'event_msg' && payload.type === 'token_count' && isObject(payload.info)) {
+          // token_count events carry running totals: the last one is the session's.
+          if (isObject(payload.info.total_token_usage)) metadata.tokenUsage = payload.info.total_token_usage;
+        }
+        const { content, agent } = entryText(type, type === 'session_meta' && isObject(payload.meta) ? payload.meta : payload);
+        messages.push({ position, role: 'system', agent, content, toolCalls: [] });
+        return;
+      }
+    }
+    if (typeof item.type !== 'string') check(lineSchema, 'a Codex response item');
+    const reading = readItem(item, position, (schema, what) => check(schema, what, item));
+    if (reading.prompt && query === undefined) query = reading.message.content;
+    messages.push(reading.message);
+  });
+  if (models.size) metadata.model = [...models].join(', ');
+  if (sessionId !== undefined) metadata.sessionId = sessionId;
+  // One file is one trajectory: its record id is "0" as for any single-trajectory file.
+  return finish(messages, metadata, query, '0', lineNumbers[0] ?? 1);
+}
+
+function detectCodexLines(values: unknown[]): FormatMatch | undefined {
+  if (values.length === 0) return undefined;
+  if (isLegacySession(values[0])) {
+    const rest = values.slice(1);
+    if (rest.length === 0 || !rest.some(isLegacyLine)) return undefined;
+    const foreign = firstFailing(rest, isLegacyLine);
+    const reason = 'a session line `{id, timestamp}` then ResponseItem lines (legacy Codex CLI rollout)';
+    if (foreign !== -1)
+      return { score: 0.4, reason, missing: [`line entry ${foreign + 2} is not a ResponseItem (type message/reasoning/function_call…) or a state line`] };
+    return { score: 0.85, reason };
+  }
+  const rollout = values.filter(isRolloutLine).length;
+  if (rollout === 0) return undefined;
+  const reason = 'JSONL lines `{timestamp, type, payload}` with `session_meta`/`response_item` (Codex CLI rollout)';
+  const foreign = firstFailing(values, isRolloutLine);
+  if (foreign !== -1)
+    return {
+      score: 0.4,
+      reason,
+      missing: [`line entry ${foreign + 1} is not a rollout line {timestamp, type: session_meta/response_item/event_msg/turn_context/compacted, payload}`],
+    };
+  if (!values.some((v) => typeOf(v) === 'response_item')) return { score: 0.4, reason, missing: ['`response_item` lines'] };
+  return { score: values.some((v) => typeOf(v) === 'session_meta') ? 0.95 : 0.9, reason };
+}
+
+/** The TypeScript CLI's rollout: one JSON object `{session: {id, timestamp, instructions}, items: [ResponseItem]}`. */
+function loadCodexJson(value: unknown, source: SourceText, id: string): Trajectory {
+  const obj = isObject(value) ? value : {};
+  const session = isObject(obj.session) ? obj.session : {};
+  const items = Array.isArray(obj.items) ? obj.items : [];
+  const messages: Message[] = [];
+  let query: string | undefined;
+  items.forEach((item, position) => {
+    const at = { ...source, basePath: [...(source.basePath ?? []), 'items', position] };
+    const check = (schema: z.ZodType, what: string): void => {
+      refuseLine(schema, item, at, undefined, what);
+    };
+    if (!isObject(item) || typeof item.type !== 'string') check(lineSchema.pick({ type: true }), 'a Codex response item');
+    const reading = readItem(item as Obj, position, check);
+    if (reading.prompt && query === undefined) query = reading.message.content;
+    messages.push(reading.message);
+  });
+  const metadata: Obj = { ...session };
+  const [record] = finish(messages, metadata, query, id, 1);
+  return record.trajectory;
+}
+
+export const codexReader: TrajectoryReader = {
+  id: 'codex',
+  label: 'Codex CLI rollout',
+  detect(value) {
+    if (!isObject(value) || !isObject(value.session) || !Array.isArray(value.items)) return undefined;
+    const reason = 'an object with `session` and `items` of ResponseItems (Codex CLI rollout JSON)';
+    const foreign = firstFailing(value.items, isLegacyLine);
+    if (foreign !== -1) return { score: 0.4, reason, missing: [`items[${foreign}] with a ResponseItem \`type\``] };
+    return { score: 0.85, reason };
+  },
+  load(value, source, id) {
+    if (Array.isArray(value)) {
+      const first = (source.lineOffset ?? 0) + 1;
+      const [record] = loadCodexLines(
+        value,
+        value.map((_, i) => first + i),
+        source,
+      );
+      return { ...record.trajectory, id };
+    }
+    return loadCodexJson(value, source, id);
+  },
+  detectLines: detectCodexLines,
+  loadLines: loadCodexLines,
+};

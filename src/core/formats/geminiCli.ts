@@ -1,0 +1,317 @@
+// `gemini-cli`: Gemini CLI sessions (~/.gemini/tmp/<project hash>/chats/). Three shapes:
+// - the chat recording JSONL (current): a metadata line {sessionId, projectHash, startTime…}, then
+//   message records {id, timestamp, type user/gemini/info/warning/error, content, toolCalls,
+//   thoughts, tokens, model}, `{$set: {…}}` metadata updates and `{$rewindTo: id}` lines; a
+//   message updated later (tokens, tool results) is written again with the same id;
+// - the older single JSON session {sessionId, projectHash, startTime, lastUpdated, messages};
+// - `/chat save` checkpoints: a list of Gemini `Content` {role user/model, parts}, bare or as
+//   {history, authType}.
+// Message i is line i (JSONL), messages[i] or history[i]. Tool calls of a recorded `gemini`
+// message hold their results inline (there is no separate entry for them): the results are shown
+// after the message's text, and the calls are the message's tool calls.
+import { z } from 'zod';
+import type { SourceText } from '../input/schemaCheck';
+import type { Message, Trajectory } from '../model/trajectory';
+import { isObject } from './fields';
+import { finishTrajectory } from './finish';
+import type { FormatMatch, TrajectoryReader } from './registry';
+import { addTo, firstFailing, refuseLine, shortText } from './sessionLines';
+import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+
+type Obj = Record<string, unknown>;
+
+const RECORD_TYPES = new Set(['user', 'gemini', 'info', 'warning', 'error']);
+
+const partList = z.union([z.string(), z.array(z.unknown()), z.looseObject({})], { message: 'expected `content` as a string, a part or a list of parts' });
+const messageRecordSchema = z.looseObject({
+  id: z.string({ message: 'expected the message `id` as a string' }),
+  type: z.string({ message: 'expected `type` user, gemini, info, warning or error' }),
+  content: partList.optional(),
+  toolCalls: z
+    .array(z.looseObject({ name: z.string({ message: 'expected the tool call `name` as a string' }) }), { message: 'expected `toolCalls` as an array' })
+    .optional(),
+});
+const sessionSchema = z.looseObject({ messages: z.array(messageRecordSchema) });
+const contentSchema = z.looseObject({
+  role: z.enum(['user', 'model', 'function'], { message: 'expected role user or model (a Gemini Content)' }),
+  parts: z.array(z.looseObject({}, { message: 'expected a part object' }), { message: 'expected `parts` as an array' }),
+});
+const historySchema = z.array(contentSchema);
+
+/** Text of a Gemini PartListUnion: texts, function calls and responses named, other parts by kind. */
+function partsText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (content === undefined || content === null) return '';
+  const parts = Array.isArray(content) ? content : [content];
+  return parts
+    .map((p) => {
+      if (typeof p === 'string') return p;
+      if (!isObject(p)) return String(p);
+      if (typeof p.text === 'string') return p.text;
+      if (isObject(p.functionResponse)) return responseText(p.functionResponse);
+      if (isObject(p.functionCall)) return `[call ${String(p.functionCall.name)}]`;
+      const kind = Object.keys(p)[0];
+      return `[${kind ?? 'part'}]`;
+    })
+    .join('\n');
+}
+
+/** A functionResponse's `response`: its `output` (or `error`) text, else the JSON. */
+function responseText(fr: Obj): string {
+  const response = fr.response;
+  if (isObject(response)) {
+    if (typeof response.output === 'string') return response.output;
+    if (typeof response.error === 'string') return `Error: ${response.error}`;
+    if (typeof response.content === 'string') return response.content;
+  }
+  return typeof response === 'string' ? response : JSON.stringify(response ?? null);
+}
+
+/** A message record; types other than RECORD_TYPES (added by later versions) are read as notes. */
+function isMessageRecord(value: unknown): value is Obj & { id: string; type: string } {
+  return isObject(value) && typeof value.id === 'string' && typeof value.type === 'string';
+}
+
+function isMetadataLine(value: unknown): value is Obj {
+  return isObject(value) && typeof value.sessionId === 'string' && typeof value.projectHash === 'string';
+}
+
+function isControlLine(value: unknown): boolean {
+  return isObject(value) && (isObject(value.$set) || typeof value.$rewindTo === 'string');
+}
+
+/** The CLI's own first message of a chat (environment context): not the user's prompt. */
+const CONTEXT_PROMPT = /^\s*This is the Gemini CLI\. We are setting up the context/;
+
+interface Totals {
+  tokens: Record<string, number>;
+  models: Set<string>;
+}
+
+function readRecord(record: Obj, position: number, totals: Totals, countTokens: boolean): Message {
+  const type = record.type as string;
+  const content = partsText(record.content);
+  if (type === 'user') {
+    const message: Message = { position, role: 'user', content, toolCalls: [] };
+    if (CONTEXT_PROMPT.test(content)) message.agent = 'context';
+    return message;
+  }
+  if (type !== 'gemini') {
+    const message: Message = { position, role: 'system', agent: type, content: RECORD_TYPES.has(type) ? content : `[${type}] ${content}`, toolCalls: [] };
+    if (type === 'error') message.isError = true;
+    return message;
+  }
+  const message: Message = { position, role: 'assistant', content, toolCalls: [] };
+  if (Array.isArray(record.thoughts) && record.thoughts.length) {
+    message.reasoning = record.thoughts
+      .map((t) => (isObject(t) ? [t.subject, t.description].filter((s) => typeof s === 'string' && s).join(': ') : String(t)))
+      .join('\n');
+  }
+  const results: string[] = [];
+  for (const call of Array.isArray(record.toolCalls) ? record.toolCalls : []) {
+    if (!isObject(call)) continue;
+    const name = String(call.name);
+    message.toolCalls.push(toolCallFromRaw(name, call.args ?? {}, typeof call.id === 'string' ? call.id : undefined));
+    const status = typeof call.status === 'string' ? call.status : undefined;
+    if (status === 'error' || status === 'cancelled') message.isError = true;
+    if (call.result !== undefined && call.result !== null) results.push(`[${name} result${status ? ', ' + status : ''}]\n${partsText(call.result)}`);
+  }
+  if (results.length) message.content = [content, ...results].filter((t) => t.trim()).join('\n\n');
+  if (typeof record.model === 'string') totals.models.add(record.model);
+  if (countTokens && isObject(record.tokens))
+    for (const key of ['input', 'output', 'cached', 'thoughts', 'tool', 'total']) addTo(totals.tokens, key, record.tokens[key]);
+  return message;
+}
+
+function finish(messages: Message[], metadata: Obj, totals: Totals, id: string): Trajectory {
+  linkToolReturns(messages);
+  if (totals.models.size) metadata.model = [...totals.models].join(', ');
+  if (Object.keys(totals.tokens).length) metadata.tokens = totals.tokens;
+  const query = messages.find((m) => m.role === 'user' && m.agent !== 'context' && m.content.trim() !== '')?.content;
+  const trajectory = finishTrajectory({ format: 'gemini-cli', id, messages, metadata, ...(query !== undefined ? { query } : {}) });
+  if (query === undefined) delete trajectory.query;
+  return trajectory;
+}
+
+const METADATA_KEYS = ['sessionId', 'projectHash', 'startTime', 'lastUpdated', 'summary', 'kind', 'directories'];
+
+function keepMetadata(from: Obj, into: Obj): void {
+  for (const key of METADATA_KEYS) if (from[key] !== undefined) into[key] = from[key];
+}
+
+export function loadGeminiLines(values: unknown[], lineNumbers: number[], source: SourceText): { id: string; trajectory: Trajectory; line: number }[] {
+  // A message written again later (tokens, tool results) is complete in its last record; the
+  // earlier records of it stay in place (position rule) as notes, not as decision steps.
+  const lastIndexOf = new Map<string, number>();
+  values.forEach((v, i) => {
+    if (isMessageRecord(v)) lastIndexOf.set(v.id, i);
+  });
+  const totals: Totals = { tokens: {}, models: new Set() };
+  const metadata: Obj = {};
+  let rewinds = 0;
+  const messages = values.map((value, position): Message => {
+    const line = isObject(value) ? value : {};
+    if (isMessageRecord(value)) {
+      if (!messageRecordSchema.safeParse(value).success) refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI message record');
+      const later = lastIndexOf.get(value.id)!;
+      if (later !== position)
+        return {
+          position,
+          role: 'system',
+          agent: 'earlier record',
+          content: `[earlier record of message ${value.id}, updated at entry ${later}] ${shortText(partsText(value.content))}`.trim(),
+          toolCalls: [],
+        };
+      return readRecord(value, position, totals, true);
+    }
+    if (isMetadataLine(value)) {
+      keepMetadata(line, metadata);
+      return {
+        position,
+        role: 'system',
+        agent: 'session',
+        content: `[session ${String(line.sessionId)}] started ${String(line.startTime ?? '')}`.trim(),
+        toolCalls: [],
+      };
+    }
+    if (isObject(line.$set)) {
+      keepMetadata(line.$set, metadata);
+      return { position, role: 'system', agent: 'metadata', content: `[metadata update] ${Object.keys(line.$set).join(', ')}`, toolCalls: [] };
+    }
+    if (typeof line.$rewindTo === 'string') {
+      rewinds++;
+      return { position, role: 'system', agent: 'rewind', content: `[rewound to before message ${line.$rewindTo}]`, toolCalls: [] };
+    }
+    return refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI session line');
+  });
+  if (rewinds) {
+    metadata.rewinds = rewinds;
+    markRewound(values, messages);
+  }
+  // One file is one trajectory: its record id is "0" as for any single-trajectory file.
+  const id = '0';
+  return [{ id, trajectory: finish(messages, metadata, totals, id), line: lineNumbers[0] ?? 1 }];
+}
+
+/**
+ * `{$rewindTo: X}` drops message X and every later one from the conversation; they stay in place
+ * (position rule) with the agent name `rewound` so the thread the agent kept reads clearly.
+ */
+function markRewound(values: unknown[], messages: Message[]): void {
+  values.forEach((value, rewindAt) => {
+    if (!isObject(value) || typeof value.$rewindTo !== 'string') return;
+    let start = 0; // not found: the CLI clears the whole conversation
+    for (let i = 0; i < rewindAt; i++) {
+      const v = values[i];
+      if (isMessageRecord(v) && v.id === value.$rewindTo) {
+        start = i;
+        break;
+      }
+    }
+    for (let i = start; i < rewindAt; i++) if (messages[i].role !== 'system') messages[i].agent = 'rewound';
+  });
+}
+
+function loadSessionJson(obj: Obj, source: SourceText, id: string): Trajectory {
+  const parsed = sessionSchema.safeParse(obj);
+  if (!parsed.success) refuseLine(sessionSchema, obj, source, undefined, 'a Gemini CLI session');
+  const totals: Totals = { tokens: {}, models: new Set() };
+  const messages = (obj.messages as Obj[]).map((record, position) => readRecord(record, position, totals, true));
+  const metadata: Obj = {};
+  keepMetadata(obj, metadata);
+  return finish(messages, metadata, totals, id);
+}
+
+/** A `/chat save` checkpoint: Gemini Content objects; a user turn of only function responses is a tool return. */
+function loadHistory(history: unknown, source: SourceText, id: string, metadata: Obj): Trajectory {
+  const parsed = historySchema.safeParse(history);
+  if (!parsed.success) refuseLine(historySchema, history, source, undefined, 'a Gemini CLI checkpoint (a list of Content)');
+  const messages = (history as { role: string; parts: Obj[] }[]).map((content, position): Message => {
+    const parts = content.parts;
+    const responses = parts.filter((p) => isObject(p.functionResponse));
+    if (content.role !== 'model' && responses.length > 0 && responses.length === parts.length) {
+      const message: Message = { position, role: 'tool', content: partsText(parts), toolCalls: [] };
+      const first = responses[0].functionResponse as Obj;
+      if (typeof first.id === 'string') message.toolCallId = first.id;
+      return message;
+    }
+    if (content.role !== 'model') {
+      const text = partsText(parts);
+      return { position, role: 'user', content: text, toolCalls: [], ...(CONTEXT_PROMPT.test(text) ? { agent: 'context' } : {}) };
+    }
+    const message: Message = { position, role: 'assistant', content: '', toolCalls: [] };
+    const texts: string[] = [];
+    const thoughts: string[] = [];
+    for (const p of parts) {
+      if (isObject(p.functionCall)) {
+        const call = p.functionCall;
+        message.toolCalls.push(toolCallFromRaw(String(call.name ?? 'tool'), call.args ?? {}, typeof call.id === 'string' ? call.id : undefined));
+      } else if (typeof p.text === 'string') (p.thought === true ? thoughts : texts).push(p.text);
+      else texts.push(partsText([p]));
+    }
+    message.content = texts.join('\n');
+    if (thoughts.length) message.reasoning = thoughts.join('\n');
+    return message;
+  });
+  return finish(messages, metadata, { tokens: {}, models: new Set() }, id);
+}
+
+function isContent(value: unknown): boolean {
+  return isObject(value) && (value.role === 'user' || value.role === 'model' || value.role === 'function') && Array.isArray(value.parts);
+}
+
+function historyMatch(list: unknown[], reason: string, at: string): FormatMatch | undefined {
+  if (list.length === 0 || !list.some(isContent)) return undefined;
+  const broken = firstFailing(list, isContent);
+  if (broken !== -1) return { score: 0.4, reason, missing: [`${at}[${broken}] as a Content {role user/model, parts}`] };
+  // Only the Gemini API names the agent's role `model` and splits content into `parts`.
+  return { score: 0.85, reason };
+}
+
+function detectGeminiLines(values: unknown[]): FormatMatch | undefined {
+  if (!isMetadataLine(values[0])) return undefined;
+  const reason = 'a session line {sessionId, projectHash} then message records {id, type, content} (Gemini CLI chat recording)';
+  const rest = values.slice(1);
+  const foreign = firstFailing(rest, (v) => isMessageRecord(v) || isControlLine(v));
+  if (foreign !== -1)
+    return {
+      score: 0.4,
+      reason,
+      missing: [`line entry ${foreign + 2} as a message record {id, type user/gemini/info/warning/error, content} or a $set/$rewindTo line`],
+    };
+  return { score: 0.95, reason };
+}
+
+export const geminiCliReader: TrajectoryReader = {
+  id: 'gemini-cli',
+  label: 'Gemini CLI session',
+  detect(value) {
+    if (Array.isArray(value)) return historyMatch(value, 'a JSON array of Gemini Content {role user/model, parts} (Gemini CLI checkpoint)', '$');
+    if (!isObject(value)) return undefined;
+    if (isMetadataLine(value) && 'messages' in value) {
+      const reason = 'an object with `sessionId`, `projectHash` and `messages` (Gemini CLI session)';
+      if (!Array.isArray(value.messages)) return { score: 0.4, reason, missing: ['`messages` as an array of message records'] };
+      const broken = firstFailing(value.messages, isMessageRecord);
+      if (broken !== -1) return { score: 0.4, reason, missing: [`messages[${broken}] as a message record {id, type user/gemini/info/warning/error, content}`] };
+      return { score: 0.95, reason };
+    }
+    if (Array.isArray(value.history)) {
+      const match = historyMatch(value.history, 'an object with `history` of Gemini Content {role user/model, parts} (Gemini CLI checkpoint)', 'history');
+      // `authType` is written only by the CLI's /chat save.
+      return match && match.score >= 0.5 && 'authType' in value ? { ...match, score: 0.9 } : match;
+    }
+    return undefined;
+  },
+  load(value, source, id) {
+    if (Array.isArray(value)) return loadHistory(value, source, id, {});
+    const obj = isObject(value) ? value : {};
+    if (Array.isArray(obj.history) || !('messages' in obj)) {
+      const metadata: Obj = {};
+      if (obj.authType !== undefined) metadata.authType = obj.authType;
+      return loadHistory(obj.history, { ...source, basePath: [...(source.basePath ?? []), 'history'] }, id, metadata);
+    }
+    return loadSessionJson(obj, source, id);
+  },
+  detectLines: detectGeminiLines,
+  loadLines: loadGeminiLines,
+};

@@ -7,7 +7,9 @@ import { anthropicReader } from './anthropic';
 import { claudeCodeReader } from './claudeCode';
 import { codexReader } from './codex';
 import { geminiCliReader } from './geminiCli';
+import { openHandsReader } from './openhands';
 import { openAiChatReader } from './openaiChat';
+import { miniSweAgentReader, sweAgentReader } from './sweAgent';
 import { searchAuditBenchReader } from './searchAuditBench';
 import { tongyiReader } from './tongyi';
 import { whoAndWhenReader } from './whoAndWhen';
@@ -61,7 +63,7 @@ export interface TrajectoryReader {
 }
 
 /** Every reader; order only breaks exact ties. */
-export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, openAiChatReader];
+export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, openHandsReader, sweAgentReader, miniSweAgentReader, openAiChatReader];
 
 export function readerFor(id: TrajectoryFormat): TrajectoryReader | undefined {
   return TRAJECTORY_READERS.find((reader) => reader.id === id);

@@ -1,0 +1,389 @@
+// SWE-agent `.traj` and mini-swe-agent `.traj.json` (docs/formats.md §1). Both agents act by
+// shell commands: a decision step's command is a tool call (named as the source names it, else
+// `bash` with `{command}`), and the environment's output is a tool return, never a decision step.
+import { z } from 'zod';
+import { checkSchema, type SourceText } from '../input/schemaCheck';
+import type { Message, Role, ToolCall, Trajectory } from '../model/trajectory';
+import { isObject, pickString, remainingFields } from './fields';
+import { finishTrajectory } from './finish';
+import { partsToText } from './openaiChat';
+import type { FormatMatch, TrajectoryReader } from './registry';
+import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+
+type Obj = Record<string, unknown>;
+
+/** What a run's result says about success, in the shape every reader puts under `metadata.outcome`. */
+export interface Outcome {
+  success: boolean | null;
+  score: number | null;
+  source: string;
+}
+
+interface FencedBlock {
+  language: string;
+  body: string;
+}
+
+/**
+ * The complete ``` blocks of a text, in order. A fence line opens a block (with an optional
+ * language) and a bare fence line closes it, the way SWE-agent's thought-action parser reads them.
+ */
+export function fencedBlocks(text: string): FencedBlock[] {
+  const blocks: FencedBlock[] = [];
+  let open: { language: string; lines: string[] } | undefined;
+  for (const line of text.split('\n')) {
+    const fence = /^```(\S*)\s*$/.exec(line.trimEnd());
+    if (open) {
+      if (fence && fence[1] === '') {
+        blocks.push({ language: open.language, body: open.lines.join('\n') });
+        open = undefined;
+      } else open.lines.push(line);
+    } else if (fence) open = { language: fence[1], lines: [] };
+  }
+  return blocks;
+}
+
+function commandCall(command: string, id?: string): ToolCall {
+  return toolCallFromRaw('bash', { command }, id);
+}
+
+const textContent = z.union([z.string(), z.null(), z.array(z.union([z.string(), z.looseObject({ type: z.string().optional(), text: z.string().optional() })]))], {
+  message: 'expected the message text as a string or an array of {type, text} parts',
+});
+
+const chatToolCall = z.looseObject({
+  id: z.string().nullish(),
+  function: z.looseObject({ name: z.string({ message: 'expected the tool name as a string' }), arguments: z.unknown().optional() }),
+});
+
+function callsOf(raw: z.infer<typeof chatToolCall>[] | null | undefined): ToolCall[] {
+  return (raw ?? []).map((c) => toolCallFromRaw(c.function.name, c.function.arguments, c.id ?? undefined));
+}
+
+// ---------------------------------------------------------------------------------------------
+// SWE-agent
+
+const sweHistoryItem = z.looseObject({
+  role: z.string({ message: 'expected a role string (system, user, assistant or tool)' }),
+  content: textContent.optional(),
+  message_type: z.string().nullish(),
+  agent: z.string().nullish(),
+  is_demo: z.boolean().nullish(),
+  thought: z.string().nullish(),
+  action: z.string().nullish(),
+  tool_calls: z.array(chatToolCall).nullish(),
+  tool_call_ids: z.array(z.string()).nullish(),
+});
+
+const sweStep = z.looseObject({
+  action: z.string({ message: 'expected the step’s action as a string' }),
+  observation: z.string({ message: 'expected the step’s observation as a string' }).nullish(),
+  response: z.string().nullish(),
+  thought: z.string().nullish(),
+  tool_calls: z.array(chatToolCall).nullish(),
+});
+
+const SWE_ROLES: Record<string, Role> = { system: 'system', user: 'user', human: 'user', assistant: 'assistant', ai: 'assistant', tool: 'tool', function: 'tool' };
+
+/** history[i] → message i: the system prompt is system, the commands tool calls, the outputs tool returns. */
+function sweHistoryMessages(history: z.infer<typeof sweHistoryItem>[]): Message[] {
+  let lastActed = false;
+  const messages = history.map((item, position): Message => {
+    const content = partsToText(item.content ?? null);
+    let role: Role = SWE_ROLES[item.role] ?? 'system';
+    const message: Message = { position, role, content, toolCalls: [] };
+    if (item.agent) message.agent = item.agent;
+    if (role === 'assistant') {
+      message.toolCalls = callsOf(item.tool_calls);
+      if (message.toolCalls.length === 0) {
+        const action = item.action?.trim() ? item.action : fencedBlocks(content).at(-1)?.body;
+        if (action?.trim()) message.toolCalls = [commandCall(action.replace(/\n$/, ''))];
+      }
+      if (item.thought && item.thought.trim() && item.thought.trim() !== content.trim()) message.reasoning = item.thought;
+      lastActed = message.toolCalls.length > 0;
+      return message;
+    }
+    // An observation is the output of the command before it; the issue text (also typed
+    // "observation" in SWE-agent ≥ 1.0) and demonstrations come before any command.
+    if (role === 'user' && !item.is_demo && lastActed) role = 'tool';
+    message.role = role;
+    if (role === 'tool' && item.tool_call_ids?.length) message.toolCallId = item.tool_call_ids[0];
+    if (role !== 'tool') lastActed = false;
+    return message;
+  });
+  linkToolReturns(messages);
+  return messages;
+}
+
+/**
+ * trajectory[i] → message i (the older files with no `history`): one step holds the model's
+ * response, its command and the command's output, so it is one decision step whose content is
+ * the response followed by the observation (the position rule forbids splitting the step).
+ */
+function sweStepMessages(steps: z.infer<typeof sweStep>[]): Message[] {
+  return steps.map((step, position): Message => {
+    const said = step.response ?? step.thought ?? '';
+    const calls = callsOf(step.tool_calls);
+    if (calls.length === 0 && step.action.trim()) calls.push(commandCall(step.action.replace(/\n$/, '')));
+    const observation = step.observation ?? '';
+    const message: Message = { position, role: 'assistant', content: observation ? `${said}\n\nObservation:\n${observation}` : said, toolCalls: calls };
+    if (step.thought && step.response && step.thought.trim() !== step.response.trim()) message.reasoning = step.thought;
+    return message;
+  });
+}
+
+/** `replay_config` is an object in some versions and a JSON string in others. */
+function replayConfigOf(value: unknown): Obj | undefined {
+  if (isObject(value)) return value;
+  if (typeof value !== 'string') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return isObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function problemStatementOf(obj: Obj): string | undefined {
+  const info = isObject(obj.info) ? obj.info : {};
+  const replay = replayConfigOf(obj.replay_config);
+  for (const candidate of [replay?.problem_statement, info.problem_statement, obj.problem_statement]) {
+    if (typeof candidate === 'string' && candidate.trim()) return candidate;
+    if (isObject(candidate)) {
+      const text = pickString(candidate, ['text', 'problem_statement']);
+      if (text) return text;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A recorded resolution wins (`resolved`); otherwise a run that exited without submitting
+ * anything failed. A submitted patch is not yet an outcome (only its evaluation is).
+ */
+export function exitOutcome(info: Obj, infoPath: string): Outcome | undefined {
+  if (typeof info.resolved === 'boolean') return { success: info.resolved, score: info.resolved ? 1 : 0, source: `${infoPath}.resolved` };
+  const status = typeof info.exit_status === 'string' ? info.exit_status : undefined;
+  const submitted = typeof info.submission === 'string' && info.submission.trim() !== '';
+  if (status && !submitted && !/submit/i.test(status)) return { success: false, score: null, source: `${infoPath}.exit_status` };
+  return undefined;
+}
+
+export function loadSweAgent(value: unknown, source: SourceText, id: string): Trajectory {
+  const obj = isObject(value) ? value : {};
+  const base = source.basePath ?? [];
+  const useHistory = Array.isArray(obj.history) && obj.history.length > 0;
+  const messages = useHistory
+    ? sweHistoryMessages(checkSchema(z.array(sweHistoryItem), obj.history, { ...source, basePath: [...base, 'history'] }, 'a SWE-agent history'))
+    : sweStepMessages(checkSchema(z.array(sweStep), obj.trajectory ?? [], { ...source, basePath: [...base, 'trajectory'] }, 'a SWE-agent trajectory'));
+  const info = isObject(obj.info) ? obj.info : {};
+  const firstUser = messages.find((m, i) => m.role === 'user' && !(useHistory && isObject((obj.history as unknown[])[i]) && ((obj.history as Obj[])[i].is_demo ?? false)));
+  const metadata = remainingFields(obj, useHistory ? ['history'] : ['trajectory']);
+  // The step list repeats the history (and each step's `query` the whole prompt); it is not kept twice.
+  if (useHistory && Array.isArray(obj.trajectory)) metadata.trajectory = `(${obj.trajectory.length} steps; the messages are read from \`history\`)`;
+  const outcome = exitOutcome(info, 'info');
+  if (outcome) metadata.outcome = outcome;
+  return finishTrajectory({
+    format: 'swe-agent',
+    id,
+    messages,
+    query: problemStatementOf(obj) ?? firstUser?.content,
+    predictedAnswer: pickString(info, ['submission']),
+    metadata,
+  });
+}
+
+const SWE_HISTORY_MARKS = ['message_type', 'agent', 'action', 'thought', 'tool_call_ids', 'is_demo'];
+
+export const sweAgentReader: TrajectoryReader = {
+  id: 'swe-agent',
+  label: 'SWE-agent .traj',
+  detect(value): FormatMatch | undefined {
+    if (!isObject(value)) return undefined;
+    const runFields = ['info', 'replay_config', 'environment'].filter((k) => k in value);
+    const history = Array.isArray(value.history) ? value.history : undefined;
+    const steps = Array.isArray(value.trajectory) ? value.trajectory : undefined;
+    const stepLike = steps !== undefined && steps.length > 0 && steps.every((s) => isObject(s) && 'action' in s && ('observation' in s || 'response' in s || 'thought' in s));
+    const historyLike =
+      history !== undefined && history.length > 0 && history.some((m) => isObject(m) && SWE_HISTORY_MARKS.some((k) => k in m)) && history.every((m) => isObject(m) && 'role' in m);
+    if (historyLike || (stepLike && !history?.length)) {
+      const badRole = history?.findIndex((m) => !isObject(m) || typeof m.role !== 'string') ?? -1;
+      if (badRole !== -1) return { score: 0.4, reason: 'an object with a SWE-agent `history`', missing: [`history[${badRole}].role`] };
+      return {
+        // A demonstration file is a bare `history`: its messages' SWE-agent fields suffice.
+        score: runFields.length ? 0.95 : 0.85,
+        reason: historyLike
+          ? `an object with a \`history\` of messages carrying \`message_type\`/\`agent\`/\`action\` and ${runFields.map((k) => '`' + k + '`').join(', ') || 'steps'} (SWE-agent)`
+          : 'an object with `trajectory` steps of `action`/`observation`/`thought` (SWE-agent)',
+      };
+    }
+    if ((history !== undefined || steps !== undefined) && isObject(value.info) && ('submission' in value.info || 'exit_status' in value.info)) {
+      return {
+        score: 0.4,
+        reason: 'an object with `info.submission`/`info.exit_status` and `history` or `trajectory` (SWE-agent)',
+        missing: ['`history` of {role, content, message_type} or `trajectory` of {action, observation, thought}'],
+      };
+    }
+    return undefined;
+  },
+  load: loadSweAgent,
+};
+
+// ---------------------------------------------------------------------------------------------
+// mini-swe-agent
+
+const miniMessage = z.looseObject({
+  role: z.string().optional(),
+  type: z.string().optional(),
+  content: z.unknown().optional(),
+  tool_calls: z.array(chatToolCall).nullish(),
+  tool_call_id: z.string().nullish(),
+  extra: z.looseObject({}).nullish(),
+});
+type MiniMessage = z.infer<typeof miniMessage>;
+
+/** The languages mini-swe-agent's text-based models read an action from (v1 `bash`, v2 `mswea_bash_command`). */
+const MINI_ACTION_LANGUAGES = new Set(['bash', 'mswea_bash_command']);
+
+/** Text of a content in any of the shapes models give (a string, chat parts, Responses API items). */
+function anyText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value))
+    return value
+      .map((part) => (typeof part === 'string' ? part : isObject(part) ? (pickString(part, ['text', 'output', 'refusal']) ?? anyText(part.content)) : ''))
+      .filter((s) => s !== '')
+      .join('\n');
+  return '';
+}
+
+/** One message of a mini-swe-agent run: roles system/user/assistant/tool/exit, or a Responses API object. */
+function miniMessageOf(m: MiniMessage, position: number): Message {
+  const extra: Obj = m.extra ?? {};
+  if (m.type === 'function_call_output') {
+    const output = (m as Obj).output;
+    const call = (m as Obj).call_id;
+    const message: Message = { position, role: 'tool', content: anyText(output), toolCalls: [] };
+    if (typeof call === 'string') message.toolCallId = call;
+    return message;
+  }
+  // A Responses API response: its `output` items are the message text and the function calls.
+  if ((m as Obj).object === 'response' || (m.role === undefined && Array.isArray((m as Obj).output))) {
+    const items = Array.isArray((m as Obj).output) ? ((m as Obj).output as unknown[]) : [];
+    const calls: ToolCall[] = [];
+    const texts: string[] = [];
+    const reasoning: string[] = [];
+    for (const item of items) {
+      if (!isObject(item)) continue;
+      if (item.type === 'function_call' && typeof item.name === 'string')
+        calls.push(toolCallFromRaw(item.name, item.arguments, pickString(item, ['call_id', 'id'])));
+      else if (item.type === 'reasoning') reasoning.push(anyText(item.summary) || anyText(item.content));
+      else texts.push(anyText(item.content));
+    }
+    const message: Message = { position, role: 'assistant', content: texts.filter(Boolean).join('\n'), toolCalls: calls };
+    if (reasoning.some(Boolean)) message.reasoning = reasoning.filter(Boolean).join('\n');
+    return message;
+  }
+  const content = anyText(m.content);
+  switch (m.role) {
+    case 'assistant': {
+      const message: Message = { position, role: 'assistant', content, toolCalls: callsOf(m.tool_calls) };
+      const reasoning = (m as Obj).reasoning_content;
+      if (typeof reasoning === 'string' && reasoning.trim()) message.reasoning = reasoning;
+      if (message.toolCalls.length === 0) {
+        const actions = Array.isArray(extra.actions) ? extra.actions.filter(isObject) : [];
+        if (actions.length) message.toolCalls = actions.filter((a) => typeof a.command === 'string').map((a) => commandCall(a.command as string, pickString(a, ['tool_call_id'])));
+        else {
+          // mini-swe-agent runs a response's command only when it holds exactly one action block.
+          const blocks = fencedBlocks(content).filter((b) => MINI_ACTION_LANGUAGES.has(b.language));
+          if (blocks.length === 1) message.toolCalls = [commandCall(blocks[0].body)];
+        }
+      }
+      return message;
+    }
+    case 'tool': {
+      const message: Message = { position, role: 'tool', content, toolCalls: [] };
+      if (m.tool_call_id) message.toolCallId = m.tool_call_id;
+      return message;
+    }
+    case 'exit': {
+      // The run's end (Submitted, LimitsExceeded…): not a chat message, kept as one at its position.
+      const status = typeof extra.exit_status === 'string' ? extra.exit_status : '';
+      return { position, role: 'system', content: content || `exit: ${status}`, toolCalls: [] };
+    }
+    case 'user':
+      return { position, role: 'user', content, toolCalls: [] };
+    default:
+      return { position, role: 'system', content, toolCalls: [] };
+  }
+}
+
+function miniMessages(raw: MiniMessage[]): Message[] {
+  const messages = raw.map(miniMessageOf);
+  // A user message is a command's output when it records a return code (v1 writes
+  // `<returncode>…`, v2 `extra.returncode`) or follows a step that ran a command; a format-error
+  // reply is not.
+  messages.forEach((message, i) => {
+    if (message.role !== 'user') return;
+    const extra: Obj = raw[i].extra ?? {};
+    if (extra.interrupt_type === 'FormatError') return;
+    const previous = messages[i - 1];
+    const afterCommand = previous !== undefined && previous.role === 'assistant' && previous.toolCalls.length > 0;
+    if (afterCommand || 'returncode' in extra || /^\s*<returncode>/.test(message.content)) message.role = 'tool';
+  });
+  linkToolReturns(messages);
+  return messages;
+}
+
+export function loadMiniSweAgent(value: unknown, source: SourceText, id: string): Trajectory {
+  const obj = isObject(value) ? value : {};
+  const base = source.basePath ?? [];
+  const raw = checkSchema(z.array(miniMessage), obj.messages, { ...source, basePath: [...base, 'messages'] }, 'a mini-swe-agent message list');
+  const roleless = raw.findIndex((m) => m.role === undefined && m.type === undefined && (m as Obj).object === undefined && !Array.isArray((m as Obj).output));
+  if (roleless !== -1)
+    checkSchema(z.looseObject({ role: z.string({ message: 'expected a role (system, user, assistant, tool or exit)' }) }), raw[roleless], {
+      ...source,
+      basePath: [...base, 'messages', roleless],
+    }, 'a mini-swe-agent message');
+  const messages = miniMessages(raw);
+  const info = isObject(obj.info) ? obj.info : {};
+  const exitExtra = [...raw].reverse().find((m) => m.role === 'exit')?.extra ?? {};
+  const metadata = remainingFields(obj, ['messages']);
+  const outcome = exitOutcome(info, 'info');
+  if (outcome) metadata.outcome = outcome;
+  return finishTrajectory({
+    format: 'mini-swe-agent',
+    id,
+    messages,
+    predictedAnswer: pickString(info, ['submission']) ?? pickString(exitExtra, ['submission']),
+    // A run that ends without a submission has no answer; the last step's text is not one.
+    inferPredictedAnswer: false,
+    metadata,
+  });
+}
+
+function isMiniExchange(m: unknown): boolean {
+  if (!isObject(m) || typeof m.content !== 'string') return false;
+  if (m.role === 'user') return /^\s*<returncode>/.test(m.content);
+  return m.role === 'assistant' && fencedBlocks(m.content).some((b) => MINI_ACTION_LANGUAGES.has(b.language));
+}
+
+export const miniSweAgentReader: TrajectoryReader = {
+  id: 'mini-swe-agent',
+  label: 'mini-swe-agent .traj.json',
+  detect(value): FormatMatch | undefined {
+    if (!isObject(value)) return undefined;
+    const info = isObject(value.info) ? value.info : undefined;
+    const declared = typeof value.trajectory_format === 'string' && value.trajectory_format.startsWith('mini-swe-agent');
+    const versioned = info !== undefined && 'mini_version' in info;
+    if (!declared && !versioned) {
+      // Files written before the format was declared: a run `info` and mini's own conventions.
+      const ranRun = info !== undefined && ('exit_status' in info || 'submission' in info);
+      if (!ranRun || !Array.isArray(value.messages) || !value.messages.some(isMiniExchange)) return undefined;
+      return { score: 0.75, reason: 'an object with `info.exit_status` and `messages` holding ```bash actions or <returncode> outputs (mini-swe-agent)' };
+    }
+    const evidence = declared ? `"trajectory_format": "${String(value.trajectory_format)}"` : '`info.mini_version`';
+    if (!Array.isArray(value.messages)) return { score: 0.4, reason: `an object with ${evidence} (mini-swe-agent)`, missing: ['`messages` (the run’s message list)'] };
+    return { score: declared ? 0.95 : 0.9, reason: `an object with ${evidence} and \`messages\` (mini-swe-agent)` };
+  },
+  load: loadMiniSweAgent,
+};

@@ -7,6 +7,7 @@ import { anthropicReader } from './anthropic';
 import { claudeCodeReader } from './claudeCode';
 import { codexReader } from './codex';
 import { geminiCliReader } from './geminiCli';
+import { inspectReader } from './inspect';
 import { openHandsReader } from './openhands';
 import { openAiChatReader } from './openaiChat';
 import { miniSweAgentReader, sweAgentReader } from './sweAgent';
@@ -63,7 +64,7 @@ export interface TrajectoryReader {
 }
 
 /** Every reader; order only breaks exact ties. */
-export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, openHandsReader, sweAgentReader, miniSweAgentReader, openAiChatReader];
+export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, openHandsReader, sweAgentReader, miniSweAgentReader, openAiChatReader];
 
 export function readerFor(id: TrajectoryFormat): TrajectoryReader | undefined {
   return TRAJECTORY_READERS.find((reader) => reader.id === id);

@@ -21,7 +21,12 @@ interface Base {
   id: string;
   line?: number;
 }
-export type TrajectoryRecord = Base & { kind: TrajectoryFormat; trajectory: Trajectory };
+export type TrajectoryRecord = Base & {
+  kind: TrajectoryFormat;
+  trajectory: Trajectory;
+  /** The query for record lists, known without reading the trajectory (an Inspect .eval record reads its sample on first access). */
+  listQuery?: string;
+};
 export type LoadedRecord =
   | TrajectoryRecord
   | (Base & { kind: 'delegation-item'; item: DelegationItem })

@@ -34,8 +34,9 @@ export function disagrees(annotation: AnnotationData | null | undefined, audits:
 }
 
 export function recordLabel(record: TrajectoryRecord): string {
-  const t = record.trajectory;
-  return `${record.id} · ${truncate(t.query ?? '(no query)', 70)}`;
+  // A lazily read record (Inspect .eval) is labelled without reading it.
+  const query = record.listQuery ?? record.trajectory.query;
+  return `${record.id} · ${truncate(query ?? '(no query)', 70)}`;
 }
 
 export function buildRecordList(loaded: LoadedFile, sidecarRecords: Record<string, SidecarRecord | undefined>): RecordListEntry[] {

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { isFileNotFound, readUriBytes } from '../uriFiles';
 import { InputError } from '../../core/input/inputError';
 import { decodeText } from '../../core/input/readText';
-import { loadText, type LoadedFile } from '../../core/load/loadFile';
+import { loadBytes, type LoadedFile } from '../../core/load/loadFile';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../../core/load/loadRecord';
 import { annotationSchema, type Sidecar } from '../../core/sidecar/schema';
 import {
@@ -79,7 +79,7 @@ export class TrajectoryDocument implements vscode.CustomDocument {
   static async open(uri: vscode.Uri, backup?: AnnotationBackup): Promise<TrajectoryDocument> {
     const bytes = await readUriBytes(uri);
     const displayName = vscode.workspace.asRelativePath(uri);
-    const loaded = loadText(decodeText(bytes, displayName), displayName);
+    const loaded = loadBytes(bytes, displayName);
     if (!loaded.records.some(isTrajectoryRecord)) {
       throw new InputError(displayName, `is a ${loaded.detection.kind}, not a trajectory (${loaded.detection.reason})`);
     }

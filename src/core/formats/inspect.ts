@@ -1,0 +1,284 @@
+// Inspect AI eval logs (`inspect_ai.log.EvalLog`): the `.json` log (one object with `eval`,
+// `plan`, `results`, `stats`, `samples[]`) and, through src/core/load/loadZip.ts, the `.eval` zip
+// (`header.json` + `samples/<id>_epoch_<n>.json`). One record per sample and epoch; message i is
+// the sample's `messages[i]`.
+import { z } from 'zod';
+import { checkSchema, type SourceText } from '../input/schemaCheck';
+import type { Message, Role, ToolCall, Trajectory } from '../model/trajectory';
+import { isObject } from './fields';
+import { finishTrajectory } from './finish';
+import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
+
+const contentPart = z.looseObject({ type: z.string({ message: 'expected a content part with a `type` (text, reasoning, image, …)' }) });
+const content = z.union([z.string(), z.array(contentPart)], { message: 'expected a string or a list of content parts' });
+const toolCall = z.looseObject({
+  id: z.string().nullish(),
+  function: z.string({ message: 'expected the tool name as a string' }),
+  arguments: z.unknown().optional(),
+  parse_error: z.string().nullish(),
+});
+const chatMessage = z.looseObject({
+  role: z.enum(['system', 'user', 'assistant', 'tool'], { message: 'expected role system, user, assistant or tool' }),
+  content,
+  tool_calls: z.array(toolCall).nullish(),
+  tool_call_id: z.union([z.string(), z.array(z.string())]).nullish(),
+  function: z.string().nullish(),
+  error: z.looseObject({ type: z.string().optional(), message: z.string().optional() }).nullish(),
+  model: z.string().nullish(),
+});
+const score = z.looseObject({ value: z.unknown(), answer: z.string().nullish(), explanation: z.string().nullish() });
+export const inspectSampleSchema = z.looseObject({
+  id: z.union([z.string(), z.number()], { message: 'expected the sample id (a string or number)' }),
+  epoch: z.number({ message: 'expected the epoch number' }).int(),
+  input: z.union([z.string(), z.array(z.unknown())], { message: 'expected the input as a string or a list of chat messages' }),
+  target: z.union([z.string(), z.array(z.string())], { message: 'expected the target as a string or a list of strings' }).nullish(),
+  messages: z.array(chatMessage, { message: 'expected the sample messages as a list' }),
+  output: z.looseObject({ model: z.string().nullish(), completion: z.string().nullish() }).nullish(),
+  scores: z.record(z.string(), score).nullish(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  attachments: z.record(z.string(), z.string()).nullish(),
+});
+type InspectSample = z.infer<typeof inspectSampleSchema>;
+type ChatMessage = z.infer<typeof chatMessage>;
+
+/** The log-level context a sample is read with (the `.json` log's `eval`, or a `.eval` zip's header.json). */
+export interface InspectLogContext {
+  eval?: Record<string, unknown>;
+  status?: unknown;
+}
+
+// Samples handed out by `split` keep their path in the log (for messages), so their log context rides beside them.
+const contextOfSample = new WeakMap<object, InspectLogContext>();
+
+/** Marks a sample value as coming from a log with this context (used by `split` and the `.eval` reader). */
+export function withLogContext<T extends object>(sample: T, context: InspectLogContext): T {
+  contextOfSample.set(sample, context);
+  return sample;
+}
+
+const ATTACHMENT = 'attachment://';
+
+function resolveAttachment(text: string, attachments: Record<string, string> | null | undefined): string {
+  if (!text.startsWith(ATTACHMENT) || !attachments) return text;
+  return attachments[text.slice(ATTACHMENT.length)] ?? text;
+}
+
+interface MessageParts {
+  text: string;
+  reasoning?: string;
+  serverToolCalls: ToolCall[];
+}
+
+/** Text, reasoning and server-side tool uses of a message's content (parts other than text shown as `[image]` etc.). */
+function readContent(value: ChatMessage['content'], attachments: InspectSample['attachments']): MessageParts {
+  if (typeof value === 'string') return { text: resolveAttachment(value, attachments), serverToolCalls: [] };
+  const texts: string[] = [];
+  const reasoning: string[] = [];
+  const serverToolCalls: ToolCall[] = [];
+  for (const part of value) {
+    const p = part as Record<string, unknown>;
+    const str = (key: string) => (typeof p[key] === 'string' ? resolveAttachment(p[key], attachments) : undefined);
+    if (part.type === 'text') texts.push(str('text') ?? '');
+    else if (part.type === 'reasoning') reasoning.push(p.redacted === true ? (str('summary') ?? '[redacted reasoning]') : (str('reasoning') ?? ''));
+    else if (part.type === 'tool_use') {
+      // A tool the provider ran itself (web search, code execution): its call and result are in the message.
+      const name = str('name') ?? str('tool_type') ?? 'tool_use';
+      serverToolCalls.push(toolCallFromRaw(name, p.arguments, str('id')));
+      texts.push(`[${name}] ${str('result') ?? ''}${str('error') ? ` (error: ${str('error')})` : ''}`.trim());
+    } else texts.push(`[${part.type}]`);
+  }
+  const parts: MessageParts = { text: texts.join('\n'), serverToolCalls };
+  if (reasoning.length) parts.reasoning = reasoning.join('\n');
+  return parts;
+}
+
+const ROLE: Record<ChatMessage['role'], Role> = { system: 'system', user: 'user', assistant: 'assistant', tool: 'tool' };
+
+function toMessages(sample: InspectSample): Message[] {
+  const messages = sample.messages.map((m, position): Message => {
+    const parts = readContent(m.content, sample.attachments);
+    const toolCalls = [...(m.tool_calls ?? []).map((c) => toolCallFromRaw(c.function, c.arguments, c.id ?? undefined)), ...parts.serverToolCalls];
+    const message: Message = { position, role: ROLE[m.role], content: parts.text, toolCalls };
+    if (parts.reasoning) message.reasoning = parts.reasoning;
+    if (m.role === 'tool') {
+      if (typeof m.tool_call_id === 'string') message.toolCallId = m.tool_call_id;
+      if (m.error) {
+        message.isError = true;
+        if (!message.content.trim()) message.content = `${m.error.type ?? 'error'}: ${m.error.message ?? ''}`.trim();
+      }
+    }
+    return message;
+  });
+  linkToolReturns(messages);
+  return messages;
+}
+
+function firstUserText(input: InspectSample['input'], attachments: InspectSample['attachments']): string | undefined {
+  if (typeof input === 'string') return resolveAttachment(input, attachments);
+  const user = input.find((m) => isObject(m) && m.role === 'user') as { content?: unknown } | undefined;
+  if (!user) return undefined;
+  const parsed = content.safeParse(user.content);
+  return parsed.success ? readContent(parsed.data, attachments).text : undefined;
+}
+
+export interface Outcome {
+  success: boolean | null;
+  score: number | null;
+  source: string;
+}
+
+/** Inspect's `value_to_float` conventions: C/I/P/N, booleans, numbers, yes/no/true/false, numeric strings. */
+export function outcomeOfScoreValue(value: unknown, source: string): Outcome | undefined {
+  if (typeof value === 'boolean') return { success: value, score: value ? 1 : 0, source };
+  if (typeof value === 'number' && Number.isFinite(value)) return { success: value === 1 ? true : value === 0 ? false : null, score: value, source };
+  if (typeof value !== 'string') return undefined;
+  const letter: Record<string, Outcome> = {
+    C: { success: true, score: 1, source },
+    I: { success: false, score: 0, source },
+    P: { success: null, score: 0.5, source },
+    N: { success: false, score: 0, source },
+  };
+  if (letter[value]) return letter[value];
+  const lower = value.trim().toLowerCase();
+  if (lower === 'yes' || lower === 'true') return { success: true, score: 1, source };
+  if (lower === 'no' || lower === 'false') return { success: false, score: 0, source };
+  if (/^-?\d+(\.\d+)?$/.test(lower)) return outcomeOfScoreValue(Number(lower), source);
+  return undefined;
+}
+
+/** The first scorer's score (Inspect lists the task's primary scorer first). */
+function primaryScore(scores: InspectSample['scores']): [string, z.infer<typeof score>] | undefined {
+  const entries = Object.entries(scores ?? {});
+  return entries[0];
+}
+
+/** Id of a sample record: the sample id, with `#<epoch>` when the log has several epochs. */
+export function inspectRecordId(sampleId: string | number, epoch: number, manyEpochs: boolean): string {
+  return manyEpochs ? `${sampleId}#${epoch}` : String(sampleId);
+}
+
+/** One sample (an `EvalSample` value) as a trajectory. */
+export function loadInspectSample(value: unknown, source: SourceText, id: string): Trajectory {
+  const sample = checkSchema(inspectSampleSchema, value, source, 'an Inspect AI sample');
+  const context = (isObject(value) ? contextOfSample.get(value) : undefined) ?? {};
+  const spec = context.eval ?? {};
+  const messages = toMessages(sample);
+  const primary = primaryScore(sample.scores);
+  const completion = sample.output?.completion?.trim() ? sample.output.completion : undefined;
+  const target = sample.target ?? undefined;
+  const metadata: Record<string, unknown> = {
+    sample_id: sample.id,
+    epoch: sample.epoch,
+  };
+  const dataset = isObject(spec.dataset) ? spec.dataset.name : undefined;
+  for (const [key, v] of Object.entries({
+    model: sample.output?.model ?? spec.model,
+    task: spec.task,
+    task_id: spec.task_id,
+    dataset,
+    eval_id: spec.eval_id,
+    run_id: spec.run_id,
+    log_status: context.status,
+    target: Array.isArray(target) ? target : undefined,
+    scores: sample.scores ?? undefined,
+    sample_metadata: sample.metadata && Object.keys(sample.metadata).length ? sample.metadata : undefined,
+    model_usage: (value as Record<string, unknown>).model_usage,
+    total_time: (value as Record<string, unknown>).total_time,
+    working_time: (value as Record<string, unknown>).working_time,
+    error: (value as Record<string, unknown>).error,
+    limit: (value as Record<string, unknown>).limit,
+  }))
+    if (v !== undefined && v !== null) metadata[key] = v;
+  if (primary) {
+    const outcome = outcomeOfScoreValue(primary[1].value, `scores.${primary[0]}.value`);
+    if (outcome) metadata.outcome = outcome;
+  }
+  return finishTrajectory({
+    format: 'inspect',
+    id,
+    messages,
+    query: firstUserText(sample.input, sample.attachments),
+    // The scorer's `answer` is what it judged (the extracted answer); the completion is the model's whole last reply.
+    predictedAnswer: primary?.[1].answer?.trim() ? primary[1].answer : completion,
+    goldAnswer: Array.isArray(target) ? (target.length ? target.join(' | ') : undefined) : target?.trim() ? target : undefined,
+    metadata,
+  });
+}
+
+function isEvalSpec(value: unknown): value is Record<string, unknown> {
+  return isObject(value) && typeof value.task === 'string' && typeof value.model === 'string';
+}
+
+/** An `EvalLog` object: `eval` {task, model, …} beside `version`/`status`/`plan`/`results`. */
+function isEvalLog(value: unknown): boolean {
+  return isObject(value) && isEvalSpec(value.eval) && ('version' in value || 'status' in value || 'plan' in value || 'results' in value);
+}
+
+function looksLikeSample(value: Record<string, unknown>): boolean {
+  return 'epoch' in value && 'input' in value && 'messages' in value && ('target' in value || 'scores' in value || 'output' in value);
+}
+
+function manyEpochs(log: Record<string, unknown>, samples: unknown[]): boolean {
+  const spec = log.eval as Record<string, unknown>;
+  const configured = isObject(spec.config) && typeof spec.config.epochs === 'number' ? spec.config.epochs : 1;
+  return configured > 1 || samples.some((s) => isObject(s) && s.epoch !== 1 && s.epoch !== undefined);
+}
+
+export const inspectReader: TrajectoryReader = {
+  id: 'inspect',
+  label: 'Inspect AI eval log',
+  detect(value): FormatMatch | undefined {
+    if (!isObject(value)) return undefined;
+    if (isEvalLog(value)) {
+      if (Array.isArray(value.samples) && value.samples.length > 0)
+        return { score: 0.95, reason: 'an object with `eval` {task, model} and `samples` (Inspect AI log)' };
+      return {
+        score: 0.4,
+        reason: 'an object with `eval` {task, model} (Inspect AI log)',
+        missing: ['`samples` (this log holds none: it was written without samples, or is a header only)'],
+      };
+    }
+    if (looksLikeSample(value)) {
+      const complete = 'id' in value && Array.isArray(value.messages);
+      return complete
+        ? { score: 0.85, reason: 'an object with `id`, `epoch`, `input` and `messages` (Inspect AI sample)' }
+        : {
+            score: 0.4,
+            reason: 'an object with `epoch`, `input` and `messages` (Inspect AI sample)',
+            missing: ['`id`', '`messages` as a list'].filter((k) => (k === '`id`' ? !('id' in value) : !Array.isArray(value.messages))),
+          };
+    }
+    return undefined;
+  },
+  load(value, source, id) {
+    // A whole log forced through `load` (no split): its first sample.
+    if (isObject(value) && isEvalLog(value)) {
+      const samplesSource = { ...source, basePath: [...(source.basePath ?? []), 'samples'] };
+      checkSchema(logSamplesSchema, value.samples, samplesSource, 'an Inspect AI log with samples');
+      const [first] = splitLog(value);
+      return loadInspectSample(first.value, { ...source, basePath: [...(source.basePath ?? []), ...first.path] }, id);
+    }
+    return loadInspectSample(value, source, id);
+  },
+  split(value): SplitRecord[] {
+    return isObject(value) && isEvalLog(value) ? splitLog(value) : [{ id: '0', value, path: [] }];
+  },
+};
+
+const logSamplesSchema = z.array(z.unknown(), { message: "expected `samples`, the list of the log's samples (this log was written without them)" }).nonempty({
+  message: 'expected at least one sample in `samples`',
+});
+
+/** One record per sample and epoch of a `.json` log. */
+function splitLog(value: Record<string, unknown>): SplitRecord[] {
+  const samples = Array.isArray(value.samples) ? value.samples : [];
+  const context: InspectLogContext = { eval: value.eval as Record<string, unknown>, status: value.status };
+  const several = manyEpochs(value, samples);
+  return samples.map((sample, index) => {
+    const s = isObject(sample) ? withLogContext(sample, context) : sample;
+    const sampleId = isObject(s) && (typeof s.id === 'string' || typeof s.id === 'number') ? s.id : index + 1;
+    const epoch = isObject(s) && typeof s.epoch === 'number' ? s.epoch : 1;
+    return { id: inspectRecordId(sampleId, epoch, several), value: s, path: ['samples', index] };
+  });
+}

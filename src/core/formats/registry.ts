@@ -8,10 +8,12 @@ import { claudeCodeReader } from './claudeCode';
 import { codexReader } from './codex';
 import { geminiCliReader } from './geminiCli';
 import { inspectReader } from './inspect';
+import { magenticOneReader } from './magenticOne';
 import { openHandsReader } from './openhands';
 import { openAiChatReader } from './openaiChat';
 import { miniSweAgentReader, sweAgentReader } from './sweAgent';
 import { searchAuditBenchReader } from './searchAuditBench';
+import { tauBenchReader } from './tauBench';
 import { tongyiReader } from './tongyi';
 import { whoAndWhenReader } from './whoAndWhen';
 
@@ -64,7 +66,7 @@ export interface TrajectoryReader {
 }
 
 /** Every reader; order only breaks exact ties. */
-export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, openHandsReader, sweAgentReader, miniSweAgentReader, openAiChatReader];
+export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, openHandsReader, sweAgentReader, miniSweAgentReader, magenticOneReader, tauBenchReader, openAiChatReader];
 
 export function readerFor(id: TrajectoryFormat): TrajectoryReader | undefined {
   return TRAJECTORY_READERS.find((reader) => reader.id === id);

@@ -1,9 +1,14 @@
 // Chat-log readers and the Tongyi family fixes (issue 15): fixtures under test/fixtures/formats/<id>/ loaded through loadFile.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeLarge as makeLargeMagenticOne } from '../../bench/formats/magentic-one';
+import { makeLarge as makeLargeTau } from '../../bench/formats/tau-bench';
 import { finalAnswerLineOf } from '../../../src/core/formats/finish';
 import { questionAfterUserTurn } from '../../../src/core/formats/tongyi';
-import { loadFile } from '../../../src/core/load/loadFile';
+import { AMBIGUITY_MARGIN, decide, FULL_MATCH, rankFormats } from '../../../src/core/formats/registry';
+import { InputError } from '../../../src/core/input/inputError';
+import { loadFile, loadText } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { Trajectory } from '../../../src/core/model/trajectory';
 import { trajectoryOf } from '../helpers';
@@ -114,5 +119,192 @@ describe('FINAL ANSWER lines (finish.ts)', () => {
     assert.equal(stated.predictedAnswer, '8');
     assert.equal(finalAnswerLineOf('FINAL ANSWER: a\nmore\n  FINAL ANSWER: b  \r\nend'), 'b');
     assert.equal(finalAnswerLineOf('The FINAL ANSWER: is not at a line start'), undefined);
+  });
+});
+
+/** The winner of detection is `format` and clear of the runner-up. */
+function assertClearWinner(value: unknown, format: string): void {
+  const ranked = rankFormats(value);
+  const verdict = decide(ranked);
+  assert.equal(verdict.kind, 'reader', `a clear full match, got ${verdict.kind}: ${ranked.map((r) => `${r.reader.id} ${r.score}`).join(', ')}`);
+  if (verdict.kind !== 'reader') return;
+  assert.equal(verdict.match.reader.id, format);
+  const runnerUp = ranked.find((r) => r.reader.id !== format);
+  if (runnerUp && runnerUp.score >= FULL_MATCH) assert.ok(verdict.match.score - runnerUp.score >= AMBIGUITY_MARGIN, `clear of ${runnerUp.reader.id}`);
+}
+
+function fixtureValue(format: string, file: string): unknown {
+  return JSON.parse(readFileSync(join(FIXTURES, format, file), 'utf8'));
+}
+
+/** Loading `text` fails with one line naming the format and the place. */
+function assertLoadError(text: string, ...parts: (string | RegExp)[]): void {
+  assert.throws(
+    () => loadText(text, 'broken.json'),
+    (error: unknown) => {
+      assert.ok(error instanceof InputError, String(error));
+      assert.ok(!error.message.includes('\n'), 'one line');
+      for (const part of parts) assert.match(error.message, typeof part === 'string' ? new RegExp(part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : part);
+      return true;
+    },
+  );
+}
+
+describe('magentic-one', () => {
+  it('reads a bare array of agent-named {role, content} entries: the human task, every agent message a decision step, FINAL ANSWER', () => {
+    const t = single('magentic-one', 'gaia-kestrel-bay.json');
+    assert.equal(t.format, 'magentic-one');
+    assert.equal(t.messages.length, 10);
+    assert.equal(t.messages[0].role, 'user');
+    assert.ok(t.query?.startsWith('How many studio albums'));
+    assert.deepEqual(t.decisionSteps, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(
+      t.decisionSteps.map((p) => t.messages[p].agent),
+      [
+        'Orchestrator (thought)',
+        'Orchestrator (thought)',
+        'Orchestrator (-> WebSurfer)',
+        'WebSurfer',
+        'Orchestrator (thought)',
+        'Orchestrator (-> Assistant)',
+        'Assistant',
+        'Orchestrator (thought)',
+        'Orchestrator (termination condition)',
+      ],
+    );
+    assert.equal(t.predictedAnswer, '3');
+    assert.equal(t.finalAnswerStep, 9);
+    assertClearWinner(fixtureValue('magentic-one', 'gaia-kestrel-bay.json'), 'magentic-one');
+  });
+
+  it('reads AgentChat MagenticOneGroupChat messages: tool call requests and their execution events linked by call id', () => {
+    const t = single('magentic-one', 'agentchat-python-match.json');
+    assert.equal(t.messages.length, 7);
+    assert.deepEqual(
+      t.messages.map((m) => m.role),
+      ['user', 'assistant', 'assistant', 'assistant', 'tool', 'assistant', 'assistant'],
+    );
+    assert.equal(t.messages[3].toolCalls[0].name, 'run_python');
+    assert.deepEqual(t.messages[3].toolCalls[0].arguments, { code: "print('3.10')" });
+    assert.equal(t.messages[4].toolCallId, 'call_k1');
+    assert.equal(t.messages[4].issuedBy, 3);
+    assert.equal(t.messages[4].content, '3.10\n');
+    assert.equal(t.predictedAnswer, '3.10');
+    assert.deepEqual(t.metadata.agents, ['MagenticOneOrchestrator', 'Coder']);
+    assertClearWinner(fixtureValue('magentic-one', 'agentchat-python-match.json'), 'magentic-one');
+  });
+
+  it('a broken log names Magentic-One and the entry; plain OpenAI chat arrays stay openai-chat', () => {
+    const log = fixtureValue('magentic-one', 'gaia-kestrel-bay.json') as Record<string, unknown>[];
+    const broken = JSON.stringify(log.map((m, i) => (i === 4 ? { role: m.role, text: m.content } : m)));
+    assertLoadError(broken, 'Magentic-One', '$[4]');
+    assertClearWinner(
+      [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'a' },
+      ],
+      'openai-chat',
+    );
+  });
+
+  it('loads a large generated log with the right counts', () => {
+    const text = makeLargeMagenticOne(500);
+    const loaded = loadText(text, 'large.json');
+    const record = loaded.records[0];
+    assert.ok(isTrajectoryRecord(record));
+    assert.equal(record.trajectory.messages.length, 1 + 500 * 3 + 1);
+    assert.equal(record.trajectory.decisionSteps.length, 500 * 3 + 1);
+    assert.equal(record.trajectory.predictedAnswer, '500');
+  });
+});
+
+describe('tau-bench', () => {
+  it('reads a τ-bench results array: one record per task × trial, OpenAI messages with linked tool returns, the reward as outcome', () => {
+    const loaded = loadFile(join(FIXTURES, 'tau-bench', 'retail-results.json'));
+    assert.equal(loaded.detection.kind, 'tau-bench');
+    assert.deepEqual(
+      loaded.records.map((r) => r.id),
+      ['0#0', '1#0'],
+    );
+    const [first, second] = trajectoriesOf('tau-bench', 'retail-results.json');
+    assert.equal(first.messages.length, 16);
+    assert.deepEqual(first.decisionSteps, [2, 4, 6, 8, 10, 12, 14]);
+    assert.deepEqual(
+      first.messages.map((m) => m.role),
+      [
+        'system',
+        'user',
+        'assistant',
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'user',
+      ],
+    );
+    assert.equal(first.messages[12].toolCalls[0].name, 'cancel_pending_order');
+    assert.deepEqual(first.messages[12].toolCalls[0].arguments, { order_id: '#W5521907', reason: 'ordered by mistake' });
+    assert.equal(first.messages[13].toolCallId, 'call_a3');
+    assert.equal(first.messages[13].issuedBy, 12);
+    assert.equal(first.query, "Hi, I'd like to cancel an order I placed by mistake.");
+    assert.deepEqual(first.metadata.outcome, { success: true, score: 1, source: 'reward' });
+    assert.match(String(first.metadata.instruction), /You are Mara Lindqvist/);
+    assert.deepEqual(second.metadata.outcome, { success: false, score: 0, source: 'reward' });
+    assert.equal(second.goldAnswer, '10', 'the task outputs are the gold answer');
+    assertClearWinner(fixtureValue('tau-bench', 'retail-results.json'), 'tau-bench');
+    assertClearWinner((fixtureValue('tau-bench', 'retail-results.json') as unknown[])[0], 'tau-bench');
+  });
+
+  it('reads a τ²-bench results object: one record per simulation, the task beside it, tool calls of the user simulator kept apart', () => {
+    const loaded = loadFile(join(FIXTURES, 'tau-bench', 'tau2-results.json'));
+    assert.deepEqual(
+      loaded.records.map((r) => r.id),
+      ['airline_task_3#0', 'telecom_task_8#0'],
+    );
+    const [airline, telecom] = trajectoriesOf('tau-bench', 'tau2-results.json');
+    assert.equal(airline.messages.length, 6);
+    assert.deepEqual(airline.decisionSteps, [0, 2, 4]);
+    assert.deepEqual(airline.messages[2].toolCalls[0].arguments, { reservation_id: 'ZFA04Y' });
+    assert.equal(airline.messages[3].issuedBy, 2);
+    assert.equal(airline.goldAnswer, 'HAT170');
+    assert.deepEqual(airline.metadata.outcome, { success: true, score: 1, source: 'reward_info.reward' });
+    assert.equal(telecom.messages.length, 7);
+    assert.equal(telecom.messages[1].role, 'user');
+    assert.equal(telecom.messages[1].toolCalls[0].name, 'check_network_status');
+    assert.equal(telecom.messages[2].issuedBy, undefined, "a return of the user's own call answers no agent step");
+    assert.equal(telecom.messages[5].issuedBy, 4);
+    assert.equal(telecom.messages[5].isError, true);
+    assert.equal(telecom.query, 'My phone has no signal and I checked: airplane mode is on.');
+    assert.deepEqual(telecom.metadata.outcome, { success: false, score: 0, source: 'reward_info.reward' });
+    assert.equal(telecom.metadata.termination_reason, 'max_steps');
+    assertClearWinner(fixtureValue('tau-bench', 'tau2-results.json'), 'tau-bench');
+  });
+
+  it('a record without `traj` names τ-bench and what is missing; a broken message names its path', () => {
+    const records = fixtureValue('tau-bench', 'retail-results.json') as Record<string, unknown>[];
+    assertLoadError(JSON.stringify({ task_id: 3, reward: 0, info: {} }), 'τ-bench', 'traj');
+    const badRole = structuredClone(records);
+    (badRole[1].traj as Record<string, unknown>[])[2].role = 'robot';
+    const loaded = loadText(JSON.stringify(badRole), 'broken.json');
+    assert.equal(loaded.records.length, 1, 'the good record still loads');
+    assert.match(loaded.problems[0].path ?? '', /\$\[1\]\.traj\[2\]\.role/);
+  });
+
+  it('loads a large generated results file with the right counts', () => {
+    const loaded = loadText(makeLargeTau(40, 2), 'results.json');
+    assert.equal(loaded.records.length, 80);
+    const record = loaded.records[79];
+    assert.ok(isTrajectoryRecord(record));
+    assert.equal(record.id, '39#1');
+    assert.equal(record.trajectory.messages.length, 2 + 4 * 4);
+    assert.equal(record.trajectory.decisionSteps.length, 8);
   });
 });

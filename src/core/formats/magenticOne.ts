@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { checkSchema, type SourceText } from '../input/schemaCheck';
+import type { Message, Trajectory } from '../model/trajectory';
+import { isObject } from './fields';
+import { finishTrajectory } from './finish';
+import type { FormatMatch, TrajectoryReader } from './registry';
+import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+
+// Magentic-One logs (microsoft/autogen): a bare array of `{role, content}` whose roles are agent
+// names — `Orchestrator`, `WebSurfer`, `FileSurfer`, `Coder`, `ComputerTerminal`, or the
+// orchestrator's `Orchestrator (thought)` / `Orchestrator (-> WebSurfer)` — the task from `human`
+// or `user`. AgentChat's MagenticOneGroupChat writes `{source, type, content}` messages instead:
+// TextMessage, ToolCallRequestEvent (content: [{id, name, arguments}]), ToolCallExecutionEvent
+// (content: [{call_id, content, is_error}]), ToolCallSummaryMessage, ThoughtEvent, StopMessage…
+
+const MAGENTIC_AGENTS = /^(Orchestrator|MagenticOneOrchestrator|WebSurfer|FileSurfer|Coder|ComputerTerminal|Executor|Assistant)\b/;
+const ORCHESTRATOR_ROLE = /^\w+ \((thought|-> [^)]+|termination condition)\)$/;
+const TASK_GIVERS = new Set(['human', 'user']);
+const CHAT_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function', 'human']);
+const AGENTCHAT_TYPES = new Set([
+  'TextMessage',
+  'MultiModalMessage',
+  'StopMessage',
+  'HandoffMessage',
+  'ToolCallRequestEvent',
+  'ToolCallExecutionEvent',
+  'ToolCallSummaryMessage',
+  'ThoughtEvent',
+  'StructuredMessage',
+  'SelectSpeakerEvent',
+  'SelectorEvent',
+  'MemoryQueryEvent',
+  'UserInputRequestedEvent',
+  'ModelClientStreamingChunkEvent',
+  'CodeGenerationEvent',
+  'CodeExecutionEvent',
+]);
+
+const functionCall = z.looseObject({ id: z.string().nullish(), name: z.string(), arguments: z.unknown().optional() });
+const executionResult = z.looseObject({
+  call_id: z.string().nullish(),
+  content: z.unknown().optional(),
+  is_error: z.boolean().nullish(),
+  name: z.string().nullish(),
+});
+const roleEntry = z.looseObject({
+  role: z.string({ message: 'expected the agent name as a string' }),
+  content: z.union([z.string(), z.null()], { message: 'expected the message text as a string' }),
+  name: z.string().nullish(),
+});
+const sourceEntry = z.looseObject({
+  source: z.string({ message: 'expected the agent name as a string' }),
+  type: z.string({ message: 'expected the AgentChat message type as a string' }),
+  content: z.unknown(),
+});
+
+function isRoleEntry(value: unknown): value is { role: string; content: unknown } {
+  return isObject(value) && typeof value.role === 'string';
+}
+
+function isSourceEntry(value: unknown): value is { source: string; type: string; content: unknown } {
+  return isObject(value) && typeof value.source === 'string' && typeof value.type === 'string';
+}
+
+function looksMagenticAgent(name: string): boolean {
+  return MAGENTIC_AGENTS.test(name) || ORCHESTRATOR_ROLE.test(name);
+}
+
+function detectMagenticOne(value: unknown): FormatMatch | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  if (value.every(isSourceEntry)) {
+    const types = new Set(value.map((v) => v.type));
+    if (![...types].some((t) => AGENTCHAT_TYPES.has(t))) return undefined;
+    return { score: 0.85, reason: `an array of AutoGen AgentChat messages ({source, type, content}; types ${[...types].slice(0, 4).join(', ')})` };
+  }
+  if (!isRoleEntry(value[0])) return undefined;
+  const roles = [...new Set(value.filter(isRoleEntry).map((v) => v.role))];
+  const agents = roles.filter(looksMagenticAgent);
+  const foreign = roles.filter((r) => !CHAT_ROLES.has(r));
+  // A chat log with an `Assistant` role only is not Magentic-One evidence; an agent name beyond the chat roles is.
+  if (foreign.length === 0) return undefined;
+  const badIndex = value.findIndex((v) => !isRoleEntry(v) || (typeof v.content !== 'string' && v.content !== null));
+  const reason = `a bare array of {role, content} whose roles are agent names (${roles.slice(0, 5).join(', ')})`;
+  if (badIndex !== -1) return agents.length ? { score: 0.4, reason, missing: [`a string \`content\` and \`role\` in entry ${badIndex}`] } : undefined;
+  return { score: agents.length ? 0.85 : 0.55, reason };
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (content === null || content === undefined) return '';
+  if (Array.isArray(content))
+    return content.map((part) => (typeof part === 'string' ? part : isObject(part) && typeof part.content === 'string' ? part.content : '[image]')).join('\n');
+  return JSON.stringify(content);
+}
+
+function fromRoleEntry(entry: { role: string; content: string | null; name?: string | null }, position: number): Message {
+  const role = entry.role.trim();
+  const content = entry.content ?? '';
+  if (TASK_GIVERS.has(role.toLowerCase())) return { position, role: 'user', agent: role, content, toolCalls: [] };
+  if (role === 'system') return { position, role: 'system', content, toolCalls: [] };
+  return { position, role: 'assistant', agent: entry.name || role, content, toolCalls: [] };
+}
+
+function fromSourceEntry(entry: { source: string; type: string; content: unknown }, position: number, source: SourceText): Message {
+  const agent = entry.source;
+  if (entry.type === 'ToolCallRequestEvent') {
+    const calls = checkSchema(
+      z.array(functionCall),
+      entry.content,
+      { ...source, basePath: [...(source.basePath ?? []), position, 'content'] },
+      'AgentChat tool calls',
+    );
+    return { position, role: 'assistant', agent, content: '', toolCalls: calls.map((c) => toolCallFromRaw(c.name, c.arguments, c.id ?? undefined)) };
+  }
+  if (entry.type === 'ToolCallExecutionEvent') {
+    const results = checkSchema(
+      z.array(executionResult),
+      entry.content,
+      { ...source, basePath: [...(source.basePath ?? []), position, 'content'] },
+      'AgentChat tool results',
+    );
+    // One event answers every call of the request before it; its first call id links it.
+    const message: Message = { position, role: 'tool', agent, content: results.map((r) => textOf(r.content)).join('\n\n'), toolCalls: [] };
+    if (results[0]?.call_id) message.toolCallId = results[0].call_id;
+    if (results.some((r) => r.is_error)) message.isError = true;
+    return message;
+  }
+  if (agent === 'user' || agent === 'human') return { position, role: 'user', agent, content: textOf(entry.content), toolCalls: [] };
+  return { position, role: 'assistant', agent, content: textOf(entry.content), toolCalls: [] };
+}
+
+/** `magentic-one`: the first human/user entry is the task; every agent message is a decision step of its agent. */
+export function loadMagenticOne(value: unknown, source: SourceText, id: string): Trajectory {
+  const list = checkSchema(z.array(z.unknown(), { message: 'expected an array of agent messages' }), value, source, 'Magentic-One messages');
+  const messages = list.map((entry, position) => {
+    const at = { ...source, basePath: [...(source.basePath ?? []), position] };
+    // Each entry is checked against the shape it claims, so the message names the field it lacks.
+    if (isObject(entry) && 'source' in entry && !('role' in entry))
+      return fromSourceEntry(checkSchema(sourceEntry, entry, at, 'an AgentChat message'), position, source);
+    return fromRoleEntry(checkSchema(roleEntry, entry, at, 'a Magentic-One {role, content} message'), position);
+  });
+  linkToolReturns(messages);
+  const task = messages.find((m) => m.role === 'user');
+  const agents = [...new Set(messages.filter((m) => m.role === 'assistant').map((m) => m.agent))];
+  return finishTrajectory({
+    format: 'magentic-one',
+    id,
+    messages,
+    query: task?.content,
+    // Multi-agent logs end with chatter; the answer is the `FINAL ANSWER:` line when there is one.
+    inferPredictedAnswer: false,
+    metadata: { agents },
+  });
+}
+
+export const magenticOneReader: TrajectoryReader = {
+  id: 'magentic-one',
+  label: 'Magentic-One / AutoGen agent log',
+  detect: detectMagenticOne,
+  load: loadMagenticOne,
+};

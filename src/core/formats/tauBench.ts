@@ -1,0 +1,189 @@
+import { z } from 'zod';
+import { checkSchema, type SourceText } from '../input/schemaCheck';
+import type { Message, Trajectory } from '../model/trajectory';
+import { isObject, pickString } from './fields';
+import { finishTrajectory } from './finish';
+import { openAiMessagesSchema, normalizeOpenAiMessages } from './openaiChat';
+import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
+import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+
+// τ-bench (sierra-research/tau-bench) writes results as an array of
+// `{task_id, reward, info: {task, reward_info, …}, traj: [OpenAI chat messages], trial}`, one per
+// task × trial. τ²-bench (sierra-research/tau2-bench) writes `{timestamp, info, tasks,
+// simulations: [{id, task_id, trial, messages, reward_info: {reward, …}, termination_reason, …}]}`
+// whose messages are `{role, content, tool_calls: [{id, name, arguments, requestor}], turn_idx}`
+// and tool messages `{role: "tool", id, content, requestor, error}`. Both count a run as a
+// success when its reward is 1 (within 1e-6).
+
+type Obj = Record<string, unknown>;
+
+function isTauRecord(value: unknown): value is Obj {
+  return isObject(value) && Array.isArray(value.traj) && ('reward' in value || 'task_id' in value);
+}
+
+function isTau2Simulation(value: unknown): boolean {
+  return isObject(value) && Array.isArray(value.messages) && 'task_id' in value && ('reward_info' in value || 'termination_reason' in value);
+}
+
+function isTau2Results(value: unknown): value is Obj {
+  return isObject(value) && Array.isArray(value.simulations) && ('tasks' in value || 'info' in value);
+}
+
+function recordId(obj: Obj, fallback: string): string {
+  const task = pickString(obj, ['task_id']);
+  if (task === undefined) return pickString(obj, ['id']) ?? fallback;
+  const trial = typeof obj.trial === 'number' ? obj.trial : undefined;
+  return trial === undefined ? task : `${task}#${trial}`;
+}
+
+const success = (reward: number) => Math.abs(reward - 1) <= 1e-6;
+
+function outcomeOf(reward: unknown, source: string): Obj | undefined {
+  if (typeof reward !== 'number' || !Number.isFinite(reward)) return undefined;
+  return { success: success(reward), score: reward, source };
+}
+
+function detectTau(value: unknown): FormatMatch | undefined {
+  if (isTau2Results(value)) {
+    const bad = (value.simulations as unknown[]).findIndex((s) => !isObject(s) || !Array.isArray(s.messages));
+    if (bad !== -1) return { score: 0.4, reason: 'a τ²-bench results object (`simulations`)', missing: [`simulations[${bad}].messages`] };
+    return { score: 0.9, reason: 'a τ²-bench results object with `simulations` and `tasks`' };
+  }
+  if (isTau2Simulation(value)) return { score: 0.85, reason: 'a τ²-bench simulation (`task_id`, `messages`, `reward_info`)' };
+  if (isTauRecord(value)) return { score: 0.9, reason: 'a τ-bench result (`task_id`, `reward`, `traj`)' };
+  if (Array.isArray(value) && value.length > 0 && isObject(value[0]) && 'task_id' in value[0] && ('traj' in value[0] || 'reward' in value[0])) {
+    const bad = value.findIndex((v) => !isTauRecord(v));
+    if (bad !== -1) return { score: 0.4, reason: 'an array of τ-bench results', missing: [`[${bad}].traj (the message list)`] };
+    return { score: 0.9, reason: `an array of ${value.length} τ-bench results (\`task_id\`, \`reward\`, \`traj\`)` };
+  }
+  if (isObject(value) && 'task_id' in value && 'reward' in value && 'info' in value)
+    return { score: 0.4, reason: 'a τ-bench result (`task_id`, `reward`, `info`)', missing: ['traj (the message list)'] };
+  return undefined;
+}
+
+function splitTau(value: unknown): SplitRecord[] {
+  if (Array.isArray(value)) return value.map((v, i) => ({ id: isObject(v) ? recordId(v, String(i + 1)) : String(i + 1), value: v, path: [i] }));
+  if (isTau2Results(value)) {
+    const tasks = new Map<string, unknown>();
+    if (Array.isArray(value.tasks)) for (const task of value.tasks) if (isObject(task) && task.id !== undefined) tasks.set(String(task.id), task);
+    return (value.simulations as unknown[]).map((s, i) => {
+      if (!isObject(s)) return { id: String(i + 1), value: s, path: ['simulations', i] };
+      // The task (instruction, gold actions) lives beside the simulations; it rides along for load.
+      const task = tasks.get(String(s.task_id));
+      return { id: recordId(s, String(i + 1)), value: task && !('task' in s) ? { ...s, task } : s, path: ['simulations', i] };
+    });
+  }
+  return [{ id: isObject(value) ? recordId(value, '0') : '0', value, path: [] }];
+}
+
+const tau2Message = z.looseObject({
+  role: z.enum(['system', 'user', 'assistant', 'tool'], { message: 'expected role system, user, assistant or tool' }),
+  content: z.string({ message: 'expected the message text as a string' }).nullish(),
+  tool_calls: z
+    .array(
+      z.looseObject({
+        id: z.string().nullish(),
+        name: z.string({ message: 'expected the tool name as a string' }),
+        arguments: z.unknown().optional(),
+        requestor: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+  id: z.string().nullish(),
+  requestor: z.string().nullish(),
+  error: z.boolean().nullish(),
+  turn_idx: z.number().nullish(),
+});
+
+function tau2Messages(raw: z.infer<typeof tau2Message>[]): Message[] {
+  const messages = raw.map((m, position): Message => {
+    const message: Message = {
+      position,
+      role: m.role,
+      content: m.content ?? '',
+      toolCalls: (m.tool_calls ?? []).map((c) => toolCallFromRaw(c.name, c.arguments, c.id ?? undefined)),
+    };
+    if (m.role === 'tool') {
+      if (m.id) message.toolCallId = m.id;
+      if (m.error) message.isError = true;
+      if (m.requestor === 'user') message.agent = 'user';
+    }
+    return message;
+  });
+  linkToolReturns(messages);
+  // The simulated user calls tools of its own (τ² telecom); those returns answer no agent step.
+  for (const message of messages) if (message.role === 'tool' && message.agent === 'user') delete message.issuedBy;
+  return messages;
+}
+
+function goldOf(task: unknown): string | undefined {
+  if (!isObject(task)) return undefined;
+  const outputs = Array.isArray(task.outputs)
+    ? task.outputs
+    : isObject(task.evaluation_criteria) && Array.isArray(task.evaluation_criteria.communicate_info)
+      ? task.evaluation_criteria.communicate_info
+      : [];
+  const texts = outputs.filter((o): o is string => typeof o === 'string' && o.trim() !== '');
+  return texts.length ? texts.join('; ') : undefined;
+}
+
+function instructionOf(task: unknown): unknown {
+  if (!isObject(task)) return undefined;
+  if (typeof task.instruction === 'string') return task.instruction;
+  return isObject(task.user_scenario) ? task.user_scenario.instructions : undefined;
+}
+
+/** The conversation's first user words (a τ² user may open with a tool call of its own). */
+function firstUserText(messages: Message[]): string | undefined {
+  return messages.find((m) => m.role === 'user' && m.content.trim() !== '')?.content;
+}
+
+/** `tau-bench`: one τ-bench result or one τ²-bench simulation. */
+export function loadTau(value: unknown, source: SourceText, id: string): Trajectory {
+  const obj = isObject(value) ? value : {};
+  const at = (...path: (string | number)[]) => ({ ...source, basePath: [...(source.basePath ?? []), ...path] });
+  if (isTau2Simulation(obj) || (!Array.isArray(obj.traj) && Array.isArray(obj.messages))) {
+    const messages = tau2Messages(checkSchema(z.array(tau2Message), obj.messages, at('messages'), 'τ²-bench simulation messages'));
+    const rewardInfo = isObject(obj.reward_info) ? obj.reward_info : {};
+    const { messages: _messages, task, ...rest } = obj;
+    const metadata: Obj = { ...rest, benchmark: 'tau2-bench' };
+    if (instructionOf(task) !== undefined) metadata.instruction = instructionOf(task);
+    if (isObject(task)) metadata.task = task;
+    const outcome = outcomeOf(rewardInfo.reward, 'reward_info.reward');
+    if (outcome) metadata.outcome = outcome;
+    return finishTrajectory({
+      format: 'tau-bench',
+      id,
+      messages,
+      query: firstUserText(messages),
+      goldAnswer: goldOf(task),
+      inferPredictedAnswer: false,
+      metadata,
+    });
+  }
+  const parsed = checkSchema(openAiMessagesSchema, obj.traj, at('traj'), 'τ-bench traj (OpenAI chat messages)');
+  const messages = normalizeOpenAiMessages(parsed);
+  const info = isObject(obj.info) ? obj.info : {};
+  const { traj: _traj, ...rest } = obj;
+  const metadata: Obj = { ...rest, benchmark: 'tau-bench' };
+  if (instructionOf(info.task) !== undefined) metadata.instruction = instructionOf(info.task);
+  const outcome = outcomeOf(obj.reward, 'reward');
+  if (outcome) metadata.outcome = outcome;
+  return finishTrajectory({
+    format: 'tau-bench',
+    id,
+    messages,
+    query: firstUserText(messages),
+    goldAnswer: goldOf(info.task),
+    inferPredictedAnswer: false,
+    metadata,
+  });
+}
+
+export const tauBenchReader: TrajectoryReader = {
+  id: 'tau-bench',
+  label: 'τ-bench / τ²-bench results',
+  detect: detectTau,
+  load: loadTau,
+  split: splitTau,
+};

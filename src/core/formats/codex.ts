@@ -93,13 +93,19 @@ interface Reading {
   prompt?: boolean;
 }
 
-function readItem(item: Obj, position: number, check: (schema: z.ZodType, what: string) => void): Reading {
+/** Where an item sits, for the error of a wrong shape (built once per file, not per line). */
+interface ItemPlace {
+  source: SourceText;
+  lineNumber?: number;
+}
+
+function readItem(item: Obj, position: number, place: ItemPlace): Reading {
   const type = String(item.type);
   const message: Message = { position, role: 'system', content: '', toolCalls: [] };
   switch (type) {
     case 'message': {
       if (typeof item.role !== 'string' || !Array.isArray(item.content) || !item.content.every((c) => isObject(c) && typeof c.type === 'string'))
-        check(messageItemSchema, 'a Codex message item');
+        refuseLine(messageItemSchema, item, place.source, place.lineNumber, 'a Codex message item');
       const role = item.role as string;
       message.role = role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : 'system';
       message.content = contentText(item.content);
@@ -118,7 +124,8 @@ function readItem(item: Obj, position: number, check: (schema: z.ZodType, what: 
     }
     case 'function_call':
     case 'custom_tool_call': {
-      if (typeof item.name !== 'string' || (item.call_id !== undefined && typeof item.call_id !== 'string')) check(functionCallSchema, 'a Codex function call');
+      if (typeof item.name !== 'string' || (item.call_id !== undefined && typeof item.call_id !== 'string'))
+        refuseLine(functionCallSchema, item, place.source, place.lineNumber, 'a Codex function call');
       message.role = 'assistant';
       const callId = typeof item.call_id === 'string' ? item.call_id : undefined;
       // A custom tool (apply_patch) takes free text, not JSON: kept as its `input` argument.
@@ -189,10 +196,10 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
   let query: string | undefined;
   let sessionId: string | undefined;
   const legacy = isLegacySession(values[0]);
+  const place: ItemPlace = { source };
   values.forEach((value, position) => {
     const lineNumber = lineNumbers[position];
     const line = isObject(value) ? value : {};
-    const check = (schema: z.ZodType, what: string, at: unknown = value) => refuseLine(schema, at, source, lineNumber, what);
     let item: Obj | undefined;
     if (legacy) {
       if (position === 0) {
@@ -207,7 +214,7 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
       }
       item = line;
     } else {
-      if (!isRolloutLine(value)) check(lineSchema, 'a Codex rollout line');
+      if (!isRolloutLine(value)) refuseLine(lineSchema, value, source, lineNumber, 'a Codex rollout line');
       const payload = line.payload as Obj;
       if (line.type === 'response_item') item = payload;
       else {
@@ -229,8 +236,9 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
         return;
       }
     }
-    if (typeof item.type !== 'string') check(lineSchema, 'a Codex response item');
-    const reading = readItem(item, position, (schema, what) => check(schema, what, item));
+    if (typeof item.type !== 'string') refuseLine(lineSchema.pick({ type: true }), item, source, lineNumber, 'a Codex response item');
+    place.lineNumber = lineNumber;
+    const reading = readItem(item, position, place);
     if (reading.prompt && query === undefined) query = reading.message.content;
     messages.push(reading.message);
   });
@@ -274,11 +282,8 @@ function loadCodexJson(value: unknown, source: SourceText, id: string): Trajecto
   let query: string | undefined;
   items.forEach((item, position) => {
     const at = { ...source, basePath: [...(source.basePath ?? []), 'items', position] };
-    const check = (schema: z.ZodType, what: string): void => {
-      refuseLine(schema, item, at, undefined, what);
-    };
-    if (!isObject(item) || typeof item.type !== 'string') check(lineSchema.pick({ type: true }), 'a Codex response item');
-    const reading = readItem(item as Obj, position, check);
+    if (!isObject(item) || typeof item.type !== 'string') refuseLine(lineSchema.pick({ type: true }), item, at, undefined, 'a Codex response item');
+    const reading = readItem(item as Obj, position, { source: at });
     if (reading.prompt && query === undefined) query = reading.message.content;
     messages.push(reading.message);
   });

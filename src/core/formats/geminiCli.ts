@@ -26,7 +26,7 @@ const partList = z.union([z.string(), z.array(z.unknown()), z.looseObject({})], 
 const messageRecordSchema = z.looseObject({
   id: z.string({ message: 'expected the message `id` as a string' }),
   type: z.string({ message: 'expected `type` user, gemini, info, warning or error' }),
-  content: partList.optional(),
+  content: partList.nullish(),
   toolCalls: z
     .array(z.looseObject({ name: z.string({ message: 'expected the tool call `name` as a string' }) }), { message: 'expected `toolCalls` as an array' })
     .optional(),
@@ -65,6 +65,15 @@ function responseText(fr: Obj): string {
     if (typeof response.content === 'string') return response.content;
   }
   return typeof response === 'string' ? response : JSON.stringify(response ?? null);
+}
+
+/** The fast form of messageRecordSchema (zod on every line of a large session costs as much as the parse). */
+function wellFormed(record: Obj): boolean {
+  const content = record.content;
+  if (content !== undefined && typeof content !== 'string' && typeof content !== 'object') return false;
+  const calls = record.toolCalls;
+  if (calls === undefined) return true;
+  return Array.isArray(calls) && calls.every((c) => isObject(c) && typeof c.name === 'string');
 }
 
 /** A message record; types other than RECORD_TYPES (added by later versions) are read as notes. */
@@ -152,7 +161,7 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
   const messages = values.map((value, position): Message => {
     const line = isObject(value) ? value : {};
     if (isMessageRecord(value)) {
-      if (!messageRecordSchema.safeParse(value).success) refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI message record');
+      if (!wellFormed(value)) refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI message record');
       const later = lastIndexOf.get(value.id)!;
       if (later !== position)
         return {

@@ -3,8 +3,12 @@ import type { Trajectory } from '../model/trajectory';
 import { toolKind, type ToolNames } from '../stats/statistics';
 import { traceAnswer } from '../view/answerTrace';
 import { extractConstraints, supports, type QueryConstraint } from './constraints';
+import { rankSuspects, type Suspect, type Weights } from './heuristic/rank';
+import { HEURISTIC_WEIGHTS } from './heuristic/weights';
+import { computeSignals, type SignalId, type StepSignals } from './signals/stepSignals';
+import { messageText, openingQuote } from './signals/text';
 
-export const HEURISTIC_VERSION = 'heuristic/v1';
+export const HEURISTIC_VERSION = 'heuristic/v2';
 
 export interface HeuristicFinding {
   criticalStep: number;
@@ -49,13 +53,13 @@ function queriesUpTo(t: Trajectory, names: ToolNames, upTo: number): string[] {
 }
 
 /**
- * The offline heuristic auditor: no model. It reads deterministic signals — where the predicted
- * answer first appears and from what kind of source, whether the query's explicit constraints
- * (years, numbers, quoted phrases, names) are supported by the evidence up to the commitment,
- * whether a source was visited before answering, repeated queries, stopping early — and proposes
+ * The search-agent audit (heuristic/v1, today one signal of the offline auditor): where the
+ * predicted answer first appears and from what kind of source, whether the query's explicit
+ * constraints (years, numbers, quoted phrases, names) are supported by the evidence up to the
+ * commitment, whether a source was visited before answering, repeated queries, stopping early —
  * a step, a root cause and a templated repair, listing the evidence used.
  */
-export function heuristicAudit(t: Trajectory, names: ToolNames = {}): HeuristicFinding {
+export function searchAgentAudit(t: Trajectory, names: ToolNames = {}): HeuristicFinding {
   const decisions = t.decisionSteps;
   if (decisions.length === 0) throw new Error('the trajectory has no decision step to audit');
   const final = t.finalAnswerStep ?? decisions[decisions.length - 1];
@@ -210,4 +214,121 @@ function describe(constraints: QueryConstraint[]): string {
 /** "1 tool call", "3 tool calls". */
 function counted(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** The signals of every decision step, the search-agent audit's pick among them when the run states an answer. */
+export function heuristicSignals(t: Trajectory, names: ToolNames = {}): { steps: StepSignals[]; search?: HeuristicFinding } {
+  const search = t.predictedAnswer?.trim() ? searchAgentAudit(t, names) : undefined;
+  const pick = search
+    ? {
+        step: search.criticalStep,
+        evidence: [...new Set([...search.citedSteps, search.criticalStep])].map((p) => ({ step: p, quote: openingQuote(messageText(t.messages[p])) })),
+      }
+    : undefined;
+  return { steps: computeSignals(t, pick), ...(search ? { search } : {}) };
+}
+
+// What a suspect's strongest signal says about the cause (SearchAuditBench's six), and the repair it calls for.
+const CAUSE_OF: Partial<Record<SignalId, { rootCause: RootCause; why: string; repair: (step: number) => string }>> = {
+  fabrication: {
+    rootCause: 'unsupported_answer',
+    why: 'substitutes assumed or simulated data for evidence',
+    repair: (s) => `At step ${s}, do not assume or simulate data: obtain it from the task's files or a source, or say that it is unavailable.`,
+  },
+  answer_unsupported: {
+    rootCause: 'unsupported_answer',
+    why: 'states the final answer with nothing earlier supporting it',
+    repair: (s) => `At step ${s}, state an answer only when a tool return or message in hand supports it, and cite where.`,
+  },
+  ignored_error: {
+    rootCause: 'unverified_source_reliance',
+    why: 'goes on after a failed result without acknowledging the failure',
+    repair: (s) => `At step ${s}, read the failed result first: fix the call or its input and rerun before building on it.`,
+  },
+  tool_error: {
+    rootCause: 'search_coverage_gap',
+    why: 'issues a call that fails, so the evidence it was meant to obtain is never obtained',
+    repair: (s) => `At step ${s}, check the call's inputs and handle its failure (retry with a corrected call, or another route to the same evidence).`,
+  },
+  empty_result: {
+    rootCause: 'search_coverage_gap',
+    why: 'issues a call that returns nothing usable',
+    repair: (s) => `At step ${s}, when a call returns nothing, reformulate it or try another source before concluding.`,
+  },
+  after_error: {
+    rootCause: 'unverified_source_reliance',
+    why: 'reacts to a failed result',
+    repair: (s) => `At step ${s}, make sure the failure is resolved before relying on any result derived from it.`,
+  },
+  instruction_not_followed: {
+    rootCause: 'constraint_neglect',
+    why: 'replies to an instruction addressed to its agent with little of what was asked',
+    repair: (s) => `At step ${s}, carry out the instruction as given (each thing it asks for), or say why it cannot be done.`,
+  },
+  repeated_action: {
+    rootCause: 'search_coverage_gap',
+    why: 'repeats an earlier action of the same agent',
+    repair: (s) => `At step ${s}, do not repeat an action that already failed to help; change the query, the tool or the plan.`,
+  },
+  unsupported_claims: {
+    rootCause: 'unsupported_answer',
+    why: 'states facts (numbers, names, paths, URLs) that no earlier message contains',
+    repair: (s) => `At step ${s}, verify each stated fact against a source before using it, and mark what is not verified.`,
+  },
+  answer_first_stated: {
+    rootCause: 'candidate_mismanagement',
+    why: 'first states the final answer',
+    repair: (s) => `At step ${s}, compare the candidate answer with the alternatives and the task's constraints before settling on it.`,
+  },
+};
+
+/**
+ * The offline heuristic auditor (no model): computes the signals of every decision step, scores
+ * the steps with the fitted weights (heuristic/weights.ts) and ranks them; the top suspect is the
+ * diagnosis and its strongest signal the root cause. When the search-agent audit's step wins, its
+ * own root cause, rationale and repair are kept.
+ */
+export function heuristicAudit(t: Trajectory, names: ToolNames = {}, weights: Weights = HEURISTIC_WEIGHTS): HeuristicFinding & { suspects: Suspect[] } {
+  if (t.decisionSteps.length === 0) throw new Error('the trajectory has no decision step to audit');
+  const { steps, search } = heuristicSignals(t, names);
+  const suspects = rankSuspects(steps, weights);
+  const top = suspects[0];
+  if (!top) {
+    const last = t.decisionSteps[t.decisionSteps.length - 1];
+    return {
+      criticalStep: last,
+      rootCause: 'unsupported_answer',
+      rationale: `No decision step has any text to audit; the run ends at step ${last}.`,
+      directives: [`At step ${last}, state the answer and the evidence behind it.`],
+      evidence: ['no decision step has any text'],
+      citedSteps: [last],
+      suspects: [],
+    };
+  }
+  const listed = suspects.slice(0, 3).map((s) => `suspect step ${s.step} (score ${s.score.toFixed(2)}): ${s.signals.join(', ') || 'no signal'}`);
+  if (search && top.step === search.criticalStep) return { ...search, evidence: [...search.evidence, ...listed], suspects };
+  const hits = steps.find((s) => s.step === top.step)?.hits ?? [];
+  const strongest = hits
+    .filter((h) => CAUSE_OF[h.id] && (weights[h.id] ?? 0) > 0)
+    .sort((a, b) => (weights[b.id] ?? 0) * b.value - (weights[a.id] ?? 0) * a.value)
+    .map((h) => ({ id: h.id, ...CAUSE_OF[h.id]! }));
+  const agent = t.messages[top.step].agent;
+  const who = agent ? `${agent} at step ${top.step}` : `Step ${top.step}`;
+  const rootCause = strongest[0]?.rootCause ?? search?.rootCause ?? 'candidate_mismanagement';
+  const rationale = strongest.length
+    ? `${who} ${strongest
+        .slice(0, 2)
+        .map((c) => c.why)
+        .join(', and ')}; it is the highest-scoring of ${t.decisionSteps.length} decision steps.`
+    : `${who} is the highest-scoring of ${t.decisionSteps.length} decision steps, on the position prior alone (no other signal fired).`;
+  const directives = strongest.length ? strongest.slice(0, 2).map((c) => c.repair(top.step)) : [`Review step ${top.step} against the task before continuing.`];
+  return {
+    criticalStep: top.step,
+    rootCause,
+    rationale,
+    directives,
+    evidence: [...listed, ...(search ? search.evidence : [])],
+    citedSteps: [...new Set(top.evidence.map((e) => e.step).concat(top.step))].sort((a, b) => a - b),
+    suspects,
+  };
 }

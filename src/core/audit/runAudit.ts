@@ -15,6 +15,9 @@ export function heuristicOptions(names: ToolNames = {}): Record<string, unknown>
   return Object.keys(options).length ? options : undefined;
 }
 
+/** Suspects kept in an audit: the top ones matter (the editor marks three); every step of a 5,000-message run would bloat the sidecar. */
+export const MAX_SUSPECTS = 10;
+
 /** The offline heuristic as a full audit result (clearly labelled: provider "offline"). */
 export function runHeuristicAudit(t: Trajectory, names: ToolNames = {}, trajectorySha256?: string): AuditResult {
   const options = heuristicOptions(names);
@@ -33,6 +36,7 @@ export function runHeuristicAudit(t: Trajectory, names: ToolNames = {}, trajecto
     repair: { directives: finding.directives },
     usage,
     evidence: finding.evidence,
+    suspects: finding.suspects.slice(0, MAX_SUSPECTS),
     ...(options ? { options } : {}),
     ...(trajectorySha256 ? { trajectorySha256 } : {}),
     contentSha256: recordContentSha256(t),

@@ -53,11 +53,21 @@ export interface AuditResult {
   corrections?: StepCorrection[];
   contextCuts?: { position: number; cutTokens: number }[];
   evidence?: string[];
+  /** The offline auditor's ranked suspect steps, best first (the first is the diagnosis). */
+  suspects?: AuditSuspect[];
   options?: Record<string, unknown>;
   /** The trajectory file the audit was computed on. */
   trajectorySha256?: string;
   /** The record it was computed on (recordContentSha256): with the configuration, the result-cache key. */
   contentSha256?: string;
+}
+
+/** A suspect step: its score, the signals that raised it and their evidence (message positions with exact quotes). */
+export interface AuditSuspect {
+  step: number;
+  score: number;
+  signals: string[];
+  evidence: { step: number; quote: string }[];
 }
 
 export function emptyUsage(): AuditUsage {

@@ -75,6 +75,17 @@ export const auditSchema = z.looseObject({
     )
     .nullish(),
   adjudication: z.looseObject({ disagreements: z.string().nullish(), clusters: z.array(z.array(step)).nullish() }).nullish(),
+  /** The offline auditor's ranked suspect steps (spec §3): score in [0, 1], the signals that fired, quotes with their positions. */
+  suspects: z
+    .array(
+      z.looseObject({
+        step,
+        score: z.number().min(0).max(1),
+        signals: z.array(z.string()),
+        evidence: z.array(z.looseObject({ step, quote: z.string() })),
+      }),
+    )
+    .nullish(),
   usage: z.looseObject({}).nullish(),
 });
 

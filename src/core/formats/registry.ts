@@ -4,6 +4,7 @@
 import type { SourceText } from '../input/schemaCheck';
 import type { Trajectory, TrajectoryFormat } from '../model/trajectory';
 import { anthropicReader } from './anthropic';
+import { atifReader } from './atif';
 import { claudeCodeReader } from './claudeCode';
 import { codexReader } from './codex';
 import { geminiCliReader } from './geminiCli';
@@ -66,7 +67,7 @@ export interface TrajectoryReader {
 }
 
 /** Every reader; order only breaks exact ties. */
-export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, openHandsReader, sweAgentReader, miniSweAgentReader, magenticOneReader, tauBenchReader, openAiChatReader];
+export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, atifReader, openHandsReader, sweAgentReader, miniSweAgentReader, magenticOneReader, tauBenchReader, openAiChatReader];
 
 export function readerFor(id: TrajectoryFormat): TrajectoryReader | undefined {
   return TRAJECTORY_READERS.find((reader) => reader.id === id);

@@ -1,0 +1,296 @@
+// Harbor's Agent Trajectory Interchange Format (ATIF) v1.0–v1.7: `schema_version` "ATIF-v1.x",
+// `session_id`, `agent`, `steps[]`, `final_metrics`, `extra` (Harbor RFC 0001).
+//
+// Position rule: message i is steps[i]. An agent step is one decision: its message, reasoning and
+// tool calls, and its `observation.results` (the tool returns ATIF keeps inside the step) are
+// shown after the message text under an "observation" line per result, and kept as structured
+// data in `metadata.atif_observations` (by position) so writing ATIF again restores them. A step
+// that is only an observation (a system step with an empty message and `observation.results`,
+// as ATIF v1.2+ allows and as `write` emits for a tool message) whose results name a
+// `source_call_id` is canonical role `tool`, linked to that call; other system observations
+// (context compaction, environment resets) stay system messages with the observation as text.
+import { z } from 'zod';
+import { checkSchema, type SourceText } from '../input/schemaCheck';
+import type { Message, Role, Trajectory } from '../model/trajectory';
+import { isObject } from './fields';
+import { finishTrajectory } from './finish';
+import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+import type { FormatMatch, TrajectoryReader } from './registry';
+
+const contentItem = z.looseObject({ type: z.string({ message: 'expected a content item with a `type` (text, image)' }) });
+const stepText = z.union([z.string(), z.null(), z.array(contentItem)], { message: 'expected the message as a string or a list of content items' });
+const subagentRef = z.looseObject({ session_id: z.string().nullish(), trajectory_id: z.string().nullish(), trajectory_path: z.string().nullish() });
+const observationResult = z.looseObject({
+  source_call_id: z.string().nullish(),
+  content: stepText.optional(),
+  subagent_trajectory_ref: z.array(subagentRef).nullish(),
+});
+const step = z.looseObject({
+  step_id: z.number().int().optional(),
+  timestamp: z.string().nullish(),
+  source: z.enum(['system', 'user', 'agent'], { message: 'expected source "system", "user" or "agent"' }),
+  model_name: z.string().nullish(),
+  message: stepText.optional(),
+  reasoning_content: z.string().nullish(),
+  tool_calls: z
+    .array(
+      z.looseObject({
+        tool_call_id: z.string({ message: 'expected the tool_call_id string' }),
+        function_name: z.string({ message: 'expected the function_name string' }),
+        arguments: z.unknown().optional(),
+      }),
+    )
+    .nullish(),
+  observation: z.looseObject({ results: z.array(observationResult, { message: 'expected observation.results as a list' }) }).nullish(),
+  metrics: z.record(z.string(), z.unknown()).nullish(),
+  extra: z.record(z.string(), z.unknown()).nullish(),
+});
+export const atifSchema = z.looseObject({
+  schema_version: z.string({ message: 'expected schema_version "ATIF-v1.x"' }),
+  session_id: z.string().nullish(),
+  trajectory_id: z.string().nullish(),
+  agent: z.looseObject({ name: z.string().nullish(), version: z.string().nullish(), model_name: z.string().nullish() }).nullish(),
+  steps: z.array(step, { message: 'expected `steps`, the list of ATIF steps' }),
+  notes: z.string().nullish(),
+  final_metrics: z.record(z.string(), z.unknown()).nullish(),
+  extra: z.record(z.string(), z.unknown()).nullish(),
+});
+type AtifStep = z.infer<typeof step>;
+type ObservationResult = z.infer<typeof observationResult>;
+
+/** The newest ATIF version `write` emits (every field it writes is in the RFC since v1.2). */
+export const ATIF_WRITE_VERSION = 'ATIF-v1.4';
+
+function textOf(value: z.infer<typeof stepText> | undefined): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  return value.map((item) => (item.type === 'text' && typeof item.text === 'string' ? item.text : `[${item.type}]`)).join('\n');
+}
+
+/** The text shown for one observation result under its step's message. */
+function observationBlock(result: ObservationResult, functionOf: Map<string, string>): string {
+  const call = result.source_call_id ? `${functionOf.get(result.source_call_id) ?? 'call'} ${result.source_call_id}` : 'action';
+  const refs = (result.subagent_trajectory_ref ?? []).map((r) => r.trajectory_path ?? r.trajectory_id ?? r.session_id).filter(Boolean);
+  const content = textOf(result.content);
+  return `── observation (${call}) ──\n${content}${refs.length ? `${content ? '\n' : ''}[subagent trajectory ${refs.join(', ')}]` : ''}`;
+}
+
+/** The observation text appended to a step's message (exactly what `write` strips again). */
+function observationText(results: ObservationResult[], functionOf: Map<string, string>): string {
+  return results.map((r) => `\n\n${observationBlock(r, functionOf)}`).join('');
+}
+
+interface TrajauditExtra {
+  source_format?: string;
+  query?: string;
+  predicted_answer?: string;
+  gold_answer?: string;
+  gold?: Trajectory['gold'];
+  metadata?: Record<string, unknown>;
+}
+
+function trajauditExtra(extra: Record<string, unknown> | null | undefined): TrajauditExtra | undefined {
+  return isObject(extra?.trajaudit) ? (extra.trajaudit as TrajauditExtra) : undefined;
+}
+
+function outcomeOf(root: z.infer<typeof atifSchema>): Record<string, unknown> | undefined {
+  for (const [path, holder] of [
+    ['extra', root.extra],
+    ['final_metrics.extra', isObject(root.final_metrics?.extra) ? root.final_metrics.extra : undefined],
+  ] as const) {
+    if (!holder) continue;
+    const reward = holder.reward ?? holder.score;
+    if (typeof reward === 'number' && Number.isFinite(reward))
+      return { success: reward >= 1 ? true : reward <= 0 ? false : null, score: reward, source: `${path}.${'reward' in holder ? 'reward' : 'score'}` };
+    const success = holder.success ?? holder.resolved ?? holder.is_correct;
+    if (typeof success === 'boolean')
+      return { success, score: success ? 1 : 0, source: `${path}.${['success', 'resolved', 'is_correct'].find((k) => k in holder)}` };
+  }
+  return undefined;
+}
+
+const ROLE: Record<AtifStep['source'], Role> = { system: 'system', user: 'user', agent: 'assistant' };
+
+export function loadAtif(value: unknown, source: SourceText, id: string): Trajectory {
+  const root = checkSchema(atifSchema, value, source, 'an ATIF trajectory');
+  const functionOf = new Map<string, string>();
+  const observations: Record<number, ObservationResult[]> = {};
+  const subagents: Record<string, unknown>[] = [];
+  const messages = root.steps.map((s, position): Message => {
+    for (const call of s.tool_calls ?? []) functionOf.set(call.tool_call_id, call.function_name);
+    const results = s.observation?.results ?? [];
+    for (const result of results)
+      for (const ref of result.subagent_trajectory_ref ?? []) subagents.push({ position, source_call_id: result.source_call_id ?? null, ...ref });
+    const text = textOf(s.message);
+    // A system step holding only results that answer calls is a tool return; other system observations (context compaction, resets) stay system messages.
+    const isObservationOnly = s.source === 'system' && text === '' && results.some((r) => r.source_call_id) && !(s.tool_calls?.length ?? 0);
+    const message: Message = {
+      position,
+      role: isObservationOnly ? 'tool' : ROLE[s.source],
+      content: isObservationOnly ? results.map((r) => textOf(r.content)).join('\n\n') : text,
+      toolCalls: (s.tool_calls ?? []).map((c) => toolCallFromRaw(c.function_name, c.arguments, c.tool_call_id)),
+    };
+    if (s.source === 'system' && !isObservationOnly && text === '' && results.length) {
+      message.content = results.map((r) => textOf(r.content)).join('\n\n');
+      observations[position] = results;
+    } else if (isObservationOnly) {
+      const callId = results.find((r) => r.source_call_id)?.source_call_id;
+      if (callId) message.toolCallId = callId;
+    } else if (results.length) {
+      observations[position] = results;
+      message.content += observationText(results, functionOf);
+    }
+    if (s.reasoning_content) message.reasoning = s.reasoning_content;
+    if (s.extra?.is_error === true) message.isError = true;
+    if (typeof s.extra?.agent === 'string') message.agent = s.extra.agent;
+    return message;
+  });
+  linkToolReturns(messages);
+  const ours = trajauditExtra(root.extra);
+  const metadata: Record<string, unknown> = { ...(ours?.metadata ?? {}) };
+  for (const [key, v] of Object.entries({
+    schema_version: root.schema_version,
+    session_id: root.session_id,
+    trajectory_id: root.trajectory_id,
+    agent: root.agent,
+    model: root.agent?.model_name ?? root.steps.find((s) => s.model_name)?.model_name,
+    notes: root.notes,
+    final_metrics: root.final_metrics,
+    extra:
+      root.extra && Object.keys(root.extra).some((k) => k !== 'trajaudit')
+        ? Object.fromEntries(Object.entries(root.extra).filter(([k]) => k !== 'trajaudit'))
+        : undefined,
+    atif_observations: Object.keys(observations).length ? observations : undefined,
+    subagent_trajectories: subagents.length ? subagents : undefined,
+    step_metrics: root.steps.some((s) => s.metrics) ? root.steps.map((s) => s.metrics ?? null) : undefined,
+  }))
+    if (v !== undefined && v !== null) metadata[key] = v;
+  const outcome = outcomeOf(root);
+  if (outcome && metadata.outcome === undefined) metadata.outcome = outcome;
+  return finishTrajectory({
+    format: 'atif',
+    id,
+    messages,
+    query: ours?.query,
+    predictedAnswer: ours?.predicted_answer,
+    goldAnswer: ours?.gold_answer,
+    gold: ours?.gold,
+    metadata,
+  });
+}
+
+function argumentsObject(call: Message['toolCalls'][number], where: string, lost: string[]): Record<string, unknown> {
+  if (call.argumentsValid && isObject(call.arguments)) return call.arguments;
+  lost.push(
+    call.argumentsValid
+      ? `${where}: arguments ${JSON.stringify(call.rawArguments).slice(0, 60)} are not a JSON object (ATIF arguments are objects); written as {"value": …}`
+      : `${where}: arguments are not valid JSON (${JSON.stringify(call.rawArguments.slice(0, 40))}…); kept raw as {"raw": …}`,
+  );
+  return call.argumentsValid ? { value: call.arguments } : { raw: call.rawArguments };
+}
+
+/**
+ * ATIF for any canonical trajectory: message i becomes steps[i] (step_id i + 1). Assistant
+ * messages are agent steps with their tool calls; a tool message is a system step holding only
+ * its observation (`source_call_id` = the call it answers), so positions and returns survive a
+ * round trip. The query, answers, gold and metadata ride in `extra.trajaudit`.
+ */
+export function writeAtif(t: Trajectory): { value: unknown; lost: string[] } {
+  const lost: string[] = [];
+  const inline = isObject(t.metadata.atif_observations) ? (t.metadata.atif_observations as Record<string, ObservationResult[]>) : {};
+  const functionOf = new Map<string, string>();
+  const steps = t.messages.map((m) => {
+    for (const call of m.toolCalls) if (call.id) functionOf.set(call.id, call.name);
+    const where = `message ${m.position}`;
+    const out: Record<string, unknown> = { step_id: m.position + 1 };
+    const extra: Record<string, unknown> = {};
+    if (m.isError) extra.is_error = true;
+    if (m.agent) extra.agent = m.agent;
+    if (m.role === 'tool') {
+      out.source = 'system';
+      out.message = '';
+      out.observation = { results: [{ ...(m.toolCallId ? { source_call_id: m.toolCallId } : {}), content: m.content }] };
+      if (!m.toolCallId) lost.push(`${where}: a tool return without a call id (read back as a system observation)`);
+      if (m.reasoning) lost.push(`${where}: reasoning of a tool message (ATIF observations have none)`);
+      if (m.toolCalls.length) lost.push(`${where}: tool calls of a tool message`);
+    } else {
+      out.source = m.role === 'assistant' ? 'agent' : m.role;
+      const results = inline[String(m.position)];
+      const suffix = results ? observationText(results, functionOf) : '';
+      out.message = suffix && m.content.endsWith(suffix) ? m.content.slice(0, -suffix.length) : m.content;
+      if (m.reasoning) {
+        if (m.role === 'assistant') out.reasoning_content = m.reasoning;
+        else lost.push(`${where}: reasoning of a ${m.role} message (ATIF keeps reasoning on agent steps)`);
+      }
+      if (m.toolCalls.length) {
+        if (m.role !== 'assistant') lost.push(`${where}: tool calls of a ${m.role} message (ATIF keeps tool calls on agent steps); written on the step anyway`);
+        out.tool_calls = m.toolCalls.map((call, index) => {
+          if (!call.id) lost.push(`${where}: call ${index} has no id; written as ${t.id}-${m.position}-${index}`);
+          return {
+            tool_call_id: call.id ?? `${t.id}-${m.position}-${index}`,
+            function_name: call.name,
+            arguments: argumentsObject(call, `${where} call ${index}`, lost),
+          };
+        });
+      }
+      if (results && suffix && m.content.endsWith(suffix)) out.observation = { results };
+    }
+    if (Object.keys(extra).length) out.extra = extra;
+    return out;
+  });
+  const metadata = { ...t.metadata };
+  const agent = isObject(metadata.agent) ? metadata.agent : {};
+  for (const key of ['schema_version', 'agent', 'atif_observations', 'session_id', 'trajectory_id', 'notes', 'final_metrics', 'extra', 'subagent_trajectories'])
+    delete metadata[key];
+  const ours: TrajauditExtra = { source_format: t.format };
+  if (t.query !== undefined) ours.query = t.query;
+  if (t.predictedAnswer !== undefined) ours.predicted_answer = t.predictedAnswer;
+  if (t.goldAnswer !== undefined) ours.gold_answer = t.goldAnswer;
+  if (t.gold) ours.gold = t.gold;
+  if (Object.keys(metadata).length) ours.metadata = metadata;
+  const sourceExtra = isObject(t.metadata.extra) ? t.metadata.extra : {};
+  const value: Record<string, unknown> = {
+    schema_version: ATIF_WRITE_VERSION,
+    session_id: typeof t.metadata.session_id === 'string' ? t.metadata.session_id : `${t.format}-${t.id}`,
+    agent: {
+      name: typeof agent.name === 'string' ? agent.name : t.format,
+      version: typeof agent.version === 'string' ? agent.version : 'unknown',
+      ...(typeof agent.model_name === 'string'
+        ? { model_name: agent.model_name }
+        : typeof t.metadata.model === 'string'
+          ? { model_name: t.metadata.model }
+          : {}),
+    },
+    steps,
+  };
+  if (typeof t.metadata.notes === 'string') value.notes = t.metadata.notes;
+  if (isObject(t.metadata.final_metrics)) value.final_metrics = t.metadata.final_metrics;
+  value.extra = { ...sourceExtra, trajaudit: ours };
+  return { value, lost };
+}
+
+function isAtifVersion(value: unknown): value is string {
+  return typeof value === 'string' && /^ATIF-v1\.\d+$/.test(value);
+}
+
+export const atifReader: TrajectoryReader & { write: typeof writeAtif } = {
+  id: 'atif',
+  label: 'Harbor ATIF trajectory',
+  detect(value): FormatMatch | undefined {
+    if (!isObject(value)) return undefined;
+    if (isAtifVersion(value.schema_version)) {
+      if (Array.isArray(value.steps)) return { score: 0.95, reason: `an object with "schema_version": "${value.schema_version}" and \`steps\` (Harbor ATIF)` };
+      return { score: 0.4, reason: `an object with "schema_version": "${value.schema_version}" (Harbor ATIF)`, missing: ['`steps` (the list of ATIF steps)'] };
+    }
+    // Without the version: ATIF's step shape (`step_id` and `source` user/agent/system).
+    if (Array.isArray(value.steps) && value.steps.length > 0 && value.steps.every((s) => isObject(s) && 'step_id' in s && typeof s.source === 'string'))
+      return {
+        score: 0.4,
+        reason: 'an object with `steps` of {step_id, source, message} (Harbor ATIF)',
+        missing: ['`schema_version` ("ATIF-v1.x")'],
+      };
+    return undefined;
+  },
+  load: loadAtif,
+  write: writeAtif,
+};

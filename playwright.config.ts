@@ -1,5 +1,7 @@
 // Browser tests (@playwright/test). Project `webview`: the editor and item-view webviews in
-// Debian's Chromium against a fake host in the test process (test/browser/README.md).
+// Debian's Chromium against a fake host in the test process (test/browser/README.md). Project
+// `workbench`: the extension in the real VS Code workbench served by code-server, one per worker
+// (test/workbench/README.md); TRAJAUDIT_WORKBENCH_VSIX=<file> tests a packed VSIX instead.
 // No browser download: Chromium comes from `apt-get install chromium` (scripts/setup-vscode.mjs).
 import { defineConfig } from '@playwright/test';
 
@@ -31,6 +33,25 @@ export default defineConfig({
       testMatch: ['webview/*.spec.ts', 'items/*.spec.ts'],
       grepInvert: /@timing/,
       dependencies: ['webview-timing'],
+    },
+    {
+      name: 'workbench',
+      testDir: 'test/workbench',
+      testMatch: ['*.spec.ts'],
+      outputDir: 'test-artifacts/ui/results',
+      // Each worker runs a code-server with its extension host beside its Chromium: two are all a
+      // shared 2-core machine takes. Tests of a file run in order in one worker (each still sets up
+      // its own state), files spread over the workers.
+      workers: 2,
+      fullyParallel: false,
+      timeout: 90_000,
+      use: {
+        viewport: { width: 1400, height: 900 },
+        launchOptions: {
+          executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+          args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        },
+      },
     },
   ],
 });

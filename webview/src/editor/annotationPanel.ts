@@ -2,6 +2,11 @@
 // definitions and boundary summary), rationale, repair directive, repair rubrics, annotator.
 // Every change sends the complete new annotation (unknown fields preserved) with a short label;
 // the host turns it into an undoable edit and echoes the result, which is always re-rendered.
+// A Lit template: what the user has typed and not yet committed is a draft, and a field shows
+// its draft over the annotation, so a host update never overwrites typing; live() compares with
+// the element's current value, so an unchanged value is never written back (the caret stays).
+import { html, nothing, render, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import type { AnnotationData } from '../../../src/shared/protocol';
 import type { RootCause } from '../../../src/core/model/rootCauses';
 import type { HostConnection } from './hostConnection';
@@ -10,38 +15,49 @@ import { el } from '../common/dom';
 import { formatDate } from './format';
 import { BOUNDARY_SUMMARY, LABELING_POLICY, ROOT_CAUSES, rootCauseInfo, rootCauseLabel } from './taxonomy';
 import { criticalError, spanError, type SpanCheckContext } from './comparison';
-import { collapsible, textarea, textfield, type ValueElement } from '../common/widgets';
+import '../common/widgets';
 
 const TEXT_IDLE_MS = 1500;
+const OUTDATED_NOTE =
+  'This annotation was made on other content of the trajectory file (its sha256 differs): steps may have moved. Check it; saving it again, or trajaudit validate --accept-content, confirms it.';
 
-interface TextBinding {
-  field: ValueElement;
+type TextKey = 'rationale' | 'directive' | 'rubrics' | 'annotator';
+
+interface TextField {
   read(a: AnnotationData): string;
   patch(value: string): Partial<AnnotationData>;
   label: string;
-  timer: number;
-  /** The record the pending text was typed in. */
-  recordId: string;
 }
+
+const TEXT_FIELDS: Record<TextKey, TextField> = {
+  rationale: { read: (a) => a.rationale ?? '', patch: (v) => ({ rationale: v || null }), label: 'Edit rationale' },
+  directive: { read: (a) => a.repairDirective ?? '', patch: (v) => ({ repairDirective: v || null }), label: 'Edit repair directive' },
+  rubrics: { read: (a) => (a.repairRubrics ?? []).join('\n'), patch: (v) => ({ repairRubrics: splitRubrics(v) }), label: 'Edit repair rubrics' },
+  annotator: { read: (a) => a.annotator ?? '', patch: (v) => ({ annotator: v.trim() || null }), label: 'Set annotator' },
+};
+
+/** Text typed and not yet committed: its value, the record it was typed in, its idle timer. */
+interface TextDraft {
+  value: string;
+  recordId: string;
+  timer: number;
+}
+
+interface ValueTarget extends EventTarget {
+  value: string;
+}
+
+const valueOf = (ev: Event): string => (ev.currentTarget as ValueTarget).value;
 
 export class AnnotationPanel {
   readonly root: HTMLElement;
-  private readonly critical: ValueElement;
-  private readonly criticalUse: HTMLButtonElement;
-  private readonly criticalMsg: HTMLElement;
-  private readonly spanStart: ValueElement;
-  private readonly spanEnd: ValueElement;
-  private readonly spanMsg: HTMLElement;
-  private readonly spanUseStart: HTMLButtonElement;
-  private readonly spanUseEnd: HTMLButtonElement;
-  private readonly causeGroup: HTMLElement;
-  private readonly causeDef: HTMLElement;
-  private readonly rubricCount: HTMLElement;
-  private readonly updated: HTMLElement;
-  private readonly readOnlyNote: HTMLElement;
-  private readonly outdatedNote: HTMLElement;
-  private readonly texts: TextBinding[] = [];
-  private spanDraft: [string, string] | null = null;
+  private readonly textDrafts = new Map<TextKey, TextDraft>();
+  /** The critical-step field as typed; `note` is the error of its last commit or of `c`. */
+  private critical: { draft: string | null; note: string | null } = { draft: null, note: null };
+  /** The span fields as typed. */
+  private spanTyped: { start: string | null; end: string | null } = { start: null, end: null };
+  /** A rejected span stays in the fields with its error until the next valid span edit. */
+  private spanRejected: { start: string; end: string; message: string } | null = null;
   /** Announces short feedback (e.g. "Message 13 is not a decision step"). */
   notify: (message: string, kind?: 'info' | 'error') => void = () => {};
 
@@ -50,128 +66,23 @@ export class AnnotationPanel {
     private readonly host: HostConnection,
   ) {
     this.root = el('section', { className: 'panel-section annotation', attrs: { 'aria-labelledby': 'annotation-heading' } });
-    const head = el('div', { className: 'section-head' });
-    head.append(el('h2', { text: 'Your annotation', attrs: { id: 'annotation-heading' } }));
-    this.updated = el('span', { className: 'section-count' });
-    head.append(this.updated);
-    this.readOnlyNote = el('div', { className: 'note note-warn', attrs: { role: 'note' } });
-    this.readOnlyNote.hidden = true;
-    this.outdatedNote = el('div', { className: 'note note-warn', attrs: { role: 'note' } });
-    this.outdatedNote.hidden = true;
-    this.outdatedNote.textContent =
-      'This annotation was made on other content of the trajectory file (its sha256 differs): steps may have moved. Check it; saving it again, or trajaudit validate --accept-content, confirms it.';
-
-    // Critical step
-    this.critical = textfield({ type: 'number', placeholder: 'step', className: 'num-field' });
-    this.critical.setAttribute('aria-label', 'Critical step (message position)');
-    this.critical.addEventListener('change', () => this.commitCritical(this.critical.value));
-    this.criticalUse = smallButton('Use selected', 'Mark the selected decision step as critical (c)', () => this.markCritical(this.store.selected));
-    this.criticalMsg = el('div', { className: 'field-msg', attrs: { 'aria-live': 'polite' } });
-    const criticalRow = field('Critical step', 'c', [this.critical, this.criticalUse], this.criticalMsg);
-
-    // Tolerance span
-    this.spanStart = textfield({ type: 'number', placeholder: 'start', className: 'num-field' });
-    this.spanStart.setAttribute('aria-label', 'Tolerance span start');
-    this.spanEnd = textfield({ type: 'number', placeholder: 'end', className: 'num-field' });
-    this.spanEnd.setAttribute('aria-label', 'Tolerance span end');
-    for (const f of [this.spanStart, this.spanEnd]) f.addEventListener('change', () => this.commitSpanFields());
-    this.spanUseStart = smallButton('[ start', 'Start the span at the selected decision step ([)', () => this.setSpanEdge('start', this.store.selected));
-    this.spanUseEnd = smallButton('end ]', 'End the span at the selected decision step (])', () => this.setSpanEdge('end', this.store.selected));
-    this.spanMsg = el('div', { className: 'field-msg', attrs: { 'aria-live': 'polite' } });
-    const dash = el('span', { className: 'muted', text: '–' });
-    const spanFields = el('span', { className: 'ctl-group' });
-    spanFields.append(this.spanStart, dash, this.spanEnd);
-    const spanButtons = el('span', { className: 'ctl-group' });
-    spanButtons.append(this.spanUseStart, this.spanUseEnd);
-    const spanRow = field('Tolerance span', '[ ]', [spanFields, spanButtons], this.spanMsg);
-
-    // Root cause
-    this.causeGroup = el('div', { className: 'cause-list', attrs: { role: 'radiogroup', 'aria-label': 'Root cause' } });
-    ROOT_CAUSES.forEach((rc, i) => {
-      const opt = el('button', {
-        className: 'cause-opt',
-        attrs: { type: 'button', role: 'radio', 'aria-checked': 'false', 'data-id': rc.id, title: rc.definition },
-      });
-      opt.append(
-        el('span', { className: 'cause-key', text: String(i + 1), attrs: { 'aria-hidden': 'true' } }),
-        el('span', { className: 'cause-label', text: rc.label }),
-      );
-      opt.addEventListener('click', () => this.setRootCause(rc.id));
-      opt.addEventListener('keydown', (ev) => this.onCauseKey(ev, i));
-      this.causeGroup.append(opt);
-    });
-    this.causeDef = el('div', { className: 'cause-def', attrs: { 'aria-live': 'polite' } });
-    const boundary = collapsible('Boundary summary', false);
-    boundary.append(el('p', { className: 'boundary', text: BOUNDARY_SUMMARY }));
-    const policy = collapsible('Labeling policy', false);
-    const ul = el('ul', { className: 'policy' });
-    for (const p of LABELING_POLICY) ul.append(el('li', { text: p }));
-    policy.append(ul);
-    const causeField = el('div', { className: 'field' });
-    causeField.append(fieldLabel('Root cause', '1–6'), this.causeGroup, this.causeDef, boundary, policy);
-
-    // Free text
-    const rationale = textarea({ placeholder: 'Why this step establishes the failure…', rows: 4 });
-    const directive = textarea({ placeholder: 'How the agent should have proceeded from the critical step…', rows: 4 });
-    const rubrics = textarea({ placeholder: 'One atomic, process-level requirement per line (3–5)', rows: 5 });
-    const annotator = textfield({ placeholder: 'your name' });
-    rationale.setAttribute('aria-label', 'Rationale');
-    directive.setAttribute('aria-label', 'Repair directive');
-    rubrics.setAttribute('aria-label', 'Repair rubrics, one per line');
-    annotator.setAttribute('aria-label', 'Annotator');
-    this.rubricCount = el('div', { className: 'field-msg', attrs: { 'aria-live': 'polite' } });
-    this.bindText(
-      rationale,
-      (a) => a.rationale ?? '',
-      (v) => ({ rationale: v || null }),
-      'Edit rationale',
-    );
-    this.bindText(
-      directive,
-      (a) => a.repairDirective ?? '',
-      (v) => ({ repairDirective: v || null }),
-      'Edit repair directive',
-    );
-    this.bindText(
-      rubrics,
-      (a) => (a.repairRubrics ?? []).join('\n'),
-      (v) => ({ repairRubrics: splitRubrics(v) }),
-      'Edit repair rubrics',
-    );
-    this.bindText(
-      annotator,
-      (a) => a.annotator ?? '',
-      (v) => ({ annotator: v.trim() || null }),
-      'Set annotator',
-    );
-    rubrics.addEventListener('input', () => this.renderRubricCount(splitRubrics(rubrics.value) ?? []));
-
-    this.root.append(
-      head,
-      this.readOnlyNote,
-      this.outdatedNote,
-      criticalRow,
-      spanRow,
-      causeField,
-      field('Rationale', '', [rationale]),
-      field('Repair directive', '', [directive]),
-      field('Repair rubrics', '', [rubrics], this.rubricCount),
-      field('Annotator', '', [annotator]),
-    );
-
     store.on('view', () => {
-      this.spanDraft = null;
-      for (const t of this.texts) {
-        window.clearTimeout(t.timer);
-        t.timer = 0;
-        t.recordId = '';
-      }
-      this.render(true);
+      for (const d of this.textDrafts.values()) window.clearTimeout(d.timer);
+      this.textDrafts.clear();
+      this.critical = { draft: null, note: null };
+      this.spanTyped = { start: null, end: null };
+      this.spanRejected = null;
+      this.render();
     });
-    store.on('annotation', () => this.render(false));
-    store.on('records', () => this.renderOutdated());
-    store.on('selection', () => this.renderSelectionButtons());
-    store.on('readOnly', () => this.render(false));
+    store.on('annotation', () => {
+      // A rejected critical step shows until the annotation changes; text being typed stays.
+      if (this.critical.note !== null) this.critical = { draft: null, note: null };
+      this.render();
+    });
+    store.on('records', () => this.render());
+    store.on('selection', () => this.render());
+    store.on('readOnly', () => this.render());
+    this.render();
   }
 
   // ── actions (also used by keyboard shortcuts) ──────────────────────────────────────────
@@ -186,11 +97,12 @@ export class AnnotationPanel {
     if (err) {
       const row = this.store.rowAt(position);
       const hint = row?.role === 'tool' && row.issuedBy !== undefined ? ` Its call was issued by step ${row.issuedBy}.` : '';
-      this.criticalMsg.textContent = err + hint;
-      this.criticalMsg.className = 'field-msg is-error';
+      this.critical = { draft: this.critical.draft, note: err + hint };
+      this.render();
       this.notify(err + hint, 'error');
       return;
     }
+    this.critical = { draft: null, note: null };
     this.edit({ criticalStep: position }, `Set critical step ${position}`);
   }
 
@@ -224,7 +136,7 @@ export class AnnotationPanel {
   flush(): void {
     // Only fields typed in: an untouched field may not show the annotation yet (the panel
     // renders after the first rows), and committing it would erase that text.
-    for (const t of this.texts) if (t.recordId) this.commitText(t);
+    for (const key of [...this.textDrafts.keys()]) this.commitText(key);
   }
 
   // ── internals ──────────────────────────────────────────────────────────────────────────
@@ -260,35 +172,47 @@ export class AnnotationPanel {
     if (!this.writable()) return;
     const text = raw.trim();
     if (!text) {
+      this.critical = { draft: null, note: null };
       if (this.store.annotation.criticalStep !== null && this.store.annotation.criticalStep !== undefined)
         this.edit({ criticalStep: null }, 'Clear critical step');
+      else this.render();
       return;
     }
     const n = Number(text);
-    if (n === this.store.annotation.criticalStep) return;
-    const err = criticalError(n, this.ctx());
-    if (err) {
-      this.critical.invalid = true;
-      this.criticalMsg.textContent = err;
-      this.criticalMsg.className = 'field-msg is-error';
+    if (n === this.store.annotation.criticalStep) {
+      this.critical = { draft: null, note: null };
+      this.render();
       return;
     }
+    const err = criticalError(n, this.ctx());
+    if (err) {
+      this.critical = { draft: raw, note: err };
+      this.render();
+      return;
+    }
+    this.critical = { draft: null, note: null };
     this.edit({ criticalStep: n }, `Set critical step ${n}`);
+  }
+
+  private typeSpan(edge: 'start' | 'end', value: string): void {
+    this.spanTyped = { ...this.spanTyped, [edge]: value };
   }
 
   private commitSpanFields(): void {
     if (!this.writable()) return;
-    const s = this.spanStart.value.trim();
-    const e = this.spanEnd.value.trim();
+    const span = this.store.annotation.toleranceSpan;
+    const s = (this.spanTyped.start ?? this.spanRejected?.start ?? (span ? String(span[0]) : '')).trim();
+    const e = (this.spanTyped.end ?? this.spanRejected?.end ?? (span ? String(span[1]) : '')).trim();
+    this.spanTyped = { start: null, end: null };
     if (!s && !e) {
-      this.spanDraft = null;
-      if (this.store.annotation.toleranceSpan) this.edit({ toleranceSpan: null }, 'Clear tolerance span');
-      else this.render(false);
+      this.spanRejected = null;
+      if (span) this.edit({ toleranceSpan: null }, 'Clear tolerance span');
+      else this.render();
       return;
     }
     if (!s || !e) {
-      this.spanDraft = [s, e];
-      this.showSpanError('Enter both ends of the span.');
+      this.spanRejected = { start: s, end: e, message: 'Enter both ends of the span.' };
+      this.render();
       return;
     }
     this.trySpan([Number(s), Number(e)], false);
@@ -297,140 +221,236 @@ export class AnnotationPanel {
   private trySpan(span: [number, number], fromKey: boolean): void {
     const current = this.store.annotation.toleranceSpan;
     const err = spanError(span, this.store.annotation.criticalStep, this.ctx());
+    this.spanTyped = { start: null, end: null };
     if (err) {
-      this.spanDraft = [String(span[0]), String(span[1])];
-      this.spanStart.value = this.spanDraft[0];
-      this.spanEnd.value = this.spanDraft[1];
-      this.showSpanError(err + ' Not saved.');
+      this.spanRejected = { start: String(span[0]), end: String(span[1]), message: err + ' Not saved.' };
+      this.render();
       if (fromKey) this.notify(`Span ${span[0]}–${span[1]} not saved: ${err}`, 'error');
       return;
     }
-    this.spanDraft = null;
+    this.spanRejected = null;
     if (current && current[0] === span[0] && current[1] === span[1]) {
-      this.render(false);
+      this.render();
       return;
     }
     this.edit({ toleranceSpan: span }, `Set tolerance span ${span[0]}–${span[1]}`);
   }
 
-  private showSpanError(message: string): void {
-    this.spanMsg.textContent = message;
-    this.spanMsg.className = 'field-msg is-error';
-    this.spanStart.invalid = true;
-    this.spanEnd.invalid = true;
+  private typeText(key: TextKey, value: string): void {
+    const draft = this.textDrafts.get(key);
+    if (draft) window.clearTimeout(draft.timer);
+    const recordId = draft?.recordId ?? this.store.recordId;
+    this.textDrafts.set(key, { value, recordId, timer: window.setTimeout(() => this.commitText(key), TEXT_IDLE_MS) });
+    if (key === 'rubrics') this.render();
   }
 
-  private bindText(field: ValueElement, read: (a: AnnotationData) => string, patch: (v: string) => Partial<AnnotationData>, label: string): void {
-    const binding: TextBinding = { field, read, patch, label, timer: 0, recordId: '' };
-    this.texts.push(binding);
-    field.addEventListener('input', () => {
-      binding.recordId = this.store.recordId;
-      window.clearTimeout(binding.timer);
-      binding.timer = window.setTimeout(() => this.commitText(binding), TEXT_IDLE_MS);
-    });
-    // Commit at once on change/blur: a click on another record blurs the field before the
-    // record switches, so the edit still goes to the record it was typed in.
-    field.addEventListener('change', () => this.commitText(binding));
-    field.addEventListener('focusout', () => this.commitText(binding));
-  }
-
-  private commitText(b: TextBinding): void {
-    window.clearTimeout(b.timer);
-    b.timer = 0;
+  private commitText(key: TextKey): void {
+    const draft = this.textDrafts.get(key);
+    if (!draft) return;
+    window.clearTimeout(draft.timer);
+    this.textDrafts.delete(key);
     if (!this.store.view || this.store.readOnlyReason) return;
     // Typed in another record (the view switched meanwhile): never apply it to this one.
-    if (b.recordId && b.recordId !== this.store.recordId) return;
-    const value = b.field.value;
-    const current = b.read(this.store.annotation);
-    const p = b.patch(value);
+    if (draft.recordId !== this.store.recordId) return;
+    const field = TEXT_FIELDS[key];
+    const p = field.patch(draft.value);
     // Compare normalized forms, so trailing blank lines in rubrics do not make an edit.
-    if (JSON.stringify(b.patch(current)) === JSON.stringify(p)) return;
-    this.edit(p, b.label);
+    if (JSON.stringify(field.patch(field.read(this.store.annotation))) === JSON.stringify(p)) return;
+    this.edit(p, field.label);
   }
 
-  private renderOutdated(): void {
-    this.outdatedNote.hidden = !this.store.records.find((r) => r.id === this.store.recordId)?.annotationOutdated;
+  private textValue(key: TextKey): string {
+    return this.textDrafts.get(key)?.value ?? TEXT_FIELDS[key].read(this.store.annotation);
   }
 
-  private isEditing(f: HTMLElement): boolean {
-    return f.matches(':focus-within') || document.activeElement === f;
+  private render(): void {
+    render(this.template(), this.root);
   }
 
-  private render(force: boolean): void {
+  private template(): TemplateResult {
     const a = this.store.annotation;
-    const ro = !!this.store.readOnlyReason;
-    this.readOnlyNote.hidden = !ro;
-    this.readOnlyNote.textContent = ro ? `Read-only: ${this.store.readOnlyReason}` : '';
-    this.renderOutdated();
-    for (const f of [this.critical, this.spanStart, this.spanEnd, ...this.texts.map((t) => t.field)]) f.disabled = ro;
-    for (const b of [this.criticalUse, this.spanUseStart, this.spanUseEnd]) b.disabled = ro;
-
+    const readOnly = this.store.readOnlyReason;
+    const ro = !!readOnly;
+    const outdated = !!this.store.records.find((r) => r.id === this.store.recordId)?.annotationOutdated;
     const ctx = this.ctx();
-    // Critical step
-    if (force || !this.isEditing(this.critical)) this.critical.value = a.criticalStep === null || a.criticalStep === undefined ? '' : String(a.criticalStep);
-    const cErr = a.criticalStep !== null && a.criticalStep !== undefined ? criticalError(a.criticalStep, ctx) : null;
-    this.critical.invalid = !!cErr;
-    this.criticalMsg.textContent = cErr ?? (a.criticalStep === null || a.criticalStep === undefined ? 'Select a decision step and press c.' : '');
-    this.criticalMsg.className = `field-msg${cErr ? ' is-error' : ''}`;
 
-    // Span (a rejected draft stays visible with its error until the next valid edit)
-    if (!this.spanDraft) {
-      const span = a.toleranceSpan;
-      if (force || !this.isEditing(this.spanStart)) this.spanStart.value = span ? String(span[0]) : '';
-      if (force || !this.isEditing(this.spanEnd)) this.spanEnd.value = span ? String(span[1]) : '';
-      const sErr = span ? spanError(span, a.criticalStep, ctx) : null;
-      this.spanStart.invalid = !!sErr;
-      this.spanEnd.invalid = !!sErr;
-      this.spanMsg.textContent =
-        sErr ?? (span ? `${span[1] - span[0] + 1} messages, ${this.decisionsIn(span)} decision steps` : 'Smallest window of acceptable decision steps.');
-      this.spanMsg.className = `field-msg${sErr ? ' is-error' : ''}`;
-    }
+    const hasCritical = a.criticalStep !== null && a.criticalStep !== undefined;
+    const cErr = hasCritical ? criticalError(a.criticalStep!, ctx) : null;
+    const criticalMsg = this.critical.note ?? cErr ?? (hasCritical ? '' : 'Select a decision step and press c.');
+    const criticalInvalid = !!cErr || (this.critical.note !== null && this.critical.draft !== null);
 
-    // Root cause
-    for (const opt of this.causeGroup.children) {
-      const on = (opt as HTMLElement).dataset.id === a.rootCause;
-      opt.setAttribute('aria-checked', on ? 'true' : 'false');
-      opt.classList.toggle('is-on', on);
-      (opt as HTMLButtonElement).disabled = ro;
-      (opt as HTMLElement).tabIndex = on || (!a.rootCause && opt === this.causeGroup.firstElementChild) ? 0 : -1;
-    }
-    const info = rootCauseInfo(a.rootCause ?? null);
-    this.causeDef.replaceChildren();
-    if (info) {
-      this.causeDef.append(el('strong', { text: info.label }), el('p', { text: info.definition }));
-    } else if (a.rootCause) {
-      this.causeDef.append(el('p', { className: 'is-error', text: `Unknown root cause "${a.rootCause}" (kept as is).` }));
-    } else {
-      this.causeDef.append(el('p', { className: 'muted', text: 'Pick the earliest, most direct mechanism (1–6). Its definition appears here.' }));
-    }
+    const span = a.toleranceSpan;
+    const rejected = this.spanRejected;
+    const sErr = !rejected && span ? spanError(span, a.criticalStep, ctx) : null;
+    const spanMsg =
+      rejected?.message ??
+      sErr ??
+      (span ? `${span[1] - span[0] + 1} messages, ${this.decisionsIn(span)} decision steps` : 'Smallest window of acceptable decision steps.');
+    const spanInvalid = !!rejected || !!sErr;
+    const spanStart = this.spanTyped.start ?? rejected?.start ?? (span ? String(span[0]) : '');
+    const spanEnd = this.spanTyped.end ?? rejected?.end ?? (span ? String(span[1]) : '');
 
-    // Text fields: never overwrite what the user is typing.
-    for (const t of this.texts) {
-      const v = t.read(a);
-      if (force || (!this.isEditing(t.field) && !t.timer)) {
-        if (t.field.value !== v) t.field.value = v;
-      }
-    }
-    this.renderRubricCount(a.repairRubrics ?? []);
-    this.updated.textContent = a.updatedAt ? `saved ${formatDate(a.updatedAt)}${a.annotator ? ' · ' + a.annotator : ''}` : '';
-    this.updated.title = a.updatedAt ?? '';
-    this.renderSelectionButtons();
-  }
-
-  private renderRubricCount(rubrics: string[]): void {
-    const n = rubrics.length;
-    const ok = n >= 3 && n <= 5;
-    this.rubricCount.textContent =
-      n === 0 ? 'Three to five atomic rubrics, one per line.' : `${n} rubric${n === 1 ? '' : 's'}${ok ? '' : ' — expected 3 to 5'}`;
-    this.rubricCount.className = `field-msg${n && !ok ? ' is-warn' : ''}`;
-  }
-
-  private renderSelectionButtons(): void {
     const sel = this.store.selected;
-    const ok = sel !== null && this.store.isDecision(sel);
-    const suffix = sel === null ? '' : ` ${sel}`;
-    this.criticalUse.textContent = `Use selected${ok ? suffix : ''}`;
-    this.criticalUse.title = ok ? `Mark step ${sel} as critical (c)` : 'Select a decision step first (c)';
+    const selOk = sel !== null && this.store.isDecision(sel);
+
+    const rubricsValue = this.textValue('rubrics');
+    const rubricCount = this.textDrafts.has('rubrics') ? (splitRubrics(rubricsValue) ?? []).length : (a.repairRubrics ?? []).length;
+    const rubricsOk = rubricCount >= 3 && rubricCount <= 5;
+
+    const textarea = (key: TextKey, label: string, placeholder: string, rows: number) =>
+      html`<textarea
+        class="vsc-textarea"
+        aria-label=${label}
+        placeholder=${placeholder}
+        rows=${rows}
+        spellcheck="true"
+        ?disabled=${ro}
+        .value=${live(this.textValue(key))}
+        @input=${(ev: Event) => this.typeText(key, valueOf(ev))}
+        @change=${() => this.commitText(key)}
+        @focusout=${() => this.commitText(key)}
+      ></textarea>`;
+    // Commit at once on change/blur: a click on another record blurs the field before the
+    // record switches, so the edit still goes to the record it was typed in.
+
+    return html`
+      <div class="section-head">
+        <h2 id="annotation-heading">Your annotation</h2>
+        <span class="section-count" title=${a.updatedAt ?? ''}
+          >${a.updatedAt ? `saved ${formatDate(a.updatedAt)}${a.annotator ? ' · ' + a.annotator : ''}` : ''}</span
+        >
+      </div>
+      <div class="note note-warn" role="note" ?hidden=${!ro}>${ro ? `Read-only: ${readOnly}` : ''}</div>
+      <div class="note note-warn" role="note" ?hidden=${!outdated}>${OUTDATED_NOTE}</div>
+      ${field(
+        'Critical step',
+        'c',
+        html`<vscode-textfield
+            class="num-field"
+            type="number"
+            placeholder="step"
+            aria-label="Critical step (message position)"
+            ?disabled=${ro}
+            .invalid=${criticalInvalid}
+            .value=${live(this.critical.draft ?? (hasCritical ? String(a.criticalStep) : ''))}
+            @input=${(ev: Event) => (this.critical = { draft: valueOf(ev), note: null })}
+            @change=${(ev: Event) => this.commitCritical(valueOf(ev))}
+          ></vscode-textfield
+          ><button
+            class="text-btn"
+            type="button"
+            title=${selOk ? `Mark step ${sel} as critical (c)` : 'Select a decision step first (c)'}
+            ?disabled=${ro}
+            @click=${() => this.markCritical(this.store.selected)}
+          >${`Use selected${selOk ? ` ${sel}` : ''}`}</button>`,
+        message(criticalMsg, this.critical.note !== null || cErr ? 'is-error' : ''),
+      )}
+      ${field(
+        'Tolerance span',
+        '[ ]',
+        html`<span class="ctl-group"
+            ><vscode-textfield
+              class="num-field"
+              type="number"
+              placeholder="start"
+              aria-label="Tolerance span start"
+              ?disabled=${ro}
+              .invalid=${spanInvalid}
+              .value=${live(spanStart)}
+              @input=${(ev: Event) => this.typeSpan('start', valueOf(ev))}
+              @change=${(ev: Event) => (this.typeSpan('start', valueOf(ev)), this.commitSpanFields())}
+            ></vscode-textfield
+            ><span class="muted">–</span
+            ><vscode-textfield
+              class="num-field"
+              type="number"
+              placeholder="end"
+              aria-label="Tolerance span end"
+              ?disabled=${ro}
+              .invalid=${spanInvalid}
+              .value=${live(spanEnd)}
+              @input=${(ev: Event) => this.typeSpan('end', valueOf(ev))}
+              @change=${(ev: Event) => (this.typeSpan('end', valueOf(ev)), this.commitSpanFields())}
+            ></vscode-textfield></span
+          ><span class="ctl-group"
+            ><button
+              class="text-btn"
+              type="button"
+              title="Start the span at the selected decision step ([)"
+              ?disabled=${ro}
+              @click=${() => this.setSpanEdge('start', this.store.selected)}
+            >[ start</button
+            ><button
+              class="text-btn"
+              type="button"
+              title="End the span at the selected decision step (])"
+              ?disabled=${ro}
+              @click=${() => this.setSpanEdge('end', this.store.selected)}
+            >end ]</button></span
+          >`,
+        message(spanMsg, spanInvalid ? 'is-error' : ''),
+      )}
+      <div class="field">
+        ${fieldLabel('Root cause', '1–6')}
+        <div class="cause-list" role="radiogroup" aria-label="Root cause">
+          ${ROOT_CAUSES.map((rc, i) => {
+            const on = rc.id === a.rootCause;
+            return html`<button
+              class=${on ? 'cause-opt is-on' : 'cause-opt'}
+              type="button"
+              role="radio"
+              aria-checked=${on ? 'true' : 'false'}
+              data-id=${rc.id}
+              title=${rc.definition}
+              tabindex=${on || (!a.rootCause && i === 0) ? 0 : -1}
+              ?disabled=${ro}
+              @click=${() => this.setRootCause(rc.id)}
+              @keydown=${(ev: KeyboardEvent) => this.onCauseKey(ev, i)}
+            ><span class="cause-key" aria-hidden="true">${i + 1}</span><span class="cause-label">${rc.label}</span></button>`;
+          })}
+        </div>
+        <div class="cause-def" aria-live="polite">${this.causeDefinition(a.rootCause ?? null)}</div>
+        <vscode-collapsible heading="Boundary summary"><p class="boundary">${BOUNDARY_SUMMARY}</p></vscode-collapsible>
+        <vscode-collapsible heading="Labeling policy"
+          ><ul class="policy">
+            ${LABELING_POLICY.map((p) => html`<li>${p}</li>`)}
+          </ul></vscode-collapsible
+        >
+      </div>
+      ${field('Rationale', '', textarea('rationale', 'Rationale', 'Why this step establishes the failure…', 4))}
+      ${field('Repair directive', '', textarea('directive', 'Repair directive', 'How the agent should have proceeded from the critical step…', 4))}
+      ${field(
+        'Repair rubrics',
+        '',
+        textarea('rubrics', 'Repair rubrics, one per line', 'One atomic, process-level requirement per line (3–5)', 5),
+        message(
+          rubricCount === 0
+            ? 'Three to five atomic rubrics, one per line.'
+            : `${rubricCount} rubric${rubricCount === 1 ? '' : 's'}${rubricsOk ? '' : ' — expected 3 to 5'}`,
+          rubricCount && !rubricsOk ? 'is-warn' : '',
+        ),
+      )}
+      ${field(
+        'Annotator',
+        '',
+        html`<vscode-textfield
+          placeholder="your name"
+          aria-label="Annotator"
+          ?disabled=${ro}
+          .value=${live(this.textValue('annotator'))}
+          @input=${(ev: Event) => this.typeText('annotator', valueOf(ev))}
+          @change=${() => this.commitText('annotator')}
+          @focusout=${() => this.commitText('annotator')}
+        ></vscode-textfield>`,
+      )}
+    `;
+  }
+
+  private causeDefinition(id: string | null): TemplateResult {
+    const info = rootCauseInfo(id);
+    if (info) return html`<strong>${info.label}</strong><p>${info.definition}</p>`;
+    if (id) return html`<p class="is-error">${`Unknown root cause "${id}" (kept as is).`}</p>`;
+    return html`<p class="muted">Pick the earliest, most direct mechanism (1–6). Its definition appears here.</p>`;
   }
 
   private decisionsIn(span: [number, number]): number {
@@ -448,8 +468,7 @@ export class AnnotationPanel {
     if (next < 0) return;
     ev.preventDefault();
     ev.stopPropagation();
-    const opt = this.causeGroup.children[next] as HTMLElement;
-    opt.focus();
+    this.root.querySelectorAll<HTMLElement>('.cause-opt')[next]?.focus();
     this.setRootCause(ROOT_CAUSES[next].id);
   }
 }
@@ -462,25 +481,14 @@ function splitRubrics(text: string): string[] | null {
   return lines.length ? lines : null;
 }
 
-function smallButton(label: string, title: string, onClick: () => void): HTMLButtonElement {
-  const b = el('button', { className: 'text-btn', text: label, title, attrs: { type: 'button' } });
-  b.addEventListener('click', onClick);
-  return b;
+function fieldLabel(text: string, key: string): TemplateResult {
+  return html`<div class="field-label"><span>${text}</span>${key ? html`<kbd title=${`Shortcut: ${key}`}>${key}</kbd>` : nothing}</div>`;
 }
 
-function fieldLabel(text: string, key: string): HTMLElement {
-  const l = el('div', { className: 'field-label' });
-  l.append(el('span', { text }));
-  if (key) l.append(el('kbd', { text: key, title: `Shortcut: ${key}` }));
-  return l;
+function message(text: string, kind: '' | 'is-error' | 'is-warn'): TemplateResult {
+  return html`<div class=${kind ? `field-msg ${kind}` : 'field-msg'} aria-live="polite">${text}</div>`;
 }
 
-function field(label: string, key: string, controls: Node[], message?: HTMLElement): HTMLElement {
-  const f = el('div', { className: 'field' });
-  f.append(fieldLabel(label, key));
-  const row = el('div', { className: 'field-row' });
-  row.append(...controls);
-  f.append(row);
-  if (message) f.append(message);
-  return f;
+function field(label: string, key: string, controls: TemplateResult, msg?: TemplateResult): TemplateResult {
+  return html`<div class="field">${fieldLabel(label, key)}<div class="field-row">${controls}</div>${msg ?? nothing}</div>`;
 }

@@ -1,251 +1,221 @@
 // Audit results (view.audits, oldest → newest; the newest open): adjudicated diagnosis with
 // cited steps as chips, repair directives, branch proposals, adjudication clusters and
 // disagreements; a "you vs audit vs gold" comparison; and the gold labels from the file.
+// A Lit template (text bindings only: audit text comes from a model reading hostile pages);
+// audits are keyed by id, so an audit the user opened stays open when another arrives.
+import { html, nothing, render, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import type { AuditData, GoldData } from '../../../src/shared/protocol';
 import type { Store } from './state';
 import { el, visiblePlain } from '../common/dom';
 import { formatDate } from './format';
 import { causeVerdict, stepVerdict, type CauseVerdict, type StepVerdict } from '../../../src/core/audit/verdicts';
 import { rootCauseLabel, rootCauseLabelHyphenated } from './taxonomy';
-import { stepChip } from './timeline/messageBody';
-import { collapsible } from '../common/widgets';
+import '../common/widgets';
+
+const DASH = html`<span class="muted">—</span>`;
 
 export class AuditPanel {
   readonly root: HTMLElement;
-  private readonly compare: HTMLElement;
-  private readonly gold: HTMLElement;
-  private readonly audits: HTMLElement;
 
   constructor(
     private readonly store: Store,
     private readonly reveal: (position: number) => void,
   ) {
     this.root = el('section', { className: 'panel-section audit', attrs: { 'aria-labelledby': 'audit-heading' } });
-    const head = el('div', { className: 'section-head' });
-    head.append(el('h2', { text: 'Compare and audits', attrs: { id: 'audit-heading' } }));
-    this.compare = el('div', { className: 'compare' });
-    this.gold = el('div', { className: 'gold' });
-    this.audits = el('div', { className: 'audits' });
-    this.root.append(head, this.compare, this.gold, this.audits);
     store.on('view', () => this.render());
     store.on('audits', () => this.render());
-    store.on('annotation', () => this.renderCompare());
+    store.on('annotation', () => this.render());
+    this.render();
   }
 
   render(): void {
-    this.renderCompare();
-    this.renderGold();
-    this.renderAudits();
+    render(
+      html`<div class="section-head"><h2 id="audit-heading">Compare and audits</h2></div>
+        <div class="compare">${this.compare()}</div>
+        ${this.gold()}
+        <div class="audits">${this.audits()}</div>`,
+      this.root,
+    );
   }
 
-  private chip(p: number | null | undefined, extra = ''): Node {
-    if (p === null || p === undefined) return el('span', { className: 'muted', text: '—' });
-    return stepChip(p, this.reveal, `#${p}`, extra);
+  private chip(p: number | null | undefined, extra = ''): TemplateResult {
+    if (p === null || p === undefined) return DASH;
+    const reveal = (ev: Event) => {
+      ev.stopPropagation();
+      this.reveal(p);
+    };
+    return html`<button class=${extra ? `chip step-chip ${extra}` : 'chip step-chip'} type="button" title=${`Go to message ${p}`} data-position=${p} @click=${reveal}
+      >${`#${p}`}</button
+    >`;
   }
 
-  private renderCompare(): void {
+  private compare(): TemplateResult {
     const a = this.store.annotation;
     const audit = this.store.newestAudit();
     const gold = this.store.view?.gold;
     const d = audit?.diagnosis ?? null;
-    const table = el('table', { className: 'cmp-table' });
-    table.append(el('caption', { text: `You vs newest audit${gold ? ' vs gold (from file)' : ''}` }));
-    const thead = el('thead');
-    const hr = el('tr');
-    hr.append(el('th', { attrs: { scope: 'col' } }), el('th', { text: 'You', attrs: { scope: 'col' } }), el('th', { text: 'Audit', attrs: { scope: 'col' } }));
-    if (gold) hr.append(el('th', { text: 'Gold', attrs: { scope: 'col', title: 'from file' } }));
-    thead.append(hr);
-    const tbody = el('tbody');
-    const row = (label: string, ...cells: Node[]) => {
-      const tr = el('tr');
-      tr.append(el('th', { text: label, attrs: { scope: 'row' } }), ...cells.map((c) => cell(c)));
-      tbody.append(tr);
-    };
-    const cause = (id: string | null | undefined) => el('span', { className: id ? '' : 'muted', text: rootCauseLabelHyphenated(id) });
-    row(
-      'Step',
-      this.chip(a.criticalStep, 'chip-human'),
-      this.chip(d?.criticalStep, 'chip-audit'),
-      ...(gold ? [this.chip(gold.criticalStep, 'chip-gold')] : []),
-    );
-    row('Span', spanText(a.toleranceSpan), el('span', { className: 'muted', text: '—' }), ...(gold ? [spanText(gold.toleranceSpan)] : []));
-    row('Cause', cause(a.rootCause), cause(d?.rootCause), ...(gold ? [cause(gold.rootCause)] : []));
-    table.append(thead, tbody);
+    const row = (label: string, ...cells: TemplateResult[]) =>
+      html`<tr>
+        <th scope="row">${label}</th>
+        ${cells.map((c) => html`<td>${c}</td>`)}
+      </tr>`;
+    const cause = (id: string | null | undefined) => html`<span class=${id ? nothing : 'muted'}>${rootCauseLabelHyphenated(id)}</span>`;
 
-    const verdicts = el('ul', { className: 'verdicts', attrs: { 'aria-label': 'Verdicts' } });
-    const verdict = (label: string, step: StepVerdict, rc: CauseVerdict) => {
-      const li = el('li');
-      li.append(el('span', { className: 'verdict-label', text: label }), verdictPill(step, label), causePill(rc, label));
-      verdicts.append(li);
-    };
+    const verdicts: TemplateResult[] = [];
+    const verdict = (label: string, step: StepVerdict, rc: CauseVerdict) =>
+      verdicts.push(html`<li><span class="verdict-label">${label}</span>${verdictPill(step, label)}${causePill(rc, label)}</li>`);
     if (audit) verdict('Audit vs you', stepVerdict(d?.criticalStep, a.criticalStep, a.toleranceSpan), causeVerdict(d?.rootCause, a.rootCause));
     if (audit && gold)
       verdict('Audit vs gold', stepVerdict(d?.criticalStep, gold.criticalStep, gold.toleranceSpan), causeVerdict(d?.rootCause, gold.rootCause));
     if (gold && ((a.criticalStep !== null && a.criticalStep !== undefined) || a.rootCause))
       verdict('You vs gold', stepVerdict(a.criticalStep, gold.criticalStep, gold.toleranceSpan), causeVerdict(a.rootCause, gold.rootCause));
-    const nodes: Node[] = [table];
-    if (verdicts.childElementCount) nodes.push(verdicts);
-    if (!audit) nodes.push(el('p', { className: 'muted small', text: 'No audit in this record yet.' }));
-    else
-      nodes.push(
-        el('p', {
-          className: 'muted small',
-          text: `Newest audit: ${audit.method}${audit.model ? ' · ' + audit.model : ''}${audit.createdAt ? ' · ' + formatDate(audit.createdAt) : ''}. Step: exact, within the reference span, or outside it.`,
-        }),
-      );
-    this.compare.replaceChildren(...nodes);
+
+    const note = audit
+      ? `Newest audit: ${audit.method}${audit.model ? ' · ' + audit.model : ''}${audit.createdAt ? ' · ' + formatDate(audit.createdAt) : ''}. Step: exact, within the reference span, or outside it.`
+      : 'No audit in this record yet.';
+    return html`<table class="cmp-table">
+        <caption>${`You vs newest audit${gold ? ' vs gold (from file)' : ''}`}</caption>
+        <thead>
+          <tr>
+            <th scope="col"></th>
+            <th scope="col">You</th>
+            <th scope="col">Audit</th>
+            ${gold ? html`<th scope="col" title="from file">Gold</th>` : nothing}
+          </tr>
+        </thead>
+        <tbody>
+          ${row('Step', this.chip(a.criticalStep, 'chip-human'), this.chip(d?.criticalStep, 'chip-audit'), ...(gold ? [this.chip(gold.criticalStep, 'chip-gold')] : []))}
+          ${row('Span', spanText(a.toleranceSpan), DASH, ...(gold ? [spanText(gold.toleranceSpan)] : []))}
+          ${row('Cause', cause(a.rootCause), cause(d?.rootCause), ...(gold ? [cause(gold.rootCause)] : []))}
+        </tbody>
+      </table>
+      ${verdicts.length ? html`<ul class="verdicts" aria-label="Verdicts">${verdicts}</ul>` : nothing}
+      <p class="muted small">${note}</p>`;
   }
 
-  private renderGold(): void {
+  private gold(): TemplateResult {
     const gold = this.store.view?.gold;
-    if (!gold || !Object.keys(gold).length) {
-      this.gold.replaceChildren();
-      this.gold.hidden = true;
-      return;
-    }
-    this.gold.hidden = false;
-    const c = collapsible('Gold labels', false, 'from file');
-    c.append(goldBody(gold, (p) => this.chip(p, 'chip-gold')));
-    this.gold.replaceChildren(c);
+    const shown = !!gold && Object.keys(gold).length > 0;
+    return html`<div class="gold" ?hidden=${!shown}>
+      ${shown ? html`<vscode-collapsible heading="Gold labels" description="from file">${goldBody(gold, (p) => this.chip(p, 'chip-gold'))}</vscode-collapsible>` : nothing}
+    </div>`;
   }
 
-  private renderAudits(): void {
+  private audits(): TemplateResult | typeof nothing {
     const audits = this.store.sortedAudits();
-    if (!audits.length) {
-      this.audits.replaceChildren();
-      return;
-    }
-    const nodes = audits.map((audit, i) => {
-      const newest = i === audits.length - 1;
-      const title = `${audit.method}${audit.model ? ' · ' + audit.model : ''}`;
-      const c = collapsible(title, newest, `${newest ? 'newest · ' : ''}${formatDate(audit.createdAt) || audit.id}`);
-      c.append(this.auditBody(audit));
-      return c;
+    if (!audits.length) return nothing;
+    // Newest first on screen; a key per audit (ids are unique in a valid sidecar; a repeated one is told apart by its count).
+    const seen = new Map<string, number>();
+    const keyed = audits.map((audit, i) => {
+      const n = (seen.get(audit.id) ?? 0) + 1;
+      seen.set(audit.id, n);
+      return { audit, newest: i === audits.length - 1, key: `${n}:${audit.id}` };
     });
-    nodes.reverse(); // newest first on screen
-    this.audits.replaceChildren(el('h3', { className: 'sub-head', text: `Audits (${audits.length})` }), ...nodes);
+    keyed.reverse();
+    return html`<h3 class="sub-head">${`Audits (${audits.length})`}</h3>
+      ${repeat(
+        keyed,
+        (k) => k.key,
+        ({ audit, newest }) =>
+          html`<vscode-collapsible
+            heading=${`${audit.method}${audit.model ? ' · ' + audit.model : ''}`}
+            description=${`${newest ? 'newest · ' : ''}${formatDate(audit.createdAt) || audit.id}`}
+            ?open=${newest}
+            >${this.auditBody(audit)}</vscode-collapsible
+          >`,
+      )}`;
   }
 
-  private auditBody(audit: AuditData): HTMLElement {
-    const body = el('div', { className: 'audit-body' });
+  private auditBody(audit: AuditData): TemplateResult {
     const meta = [audit.provider, audit.model, audit.promptVersion && `prompt ${audit.promptVersion}`, audit.id].filter(Boolean).join(' · ');
-    body.append(el('div', { className: 'muted small', text: meta }));
-
     const d = audit.diagnosis;
-    if (d) {
-      const box = el('div', { className: 'audit-diag' });
-      const line = el('div', { className: 'kv' });
-      line.append(
-        el('span', { className: 'k', text: 'Diagnosis' }),
-        this.chip(d.criticalStep, 'chip-audit'),
-        el('span', { className: 'cause-name', text: rootCauseLabel(d.rootCause) }),
-      );
-      box.append(line);
-      if (d.rationale) box.append(el('p', { className: 'prose', text: visiblePlain(d.rationale) }));
-      if (d.citedSteps?.length) {
-        const cited = el('div', { className: 'kv' });
-        cited.append(el('span', { className: 'k', text: 'Cited' }));
-        for (const p of d.citedSteps) cited.append(this.chip(p));
-        box.append(cited);
-      }
-      body.append(box);
-    }
-
-    if (audit.repair?.directives?.length) {
-      body.append(el('div', { className: 'k block', text: 'Repair directives' }));
-      const ol = el('ol', { className: 'directives' });
-      for (const dir of audit.repair.directives) ol.append(el('li', { className: 'prose', text: visiblePlain(dir) }));
-      body.append(ol);
-    }
-
-    if (audit.branches?.length) {
-      body.append(el('div', { className: 'k block', text: 'Branch proposals' }));
-      const list = el('div', { className: 'branches' });
-      for (const b of audit.branches) {
-        const item = el('div', { className: 'branch' });
-        const top = el('div', { className: 'kv' });
-        top.append(
-          el('span', { className: 'mk mk-branch', text: (b.name || '?').charAt(0).toUpperCase(), attrs: { 'aria-hidden': 'true' } }),
-          el('span', { className: 'branch-name', text: b.name }),
-          this.chip(b.criticalStep, 'chip-branch'),
-          el('span', { className: 'cause-name', text: rootCauseLabel(b.rootCause) }),
-        );
-        item.append(top);
-        if (b.rationale) item.append(el('p', { className: 'prose', text: visiblePlain(b.rationale) }));
-        if (b.notes) {
-          const notes = collapsible('Audit notes', false);
-          notes.append(el('p', { className: 'prose', text: visiblePlain(b.notes) }));
-          item.append(notes);
-        }
-        list.append(item);
-      }
-      body.append(list);
-    }
-
     const adj = audit.adjudication;
-    if (adj && (adj.clusters?.length || adj.disagreements)) {
-      body.append(el('div', { className: 'k block', text: 'Adjudication' }));
-      if (adj.clusters?.length) {
-        const cl = el('div', { className: 'clusters' });
-        adj.clusters.forEach((cluster, i) => {
-          const g = el('div', { className: 'kv cluster' });
-          g.append(el('span', { className: 'k', text: `Cluster ${i + 1}` }));
-          for (const p of cluster) g.append(this.chip(p));
-          cl.append(g);
-        });
-        body.append(cl);
+    return html`<div class="audit-body">
+      <div class="muted small">${meta}</div>
+      ${
+        d
+          ? html`<div class="audit-diag">
+            <div class="kv"><span class="k">Diagnosis</span>${this.chip(d.criticalStep, 'chip-audit')}<span class="cause-name">${rootCauseLabel(d.rootCause)}</span></div>
+            ${d.rationale ? html`<p class="prose">${visiblePlain(d.rationale)}</p>` : nothing}
+            ${d.citedSteps?.length ? html`<div class="kv"><span class="k">Cited</span>${d.citedSteps.map((p) => this.chip(p))}</div>` : nothing}
+          </div>`
+          : nothing
       }
-      if (adj.disagreements) body.append(el('p', { className: 'prose', text: visiblePlain(adj.disagreements) }));
-    }
-    return body;
+      ${
+        audit.repair?.directives?.length
+          ? html`<div class="k block">Repair directives</div>
+            <ol class="directives">
+              ${audit.repair.directives.map((dir) => html`<li class="prose">${visiblePlain(dir)}</li>`)}
+            </ol>`
+          : nothing
+      }
+      ${
+        audit.branches?.length
+          ? html`<div class="k block">Branch proposals</div>
+            <div class="branches">
+              ${audit.branches.map(
+                (b) =>
+                  html`<div class="branch">
+                    <div class="kv">
+                      <span class="mk mk-branch" aria-hidden="true">${(b.name || '?').charAt(0).toUpperCase()}</span><span class="branch-name">${b.name}</span
+                      >${this.chip(b.criticalStep, 'chip-branch')}<span class="cause-name">${rootCauseLabel(b.rootCause)}</span>
+                    </div>
+                    ${b.rationale ? html`<p class="prose">${visiblePlain(b.rationale)}</p>` : nothing}
+                    ${b.notes ? html`<vscode-collapsible heading="Audit notes"><p class="prose">${visiblePlain(b.notes)}</p></vscode-collapsible>` : nothing}
+                  </div>`,
+              )}
+            </div>`
+          : nothing
+      }
+      ${
+        adj && (adj.clusters?.length || adj.disagreements)
+          ? html`<div class="k block">Adjudication</div>
+            ${
+              adj.clusters?.length
+                ? html`<div class="clusters">
+                  ${adj.clusters.map((cluster, i) => html`<div class="kv cluster"><span class="k">${`Cluster ${i + 1}`}</span>${cluster.map((p) => this.chip(p))}</div>`)}
+                </div>`
+                : nothing
+            }
+            ${adj.disagreements ? html`<p class="prose">${visiblePlain(adj.disagreements)}</p>` : nothing}`
+          : nothing
+      }
+    </div>`;
   }
 }
 
-function cell(...children: Node[]): HTMLTableCellElement {
-  const td = el('td');
-  td.append(...children);
-  return td;
+function spanText(span: [number, number] | null | undefined): TemplateResult {
+  return span ? html`<span>${`${span[0]}–${span[1]}`}</span>` : DASH;
 }
 
-function spanText(span: [number, number] | null | undefined): HTMLElement {
-  return el('span', { className: span ? '' : 'muted', text: span ? `${span[0]}–${span[1]}` : '—' });
-}
-
-function verdictPill(v: StepVerdict, what: string): HTMLElement {
+function verdictPill(v: StepVerdict, what: string): TemplateResult {
   const cls = v === 'exact' ? 'pill-ok' : v === 'within span' ? 'pill-near' : v === 'outside span' ? 'pill-error' : 'pill-muted';
-  return el('span', { className: `pill ${cls}`, text: `step ${v === 'missing' ? 'n/a' : v}`, title: `${what}, critical step: ${v}` });
+  return html`<span class=${`pill ${cls}`} title=${`${what}, critical step: ${v}`}>${`step ${v === 'missing' ? 'n/a' : v}`}</span>`;
 }
 
-function causePill(v: CauseVerdict, what: string): HTMLElement {
+function causePill(v: CauseVerdict, what: string): TemplateResult {
   const cls = v === 'agree' ? 'pill-ok' : v === 'disagree' ? 'pill-error' : 'pill-muted';
-  return el('span', {
-    className: `pill ${cls}`,
-    text: `cause ${v === 'missing' ? 'n/a' : v === 'agree' ? 'agrees' : 'differs'}`,
-    title: `${what}, root cause: ${v}`,
-  });
+  const text = `cause ${v === 'missing' ? 'n/a' : v === 'agree' ? 'agrees' : 'differs'}`;
+  return html`<span class=${`pill ${cls}`} title=${`${what}, root cause: ${v}`}>${text}</span>`;
 }
 
-function goldBody(gold: GoldData, chip: (p: number | undefined) => Node): HTMLElement {
-  const body = el('div', { className: 'gold-body' });
-  const kv = (k: string, ...v: Node[]) => {
-    const line = el('div', { className: 'kv' });
-    line.append(el('span', { className: 'k', text: k }), ...v);
-    body.append(line);
-  };
-  if (gold.criticalStep !== undefined) kv('Critical step', chip(gold.criticalStep));
-  if (gold.toleranceSpan) kv('Span', spanText(gold.toleranceSpan));
-  if (gold.rootCause) kv('Root cause', el('span', { text: rootCauseLabel(gold.rootCause) }));
-  if (gold.mistakeAgent) kv('Mistake agent', el('span', { text: visiblePlain(gold.mistakeAgent) }));
-  if (gold.rationale) body.append(el('p', { className: 'prose', text: visiblePlain(gold.rationale) }));
-  if (gold.repairDirective) {
-    body.append(el('div', { className: 'k block', text: 'Repair directive' }));
-    body.append(el('p', { className: 'prose', text: visiblePlain(gold.repairDirective) }));
-  }
-  if (gold.repairRubrics?.length) {
-    body.append(el('div', { className: 'k block', text: `Repair rubrics (${gold.repairRubrics.length})` }));
-    const ol = el('ol', { className: 'directives' });
-    for (const r of gold.repairRubrics) ol.append(el('li', { className: 'prose', text: visiblePlain(r) }));
-    body.append(ol);
-  }
-  return body;
+function goldBody(gold: GoldData, chip: (p: number | undefined) => TemplateResult): TemplateResult {
+  const kv = (k: string, v: TemplateResult) => html`<div class="kv"><span class="k">${k}</span>${v}</div>`;
+  return html`<div class="gold-body">
+    ${gold.criticalStep !== undefined ? kv('Critical step', chip(gold.criticalStep)) : nothing}
+    ${gold.toleranceSpan ? kv('Span', spanText(gold.toleranceSpan)) : nothing}
+    ${gold.rootCause ? kv('Root cause', html`<span>${rootCauseLabel(gold.rootCause)}</span>`) : nothing}
+    ${gold.mistakeAgent ? kv('Mistake agent', html`<span>${visiblePlain(gold.mistakeAgent)}</span>`) : nothing}
+    ${gold.rationale ? html`<p class="prose">${visiblePlain(gold.rationale)}</p>` : nothing}
+    ${gold.repairDirective ? html`<div class="k block">Repair directive</div><p class="prose">${visiblePlain(gold.repairDirective)}</p>` : nothing}
+    ${
+      gold.repairRubrics?.length
+        ? html`<div class="k block">${`Repair rubrics (${gold.repairRubrics.length})`}</div>
+          <ol class="directives">
+            ${gold.repairRubrics.map((r) => html`<li class="prose">${visiblePlain(r)}</li>`)}
+          </ol>`
+        : nothing
+    }
+  </div>`;
 }

@@ -2,6 +2,7 @@ import { InputError } from '../core/input/inputError';
 import { redactSecrets, registerSecretsFromEnv } from '../core/secrets/redact';
 import { agreementCommand } from './commands/agreement';
 import { auditCommand } from './commands/audit';
+import { convertCommand } from './commands/convert';
 import { exportRepairsCommand } from './commands/exportRepairs';
 import { HARNESS_COMMANDS } from './commands/harness';
 import { inspectCommand } from './commands/inspect';
@@ -20,6 +21,7 @@ export const COMMANDS: readonly CliCommand[] = [
   agreementCommand,
   auditCommand,
   exportRepairsCommand,
+  convertCommand,
   ...HARNESS_COMMANDS,
 ];
 

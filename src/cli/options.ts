@@ -2,6 +2,7 @@
 // from the shared groups below), and one strict parser turns a wrong, misplaced or incomplete flag
 // into a one-line usage error that names the flag and lists the command's options.
 import { parseArgs } from 'node:util';
+import { readableFormats } from '../core/load/loadFile';
 import type { ReasoningEffort } from '../core/providers/types';
 import { CliUsageError, type CliIo } from './io';
 
@@ -40,6 +41,11 @@ export const JSON_OPTION: OptionTable = { json: { type: 'boolean', help: 'print 
 
 export const RECORD_OPTION: OptionTable = {
   record: { type: 'string', value: 'ID', help: 'only the record with this id (JSONL files and JSON arrays hold several)' },
+};
+
+/** Read by `trajectoryFormatFrom` (io.ts): every command that reads trajectories takes it. */
+export const TRAJECTORY_FORMAT_OPTION: OptionTable = {
+  format: { type: 'string', value: 'ID', help: `read trajectories with this format's reader, skipping detection: ${readableFormats().join(', ')}` },
 };
 
 /** Read by `toolNamesFrom` (io.ts). */

@@ -7,8 +7,8 @@ import { loadFile } from '../../core/load/loadFile';
 import { isTrajectoryRecord } from '../../core/load/loadRecord';
 import { ROOT_CAUSE_LABELS } from '../../core/model/rootCauses';
 import { readSidecar, sha256Of, sidecarPathFor } from '../../core/sidecar/sidecarFile';
-import { CliUsageError, oneFile, reportProblems, toolNamesFrom, type CliIo } from '../io';
-import { JSON_OPTION, PROVIDER_OPTIONS, RECORD_OPTION, TOOL_NAME_OPTIONS, concurrencyOption, type CliCommand } from '../options';
+import { CliUsageError, oneFile, reportProblems, toolNamesFrom, trajectoryFormatFrom, type CliIo } from '../io';
+import { JSON_OPTION, PROVIDER_OPTIONS, RECORD_OPTION, TOOL_NAME_OPTIONS, TRAJECTORY_FORMAT_OPTION, concurrencyOption, type CliCommand } from '../options';
 import { runModelAudits } from './auditWithModel';
 import { selectRecords } from './selectRecords';
 
@@ -16,7 +16,7 @@ export async function runAuditCommand(positionals: string[], values: Record<stri
   const file = oneFile(positionals);
   const method = values.method as AuditMethod | undefined;
   if (!method || !AUDIT_METHODS.includes(method)) throw new CliUsageError(`--method must be one of ${AUDIT_METHODS.join(', ')}`);
-  const loaded = loadFile(file);
+  const loaded = loadFile(file, { format: trajectoryFormatFrom(values) });
   const records = selectRecords(loaded, values.record).filter(isTrajectoryRecord);
   if (records.length === 0) throw new CliUsageError(`${file} is a ${loaded.detection.kind}, not a trajectory`);
   const sha = sha256Of(readFileSync(file));
@@ -82,6 +82,7 @@ export const auditCommand: CliCommand = {
   options: {
     method: { type: 'string', value: AUDIT_METHODS.join('|'), help: 'the audit method', required: true },
     ...RECORD_OPTION,
+    ...TRAJECTORY_FORMAT_OPTION,
     ...PROVIDER_OPTIONS,
     ...concurrencyOption('records audited', 4),
     rerun: { type: 'boolean', help: 'ignore the cached result and audit again' },

@@ -1,8 +1,8 @@
 import { loadFile } from '../../core/load/loadFile';
 import { isTrajectoryRecord } from '../../core/load/loadRecord';
 import { inspectOther, inspectTrajectory, type TrajectoryInspection } from '../../core/inspect/inspect';
-import { oneFile, reportProblems, toolNamesFrom, type CliIo } from '../io';
-import { JSON_OPTION, RECORD_OPTION, TOOL_NAME_OPTIONS, type CliCommand } from '../options';
+import { oneFile, reportProblems, toolNamesFrom, trajectoryFormatFrom, type CliIo } from '../io';
+import { JSON_OPTION, RECORD_OPTION, TOOL_NAME_OPTIONS, TRAJECTORY_FORMAT_OPTION, type CliCommand } from '../options';
 import { selectRecords } from './selectRecords';
 
 function human(r: TrajectoryInspection): string {
@@ -25,7 +25,7 @@ function human(r: TrajectoryInspection): string {
 
 export function runInspect(positionals: string[], values: Record<string, unknown>, io: CliIo): number {
   const file = oneFile(positionals);
-  const loaded = loadFile(file);
+  const loaded = loadFile(file, { format: trajectoryFormatFrom(values) });
   const names = toolNamesFrom(values);
   const reports = selectRecords(loaded, values.record).map((r) => (isTrajectoryRecord(r) ? inspectTrajectory(r.trajectory, names) : inspectOther(r)));
   if (values.json) {
@@ -43,6 +43,6 @@ export const inspectCommand: CliCommand = {
   name: 'inspect',
   args: '<file>',
   summary: 'Format, counts and statistics of a trajectory file (or a benchmark item file: its kind and counts).',
-  options: { ...JSON_OPTION, ...RECORD_OPTION, ...TOOL_NAME_OPTIONS },
+  options: { ...JSON_OPTION, ...RECORD_OPTION, ...TRAJECTORY_FORMAT_OPTION, ...TOOL_NAME_OPTIONS },
   run: runInspect,
 };

@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { problemLine, type Problem } from '../../core/input/inputError';
 import { validateFile } from '../../core/inspect/validate';
 import { acceptAnnotationContent, sidecarPathOf } from '../../core/sidecar/acceptContent';
-import { CliUsageError, reportProblems, type CliIo } from '../io';
-import { JSON_OPTION, type CliCommand } from '../options';
+import { CliUsageError, reportProblems, trajectoryFormatFrom, type CliIo } from '../io';
+import { JSON_OPTION, TRAJECTORY_FORMAT_OPTION, type CliCommand } from '../options';
 
 const VALIDATABLE = /\.(json|jsonl|csv)$/i;
 
@@ -37,7 +37,8 @@ export function runValidate(positionals: string[], values: Record<string, unknow
   // Files of one run folder are checked together: a problem of one file can surface while
   // checking its sibling. Report each finding once, under the file it names.
   const seen = new Set<string>();
-  const surfaced = files.map((file) => validateFile(file).filter((p) => !seen.has(problemLine(p)) && seen.add(problemLine(p))));
+  const format = trajectoryFormatFrom(values);
+  const surfaced = files.map((file) => validateFile(file, file, { format }).filter((p) => !seen.has(problemLine(p)) && seen.add(problemLine(p))));
   const all = surfaced.flat();
   const listed = new Set(files.map((file) => resolve(file)));
   const owner = (p: Problem, surfacedBy: string) => (listed.has(resolve(p.file)) ? resolve(p.file) : resolve(surfacedBy));
@@ -92,6 +93,7 @@ export const validateCommand: CliCommand = {
   summary: 'Schema check of trajectories, benchmark items, sidecars and run folders: one line per problem, file:line:column: message.',
   options: {
     ...JSON_OPTION,
+    ...TRAJECTORY_FORMAT_OPTION,
     'accept-content': {
       type: 'boolean',
       help: "confirm the sidecars' annotations for the trajectories as they are now (after checking the steps); clears the 'made on other content' warning",

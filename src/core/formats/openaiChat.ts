@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
-import type { Message, Role, Trajectory } from '../model/trajectory';
+import type { GoldAnnotation, Message, Role, Trajectory } from '../model/trajectory';
 import { extractGold, isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
@@ -97,6 +97,72 @@ function openAiMatch(list: unknown[], where: string): FormatMatch | undefined {
   return { score: 0.6, reason: `${where} of OpenAI chat messages` };
 }
 
+/** Gold fields under the keys `extractGold` reads back (the searchauditbench aliases). */
+function goldFields(gold: GoldAnnotation | undefined, lost: string[]): Record<string, unknown> {
+  if (!gold) return {};
+  const out: Record<string, unknown> = {};
+  if (gold.criticalStep !== undefined) out.critical_step = gold.criticalStep;
+  if (gold.toleranceSpan) out.tolerance_span = gold.toleranceSpan;
+  if (gold.rootCause ?? gold.rootCauseRaw) out.root_cause = gold.rootCause ?? gold.rootCauseRaw;
+  if (gold.rationale !== undefined) out.rationale = gold.rationale;
+  if (gold.repairDirective !== undefined) out.repair_directive = gold.repairDirective;
+  if (gold.repairRubrics) out.repair_rubrics = gold.repairRubrics;
+  if (gold.mistakeAgent !== undefined) lost.push(`the gold mistake agent (${gold.mistakeAgent})`);
+  if (gold.invalidSteps?.length) lost.push(`gold step fields that are not whole numbers (${gold.invalidSteps.map((s) => s.path.join('.')).join(', ')})`);
+  return out;
+}
+
+/**
+ * A trajectory as an object with `messages` (the form that also holds the query, the answers and
+ * gold fields). Decision steps are assistant messages, since that is what makes one in this
+ * format; the source's other fields go under `metadata`.
+ */
+export function writeOpenAiChat(trajectory: Trajectory): { value: unknown; lost: string[] } {
+  const lost: string[] = [];
+  const decisions = new Set(trajectory.decisionSteps);
+  const messages = trajectory.messages.map((m) => {
+    let role: string = m.role;
+    if (decisions.has(m.position) && m.role !== 'assistant') {
+      role = 'assistant';
+      lost.push(`the role ${m.role} of decision step ${m.position} (written as assistant)`);
+    } else if (!decisions.has(m.position) && m.role === 'assistant') {
+      role = 'system';
+      lost.push(`message ${m.position} is an assistant message but no decision step (written as system)`);
+    }
+    const out: Record<string, unknown> = { role, content: m.content };
+    if (m.reasoning !== undefined) out.reasoning_content = m.reasoning;
+    if (m.toolCalls.length) {
+      out.tool_calls = m.toolCalls.map((call) => ({
+        ...(call.id !== undefined ? { id: call.id } : {}),
+        type: 'function',
+        function: { name: call.name, arguments: call.rawArguments },
+      }));
+    }
+    if (m.role === 'tool' && m.toolCallId !== undefined) out.tool_call_id = m.toolCallId;
+    if (m.agent !== undefined) {
+      if (role === 'tool') lost.push(`the agent ${m.agent} of tool return ${m.position}`);
+      else out.name = m.agent;
+    }
+    if (m.isError) lost.push(`the error flag of tool return ${m.position}`);
+    return out;
+  });
+  const value: Record<string, unknown> = {
+    messages,
+    ...(trajectory.query !== undefined ? { query: trajectory.query } : {}),
+    ...(trajectory.predictedAnswer !== undefined ? { predicted_answer: trajectory.predictedAnswer } : {}),
+    ...(trajectory.goldAnswer !== undefined ? { gold_answer: trajectory.goldAnswer } : {}),
+    ...goldFields(trajectory.gold, lost),
+  };
+  // The outcome stays a top-level key, where the reader puts it back into metadata.outcome; the
+  // other source fields are nested so that none of them (a `history`, a `question`) changes how the file is detected.
+  if (trajectory.predictedAnswer === undefined && trajectory.finalAnswerStep !== undefined)
+    lost.push("that the source records no predicted answer (an openai-chat reader takes the final step's text as one)");
+  const { outcome, ...rest } = trajectory.metadata;
+  if (outcome !== undefined) value.outcome = outcome;
+  if (Object.keys(rest).length) value.metadata = rest;
+  return { value, lost };
+}
+
 export const openAiChatReader: TrajectoryReader = {
   id: 'openai-chat',
   label: 'OpenAI chat messages',
@@ -106,4 +172,5 @@ export const openAiChatReader: TrajectoryReader = {
     return undefined;
   },
   load: loadOpenAiChat,
+  write: writeOpenAiChat,
 };

@@ -62,6 +62,11 @@ export interface TrajectoryReader {
    * trajectory; a JSONL of spans is one per trace): how well all the parsed lines fit.
    */
   detectLines?(values: unknown[]): FormatMatch | undefined;
+  /**
+   * The trajectory as a value of this format (`trajaudit convert`), message i still message i;
+   * `lost` names, one entry each, what the format cannot hold.
+   */
+  write?(trajectory: Trajectory): { value: unknown; lost: string[] };
   /** The trajectories of a JSONL file `detectLines` matched; message i is line i of the record's lines. */
   loadLines?(values: unknown[], lineNumbers: number[], source: SourceText): { id: string; trajectory: Trajectory; line: number }[];
 }

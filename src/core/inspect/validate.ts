@@ -6,7 +6,7 @@ import { formatJsonPath, locateJsonPath, nonBlankLines, type JsonPath } from '..
 import { decodeText, lineColumnAt, readFileBytes, readTextFile } from '../input/readText';
 import { isTrajectoryRecord, type LoadedRecord } from '../load/loadRecord';
 import { loadText, type LoadedFile } from '../load/loadFile';
-import type { Trajectory } from '../model/trajectory';
+import type { Trajectory, TrajectoryFormat } from '../model/trajectory';
 import { parseSidecar, sha256Of } from '../sidecar/sidecarFile';
 import { scoreRunFolderSync } from '../scoring/scoreRunFolder';
 import { KNOWN_RUN_FILES } from '../scoring/runs/detect';
@@ -198,7 +198,7 @@ function validateRunFile(path: string, displayName: string): Problem[] {
 }
 
 /** Schema and consistency check of any supported file: one problem per finding, never a throw. */
-export function validateFile(path: string, displayName = path): Problem[] {
+export function validateFile(path: string, displayName = path, options: { format?: TrajectoryFormat } = {}): Problem[] {
   if (KNOWN_RUN_FILES.has(basename(path))) return validateRunFile(path, displayName);
   let text: string;
   try {
@@ -213,7 +213,7 @@ export function validateFile(path: string, displayName = path): Problem[] {
       checkSidecarAgainstTrajectory(ctx, sidecar, path);
       return ctx.problems;
     }
-    const loaded = loadText(text, displayName);
+    const loaded = loadText(text, displayName, options);
     ctx.problems.push(...loaded.problems);
     const lines = loaded.container === 'jsonl' ? text.split('\n') : [];
     for (const record of loaded.records) {

@@ -1,7 +1,7 @@
 // The density strip: a narrow bar beside the timeline with the whole trajectory scaled to its
 // height (one equal slice per message). Three lanes: tool activity (search / visit / final
 // answer), labels (your critical step and span, gold from the file, audit diagnosis, branch
-// proposals, cited steps) and finds (search matches, answer-trace occurrences). Click or drag
+// proposals, the offline auditor's top suspects, cited steps) and finds (search matches, answer-trace occurrences). Click or drag
 // to jump. Colours come from the theme's --vscode-* variables and are re-read on theme change.
 import type { Store } from './state';
 import { M, type Markers } from './markers';
@@ -15,6 +15,7 @@ interface Palette {
   gold: string;
   audit: string;
   branch: string;
+  suspect: string;
   cited: string;
   match: string;
   current: string;
@@ -32,6 +33,7 @@ export const STRIP_LEGEND: { key: keyof Palette; label: string }[] = [
   { key: 'gold', label: 'gold critical step / span (from file)' },
   { key: 'audit', label: 'audit diagnosis / cited steps' },
   { key: 'branch', label: 'audit branch proposals' },
+  { key: 'suspect', label: 'top three suspect steps (offline auditor)' },
   { key: 'match', label: 'search matches' },
   { key: 'answerPred', label: 'predicted answer occurrences' },
   { key: 'answerGold', label: 'gold answer occurrences' },
@@ -122,6 +124,7 @@ export class DensityStrip {
       gold: v('--vscode-charts-green', fg),
       audit: v('--vscode-charts-orange', fg),
       branch: v('--vscode-charts-yellow', fg),
+      suspect: v('--vscode-charts-orange', fg),
       cited: v('--vscode-charts-orange', fg),
       match: v('--vscode-editorOverviewRuler-findMatchForeground', v('--vscode-charts-yellow', fg)),
       current: v('--vscode-focusBorder', fg),
@@ -187,6 +190,7 @@ export class DensityStrip {
     band(M.SPAN, p.critical, laneX[1], laneW);
     ctx.globalAlpha = 0.7;
     ticks(M.CITED, p.cited, laneX[1], laneW);
+    ticks(M.SUSPECT, p.suspect, laneX[1], laneW, Math.max(tick, 3));
     ctx.globalAlpha = 1;
     ticks(M.BRANCH, p.branch, laneX[1], laneW, Math.max(tick, 3));
     ticks(M.AUDIT, p.audit, laneX[1], laneW, Math.max(tick, 3));
@@ -232,7 +236,7 @@ export class DensityStrip {
       const rect = this.root.getBoundingClientRect();
       const perPx = rows.length / rect.height;
       const reach = Math.ceil(perPx * 4);
-      const important = M.CRITICAL | M.GOLD_CRITICAL | M.AUDIT | M.BRANCH | M.CURRENT_MATCH | M.MATCH | M.ANSWER_PRED | M.ANSWER_GOLD | M.FINAL;
+      const important = M.CRITICAL | M.GOLD_CRITICAL | M.AUDIT | M.BRANCH | M.SUSPECT | M.CURRENT_MATCH | M.MATCH | M.ANSWER_PRED | M.ANSWER_GOLD | M.FINAL;
       let best = -1;
       for (let d = 0; d <= reach && best < 0; d++) {
         for (const k of [index - d, index + d])

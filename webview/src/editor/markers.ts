@@ -25,12 +25,16 @@ export const M = {
   SPAN_END: 1 << 16,
   GOLD_SPAN_START: 1 << 17,
   GOLD_SPAN_END: 1 << 18,
+  SUSPECT: 1 << 19,
 } as const;
+
+/** How many of an audit's ranked suspects the timeline and the density strip mark. */
+export const MARKED_SUSPECTS = 3;
 
 export interface RowNote {
   /** Short badge text, e.g. "★" or "H". */
   badge: string;
-  kind: 'critical' | 'gold' | 'audit' | 'branch' | 'cited' | 'answer-pred' | 'answer-gold';
+  kind: 'critical' | 'gold' | 'audit' | 'branch' | 'cited' | 'suspect' | 'answer-pred' | 'answer-gold';
   /** Full explanation for tooltips and the row's accessible label. */
   text: string;
 }
@@ -97,6 +101,10 @@ export class Markers {
         note(d.criticalStep, { badge: 'A', kind: 'audit', text: `Audit diagnosis (${newest.method}): ${rootCauseLabel(d.rootCause)}` }, M.AUDIT);
         for (const c of d.citedSteps ?? []) note(c, { badge: '·', kind: 'cited', text: `Cited by the audit (${newest.method})` }, M.CITED);
       }
+      // The offline auditor's top suspects, each with its signals and evidence (plain text: titles are inert).
+      (newest.suspects ?? []).slice(0, MARKED_SUSPECTS).forEach((suspect, rank) => {
+        note(suspect.step, { badge: `S${rank + 1}`, kind: 'suspect', text: suspectText(suspect, rank, newest.method) }, M.SUSPECT);
+      });
       for (const b of newest.branches ?? []) {
         const letter = (b.name || '?').trim().charAt(0).toUpperCase() || '?';
         note(b.criticalStep, { badge: letter, kind: 'branch', text: `${b.name} branch proposal: ${rootCauseLabel(b.rootCause)}` }, M.BRANCH);
@@ -139,4 +147,15 @@ export class Markers {
     this.notes = notes;
     this.version++;
   }
+}
+
+/** A suspect's tooltip: rank, score, signals, then each piece of evidence with its position. */
+export function suspectText(
+  suspect: { step: number; score: number; signals: string[]; evidence: { step: number; quote: string }[] },
+  rank: number,
+  method: string,
+): string {
+  const head = `Suspect #${rank + 1} (${method}, score ${suspect.score.toFixed(2)}): ${suspect.signals.map((s) => s.replace(/_/g, ' ')).join(', ') || 'no signal'}`;
+  const lines = suspect.evidence.slice(0, 6).map((e) => `  message ${e.step}: “${e.quote.length > 120 ? `${e.quote.slice(0, 119)}…` : e.quote}”`);
+  return [head, ...lines].join('\n');
 }

@@ -205,8 +205,14 @@ if (long) {
     finalAnswerStep: undefined,
   };
   const auditStarted = Date.now();
+  const cpuStarted = process.cpuUsage();
   heuristicAudit(t);
-  console.log(`\ntimings: load and signals ${loadMs} ms, ${K}-fold fitting and scoring ${cvMs} ms, one 5,000-message audit ${Date.now() - auditStarted} ms`);
+  const cpu = process.cpuUsage(cpuStarted);
+  const chars = messages.reduce((sum, m) => sum + m.content.length, 0);
+  console.log(
+    `\ntimings: load and signals ${loadMs} ms, ${K}-fold fitting and scoring ${cvMs} ms, whole run ${Date.now() - started} ms; ` +
+      `one 5,000-message audit (${(chars / 1e6).toFixed(1)} MB of text) ${Date.now() - auditStarted} ms wall, ${Math.round((cpu.user + cpu.system) / 1000)} ms CPU`,
+  );
 }
 
 if (fit) {

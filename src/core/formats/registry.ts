@@ -11,6 +11,7 @@ import { geminiCliReader } from './geminiCli';
 import { inspectReader } from './inspect';
 import { magenticOneReader } from './magenticOne';
 import { openHandsReader } from './openhands';
+import { otelReader } from './otel';
 import { openAiChatReader } from './openaiChat';
 import { miniSweAgentReader, sweAgentReader } from './sweAgent';
 import { searchAuditBenchReader } from './searchAuditBench';
@@ -72,7 +73,7 @@ export interface TrajectoryReader {
 }
 
 /** Every reader; order only breaks exact ties. */
-export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, atifReader, openHandsReader, sweAgentReader, miniSweAgentReader, magenticOneReader, tauBenchReader, openAiChatReader];
+export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, atifReader, openHandsReader, sweAgentReader, miniSweAgentReader, magenticOneReader, tauBenchReader, otelReader, openAiChatReader];
 
 export function readerFor(id: TrajectoryFormat): TrajectoryReader | undefined {
   return TRAJECTORY_READERS.find((reader) => reader.id === id);

@@ -1,0 +1,546 @@
+import { z } from 'zod';
+import { checkSchema, type SourceText } from '../input/schemaCheck';
+import type { Message, ToolCall, Trajectory } from '../model/trajectory';
+import { isObject } from './fields';
+import { finishTrajectory } from './finish';
+import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
+import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+
+// OpenTelemetry span exports of LLM agents, one trajectory per trace, one message per span in
+// start-time order. Three containers: OTLP JSON (`resourceSpans[].scopeSpans[].spans[]`, attributes
+// as `[{key, value: {stringValue|intValue|…}}]`), a JSON array or JSONL of flat spans (Phoenix /
+// OpenInference exports and the SDK console exporter: `context.trace_id`, `parent_id`,
+// `start_time`, `attributes` as a map, dotted or nested), and lines that each hold an OTLP export
+// (the collector's file exporter). Two vocabularies: OpenInference (`openinference.span.kind`
+// LLM/TOOL/CHAIN/AGENT/RETRIEVER…, `llm.input_messages.N.message.*`, `llm.output_messages…`,
+// `tool.name`, `input.value`/`output.value`) and the GenAI semantic conventions
+// (`gen_ai.operation.name` chat/execute_tool/invoke_agent, `gen_ai.input.messages` /
+// `gen_ai.output.messages` JSON, the older `gen_ai.prompt.N.*` / `gen_ai.completion.N.*`,
+// `gen_ai.tool.name`, `gen_ai.tool.call.id`). LLM spans are decision steps (their output message
+// and its tool calls); TOOL spans are tool returns; agent and chain spans are system entries
+// naming the agent.
+
+type Obj = Record<string, unknown>;
+type Path = (string | number)[];
+
+interface Span {
+  traceId: string;
+  spanId: string;
+  parentId?: string;
+  name: string;
+  /** Microseconds since the epoch (ties keep source order). */
+  start: number;
+  attributes: Obj;
+  events: { name: string; attributes: Obj }[];
+  statusError: boolean;
+  path: Path;
+  /** JSONL line of the span, when it came from one. */
+  line?: number;
+}
+
+const otlpValue: z.ZodType<unknown> = z.lazy(() =>
+  z.looseObject({
+    stringValue: z.string().optional(),
+    intValue: z.union([z.string(), z.number()]).optional(),
+    doubleValue: z.union([z.number(), z.string()]).optional(),
+    boolValue: z.boolean().optional(),
+    arrayValue: z.looseObject({ values: z.array(otlpValue).optional() }).optional(),
+    kvlistValue: z.looseObject({ values: z.array(z.looseObject({ key: z.string(), value: otlpValue.optional() })).optional() }).optional(),
+  }),
+);
+const otlpAttributes = z.array(z.looseObject({ key: z.string({ message: 'expected the attribute key as a string' }), value: otlpValue.optional() })).optional();
+const otlpSpan = z.looseObject({
+  traceId: z.string({ message: 'expected the trace id as a hex string' }),
+  spanId: z.string({ message: 'expected the span id as a hex string' }),
+  parentSpanId: z.string().nullish(),
+  name: z.string({ message: 'expected the span name as a string' }),
+  startTimeUnixNano: z.union([z.string(), z.number()], { message: 'expected the start time in nanoseconds' }),
+  attributes: otlpAttributes,
+  events: z.array(z.looseObject({ name: z.string().optional(), attributes: otlpAttributes })).nullish(),
+  status: z.looseObject({ code: z.union([z.number(), z.string()]).optional() }).nullish(),
+});
+const flatSpan = z.looseObject({
+  name: z.string({ message: 'expected the span name as a string' }),
+  context: z.looseObject({
+    trace_id: z.string({ message: 'expected the trace id as a string' }),
+    span_id: z.string({ message: 'expected the span id as a string' }),
+  }),
+  parent_id: z.string().nullish(),
+  start_time: z.union([z.string(), z.number()], { message: 'expected the start time (ISO 8601 or epoch)' }),
+  attributes: z.record(z.string(), z.unknown()).nullish(),
+  events: z.array(z.looseObject({ name: z.string().optional(), attributes: z.record(z.string(), z.unknown()).nullish() })).nullish(),
+});
+
+function otlpScalar(value: unknown): unknown {
+  if (!isObject(value)) return undefined;
+  if (value.stringValue !== undefined) return value.stringValue;
+  if (value.intValue !== undefined) return Number(value.intValue);
+  if (value.doubleValue !== undefined) return Number(value.doubleValue);
+  if (value.boolValue !== undefined) return value.boolValue;
+  if (isObject(value.arrayValue)) return (Array.isArray(value.arrayValue.values) ? value.arrayValue.values : []).map(otlpScalar);
+  if (isObject(value.kvlistValue)) {
+    const out: Obj = {};
+    for (const kv of Array.isArray(value.kvlistValue.values) ? value.kvlistValue.values : [])
+      if (isObject(kv) && typeof kv.key === 'string') out[kv.key] = otlpScalar(kv.value);
+    return out;
+  }
+  return undefined;
+}
+
+function otlpAttributeMap(list: { key: string; value?: unknown }[] | undefined): Obj {
+  const out: Obj = {};
+  for (const { key, value } of list ?? []) flattenInto(out, key, otlpScalar(value));
+  return out;
+}
+
+/** Dotted keys for nested attribute maps (`{llm: {input_messages: [{message: …}]}}` → `llm.input_messages.0.message.role`). */
+function flattenInto(out: Obj, key: string, value: unknown): void {
+  if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) flattenInto(out, key ? `${key}.${k}` : k, v);
+    return;
+  }
+  if (Array.isArray(value) && value.some((v) => isObject(v))) {
+    value.forEach((v, i) => flattenInto(out, `${key}.${i}`, v));
+    return;
+  }
+  out[key] = value;
+}
+
+function microsFromNanos(value: string | number): number {
+  if (typeof value === 'number') return value / 1000;
+  return /^\d+$/.test(value) ? Number(BigInt(value) / 1000n) : Number.NaN;
+}
+
+function microsFromTime(value: string | number): number {
+  if (typeof value === 'number') return value > 1e17 ? value / 1000 : value > 1e14 ? value : value * 1e6; // ns, µs or s
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return Number.NaN;
+  const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
+  return ms * 1000 + Number((fraction + '000000').slice(3, 6));
+}
+
+/** The well-formed common case without zod (tens of thousands of spans); anything else gets zod's exact message. */
+function plainOtlpSpan(raw: unknown): z.infer<typeof otlpSpan> | undefined {
+  if (!isOtlpSpanShape(raw) || !isObject(raw) || typeof raw.name !== 'string') return undefined;
+  const start = raw.startTimeUnixNano;
+  if (typeof start !== 'string' && typeof start !== 'number') return undefined;
+  if (
+    raw.attributes !== undefined &&
+    !(Array.isArray(raw.attributes) && raw.attributes.every((a) => isObject(a) && typeof a.key === 'string' && (a.value === undefined || isObject(a.value))))
+  )
+    return undefined;
+  if (raw.events !== undefined && raw.events !== null && !Array.isArray(raw.events)) return undefined;
+  if (Array.isArray(raw.events) && !raw.events.every((e) => isObject(e) && (e.attributes === undefined || Array.isArray(e.attributes)))) return undefined;
+  if (raw.parentSpanId !== undefined && raw.parentSpanId !== null && typeof raw.parentSpanId !== 'string') return undefined;
+  if (raw.status !== undefined && raw.status !== null && !isObject(raw.status)) return undefined;
+  return raw as z.infer<typeof otlpSpan>;
+}
+
+function spanFromOtlp(raw: unknown, path: Path, source: SourceText): Span {
+  const span = plainOtlpSpan(raw) ?? checkSchema(otlpSpan, raw, { ...source, basePath: path }, 'an OTLP span');
+  return {
+    traceId: span.traceId,
+    spanId: span.spanId,
+    parentId: span.parentSpanId || undefined,
+    name: span.name,
+    start: microsFromNanos(span.startTimeUnixNano),
+    attributes: otlpAttributeMap(span.attributes),
+    events: (span.events ?? []).map((e) => ({ name: e.name ?? '', attributes: otlpAttributeMap(e.attributes) })),
+    statusError: span.status?.code === 2 || span.status?.code === 'STATUS_CODE_ERROR',
+    path,
+  };
+}
+
+function spanFromFlat(raw: unknown, path: Path, source: SourceText): Span {
+  const span = checkSchema(flatSpan, raw, { ...source, basePath: path }, 'an OpenTelemetry span');
+  const attributes: Obj = {};
+  flattenInto(attributes, '', span.attributes ?? {});
+  // Phoenix keeps the span kind beside the attributes too.
+  if (typeof span.span_kind === 'string' && attributes['openinference.span.kind'] === undefined) attributes['openinference.span.kind'] = span.span_kind;
+  const status = span.status_code ?? (isObject(span.status) ? span.status.status_code : undefined);
+  return {
+    traceId: span.context.trace_id,
+    spanId: span.context.span_id,
+    parentId: span.parent_id || undefined,
+    name: span.name,
+    start: microsFromTime(span.start_time),
+    attributes,
+    events: (span.events ?? []).map((e) => {
+      const eventAttributes: Obj = {};
+      flattenInto(eventAttributes, '', e.attributes ?? {});
+      return { name: e.name ?? '', attributes: eventAttributes };
+    }),
+    statusError: status === 'ERROR' || status === 'StatusCode.ERROR',
+    path,
+  };
+}
+
+function isOtlpExport(value: unknown): value is { resourceSpans: unknown[] } {
+  return isObject(value) && Array.isArray(value.resourceSpans);
+}
+
+function isFlatSpan(value: unknown): boolean {
+  return isObject(value) && isObject(value.context) && 'trace_id' in value.context && 'span_id' in value.context;
+}
+
+function isOtlpSpanShape(value: unknown): boolean {
+  return isObject(value) && typeof value.traceId === 'string' && typeof value.spanId === 'string' && 'startTimeUnixNano' in value;
+}
+
+/** Every span of an OTLP export, unchecked, with its JSON path. */
+function otlpSpanEntries(value: { resourceSpans: unknown[] }, base: Path): { raw: unknown; path: Path; resource: Obj }[] {
+  const out: { raw: unknown; path: Path; resource: Obj }[] = [];
+  value.resourceSpans.forEach((rs, i) => {
+    if (!isObject(rs)) return;
+    const resource =
+      isObject(rs.resource) && Array.isArray(rs.resource.attributes) ? otlpAttributeMap(rs.resource.attributes as { key: string; value?: unknown }[]) : {};
+    const scopes = Array.isArray(rs.scopeSpans) ? rs.scopeSpans : Array.isArray(rs.instrumentationLibrarySpans) ? rs.instrumentationLibrarySpans : [];
+    const scopeKey = Array.isArray(rs.scopeSpans) ? 'scopeSpans' : 'instrumentationLibrarySpans';
+    scopes.forEach((ss: unknown, j: number) => {
+      if (!isObject(ss) || !Array.isArray(ss.spans)) return;
+      ss.spans.forEach((raw, k) => out.push({ raw, path: [...base, 'resourceSpans', i, scopeKey, j, 'spans', k], resource }));
+    });
+  });
+  return out;
+}
+
+function traceIdOf(raw: unknown): string | undefined {
+  if (!isObject(raw)) return undefined;
+  if (typeof raw.traceId === 'string') return raw.traceId;
+  if (isObject(raw.context) && typeof raw.context.trace_id === 'string') return raw.context.trace_id;
+  return undefined;
+}
+
+// ---- attribute readers ----
+
+function str(attributes: Obj, key: string): string | undefined {
+  const v = attributes[key];
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return undefined;
+}
+
+function jsonAttribute(attributes: Obj, key: string): unknown {
+  const v = attributes[key];
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+}
+
+type SpanKind = 'llm' | 'tool' | 'agent' | 'chain' | 'retriever' | 'other';
+
+function kindOf(span: Span): SpanKind {
+  const oi = str(span.attributes, 'openinference.span.kind')?.toUpperCase();
+  if (oi === 'LLM') return 'llm';
+  if (oi === 'TOOL') return 'tool';
+  if (oi === 'AGENT') return 'agent';
+  if (oi === 'CHAIN') return 'chain';
+  if (oi === 'RETRIEVER') return 'retriever';
+  if (oi) return 'other';
+  const op = str(span.attributes, 'gen_ai.operation.name');
+  if (op === 'chat' || op === 'text_completion' || op === 'generate_content') return 'llm';
+  if (op === 'execute_tool') return 'tool';
+  if (op === 'invoke_agent' || op === 'create_agent') return 'agent';
+  if (op) return 'other';
+  if (str(span.attributes, 'gen_ai.tool.name') !== undefined) return 'tool';
+  if (str(span.attributes, 'gen_ai.system') !== undefined || str(span.attributes, 'gen_ai.request.model') !== undefined) return 'llm';
+  return 'other';
+}
+
+/** `prefix.N.suffix…` groups of a flat attribute map, in index order. */
+function indexed(attributes: Obj, prefix: string): Obj[] {
+  const groups: Obj[] = [];
+  const head = prefix + '.';
+  for (const [key, value] of Object.entries(attributes)) {
+    if (!key.startsWith(head)) continue;
+    const rest = key.slice(head.length);
+    const dot = rest.indexOf('.');
+    const index = Number(dot === -1 ? rest : rest.slice(0, dot));
+    if (!Number.isInteger(index) || index < 0 || index > 100000) continue;
+    (groups[index] ??= {})[dot === -1 ? '' : rest.slice(dot + 1)] = value;
+  }
+  return groups.filter(Boolean);
+}
+
+interface ChatTurn {
+  role?: string;
+  content: string;
+  toolCalls: ToolCall[];
+}
+
+function partsText(parts: unknown): string {
+  if (typeof parts === 'string') return parts;
+  if (!Array.isArray(parts)) return '';
+  return parts
+    .map((p) => (typeof p === 'string' ? p : isObject(p) ? (typeof p.content === 'string' ? p.content : typeof p.text === 'string' ? p.text : '') : ''))
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** GenAI `gen_ai.*.messages` JSON: `[{role, parts: [{type: text|tool_call|tool_call_response, …}]}]`. */
+function genAiMessages(value: unknown): ChatTurn[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isObject).map((m) => {
+    const parts = Array.isArray(m.parts) ? m.parts.filter(isObject) : [];
+    const calls = parts
+      .filter((p) => p.type === 'tool_call' && typeof p.name === 'string')
+      .map((p) => toolCallFromRaw(p.name as string, p.arguments, typeof p.id === 'string' ? p.id : undefined));
+    const text = parts.length ? partsText(parts.filter((p) => p.type === 'text' || p.type === 'reasoning')) : partsText(m.content);
+    return { role: typeof m.role === 'string' ? m.role : undefined, content: text, toolCalls: calls };
+  });
+}
+
+/** OpenInference `llm.{input,output}_messages.N.message.*` (flat keys). */
+function openInferenceMessages(attributes: Obj, prefix: string): ChatTurn[] {
+  return indexed(attributes, prefix).map((m) => {
+    const calls: ToolCall[] = [];
+    const callGroups = indexed(m, 'message.tool_calls');
+    for (const c of callGroups) {
+      const name = c['tool_call.function.name'];
+      if (typeof name === 'string')
+        calls.push(toolCallFromRaw(name, c['tool_call.function.arguments'], typeof c['tool_call.id'] === 'string' ? c['tool_call.id'] : undefined));
+    }
+    let content = typeof m['message.content'] === 'string' ? m['message.content'] : '';
+    if (!content)
+      content = indexed(m, 'message.contents')
+        .map((c) => (typeof c['message_content.text'] === 'string' ? c['message_content.text'] : ''))
+        .filter(Boolean)
+        .join('\n');
+    return { role: typeof m['message.role'] === 'string' ? m['message.role'] : undefined, content, toolCalls: calls };
+  });
+}
+
+/** The older GenAI `gen_ai.prompt.N.*` / `gen_ai.completion.N.*` (OpenLLMetry). */
+function legacyGenAiMessages(attributes: Obj, prefix: string): ChatTurn[] {
+  return indexed(attributes, prefix).map((m) => {
+    const calls = indexed(m, 'tool_calls')
+      .filter((c) => typeof c.name === 'string')
+      .map((c) => toolCallFromRaw(c.name as string, c.arguments, typeof c.id === 'string' ? c.id : undefined));
+    return { role: typeof m.role === 'string' ? m.role : undefined, content: typeof m.content === 'string' ? m.content : '', toolCalls: calls };
+  });
+}
+
+function inputTurns(span: Span): ChatTurn[] {
+  const genAi = genAiMessages(jsonAttribute(span.attributes, 'gen_ai.input.messages'));
+  if (genAi.length) return genAi;
+  const oi = openInferenceMessages(span.attributes, 'llm.input_messages');
+  if (oi.length) return oi;
+  return legacyGenAiMessages(span.attributes, 'gen_ai.prompt');
+}
+
+function outputTurns(span: Span): ChatTurn[] {
+  const genAi = genAiMessages(jsonAttribute(span.attributes, 'gen_ai.output.messages'));
+  if (genAi.length) return genAi;
+  const oi = openInferenceMessages(span.attributes, 'llm.output_messages');
+  if (oi.length) return oi;
+  const legacy = legacyGenAiMessages(span.attributes, 'gen_ai.completion');
+  if (legacy.length) return legacy;
+  // GenAI events: `gen_ai.choice` carries the output message.
+  return span.events
+    .filter((e) => e.name === 'gen_ai.choice')
+    .map((e) => {
+      const message = jsonAttribute(e.attributes, 'message');
+      const text = isObject(message) ? partsText(message.content) : (str(e.attributes, 'message.content') ?? '');
+      return { role: 'assistant', content: text, toolCalls: [] };
+    });
+}
+
+function short(text: string, max = 400): string {
+  return text.length > max ? text.slice(0, max) + '…' : text;
+}
+
+function spanMessage(span: Span, position: number): Message {
+  const a = span.attributes;
+  const kind = kindOf(span);
+  if (kind === 'llm') {
+    const out = outputTurns(span);
+    const message: Message = {
+      position,
+      role: 'assistant',
+      agent: str(a, 'llm.model_name') ?? str(a, 'gen_ai.response.model') ?? str(a, 'gen_ai.request.model') ?? span.name,
+      content:
+        out
+          .map((t) => t.content)
+          .filter(Boolean)
+          .join('\n') || (out.length ? '' : (str(a, 'output.value') ?? '')),
+      toolCalls: out.flatMap((t) => t.toolCalls),
+    };
+    if (span.statusError) message.isError = true;
+    return message;
+  }
+  if (kind === 'tool' || kind === 'retriever') {
+    const documents = indexed(a, 'retrieval.documents')
+      .map((d) => (typeof d['document.content'] === 'string' ? d['document.content'] : ''))
+      .filter(Boolean);
+    const content = str(a, 'output.value') ?? str(a, 'gen_ai.tool.call.result') ?? (documents.length ? documents.join('\n\n') : '');
+    const message: Message = { position, role: 'tool', agent: str(a, 'tool.name') ?? str(a, 'gen_ai.tool.name') ?? span.name, content, toolCalls: [] };
+    const callId = str(a, 'tool_call.id') ?? str(a, 'gen_ai.tool.call.id');
+    if (callId) message.toolCallId = callId;
+    if (span.statusError) message.isError = true;
+    return message;
+  }
+  const agent = str(a, 'agent.name') ?? str(a, 'gen_ai.agent.name') ?? span.name;
+  const input = str(a, 'input.value');
+  const label =
+    kind === 'agent' ? 'agent' : kind === 'chain' ? 'chain' : (str(a, 'openinference.span.kind')?.toLowerCase() ?? str(a, 'gen_ai.operation.name') ?? 'span');
+  return { position, role: 'system', agent, content: `${label} ${agent}${input ? `: ${short(input)}` : ''}`, toolCalls: [] };
+}
+
+/** One trace's spans as a trajectory: one message per span, in start-time order. */
+function traceTrajectory(spans: Span[], id: string, resource: Obj): Trajectory {
+  const ordered = spans.map((span, index) => ({ span, index })).sort((x, y) => x.span.start - y.span.start || x.index - y.index);
+  const messages = ordered.map(({ span }, position) => spanMessage(span, position));
+  // Tool calls an LLM span lists link to TOOL spans by id; without ids, the n-th TOOL span after a step answers its n-th call.
+  linkToolReturns(messages);
+  const sorted = ordered.map((o) => o.span);
+  const firstLlm = sorted.find((s) => kindOf(s) === 'llm');
+  const root = sorted.find((s) => !s.parentId || !spans.some((o) => o.spanId === s.parentId));
+  const question = firstLlm ? inputTurns(firstLlm).find((t) => t.role === 'user' && t.content.trim())?.content : undefined;
+  const rootInput = root ? str(root.attributes, 'input.value') : undefined;
+  const rootOutput = root && kindOf(root) !== 'llm' ? str(root.attributes, 'output.value') : undefined;
+  const models = [
+    ...new Set(sorted.map((s) => str(s.attributes, 'llm.model_name') ?? str(s.attributes, 'gen_ai.request.model')).filter((m): m is string => !!m)),
+  ];
+  let inputTokens = 0;
+  let outputTokens = 0;
+  for (const s of sorted) {
+    inputTokens += Number(s.attributes['llm.token_count.prompt'] ?? s.attributes['gen_ai.usage.input_tokens'] ?? 0) || 0;
+    outputTokens += Number(s.attributes['llm.token_count.completion'] ?? s.attributes['gen_ai.usage.output_tokens'] ?? 0) || 0;
+  }
+  const metadata: Obj = { traceId: spans[0]?.traceId, spans: spans.length };
+  if (root) metadata.rootSpan = root.name;
+  if (models.length) metadata.models = models;
+  if (inputTokens || outputTokens) metadata.tokens = { input: inputTokens, output: outputTokens };
+  if (typeof resource['service.name'] === 'string') metadata.service = resource['service.name'];
+  return finishTrajectory({ format: 'otel', id, messages, query: question ?? rootInput, predictedAnswer: rootOutput, metadata });
+}
+
+// ---- containers ----
+
+interface TraceRef {
+  otelTrace: string;
+}
+
+/** Split values carry the whole source and the trace to read from it; the spans of each source are indexed once. */
+const spanIndex = new WeakMap<object, Map<string, { raw: unknown; path: Path; resource: Obj }[]>>();
+
+function entriesOf(value: unknown): { raw: unknown; path: Path; resource: Obj }[] {
+  if (isOtlpExport(value)) return otlpSpanEntries(value, []);
+  if (Array.isArray(value)) return value.map((raw, i) => ({ raw, path: [i], resource: {} }));
+  return [];
+}
+
+function byTrace(container: object): Map<string, { raw: unknown; path: Path; resource: Obj }[]> {
+  let index = spanIndex.get(container);
+  if (!index) {
+    index = new Map();
+    for (const entry of entriesOf(container)) {
+      const trace = traceIdOf(entry.raw) ?? '';
+      let list = index.get(trace);
+      if (!list) index.set(trace, (list = []));
+      list.push(entry);
+    }
+    spanIndex.set(container, index);
+  }
+  return index;
+}
+
+function normalize(entry: { raw: unknown; path: Path }, source: SourceText): Span {
+  const base = source.basePath ?? [];
+  const path = [...base, ...entry.path];
+  return isObject(entry.raw) && 'context' in entry.raw ? spanFromFlat(entry.raw, path, { ...source, basePath: [] }) : spanFromOtlp(entry.raw, path, { ...source, basePath: [] });
+}
+
+function splitOtel(value: unknown): SplitRecord[] {
+  const container = isObject(value) && 'otelSource' in value ? (value.otelSource as object) : (value as object);
+  const traces = [...byTrace(container).keys()];
+  // A span without a trace id is one record of its own, so its load names the missing field.
+  return traces.map((trace) => ({
+    id: trace || 'no-trace-id',
+    value: { otelSource: container, otelTrace: trace } satisfies TraceRef & { otelSource: object },
+    path: [],
+  }));
+}
+
+function loadOtel(value: unknown, source: SourceText, id: string): Trajectory {
+  const ref = isObject(value) && 'otelTrace' in value ? (value as unknown as TraceRef & { otelSource: object }) : undefined;
+  const container = ref ? ref.otelSource : (value as object);
+  const index = byTrace(container);
+  const trace = ref ? ref.otelTrace : [...index.keys()][0];
+  const entries = index.get(trace ?? '') ?? [];
+  if (!entries.length) checkSchema(z.array(z.unknown()).min(1, { message: 'expected at least one span' }), [], source, 'an OpenTelemetry span export');
+  const spans = entries.map((e) => normalize(e, source));
+  return traceTrajectory(spans, id, entries[0]?.resource ?? {});
+}
+
+function detectOtel(value: unknown): FormatMatch | undefined {
+  // One malformed span does not hide the others: its trace's record names the span's bad field.
+  if (isOtlpExport(value)) {
+    const entries = otlpSpanEntries(value, []);
+    if (!entries.some((e) => isOtlpSpanShape(e.raw)))
+      return {
+        score: 0.4,
+        reason: 'an OTLP export (`resourceSpans`)',
+        missing: ['resourceSpans[].scopeSpans[].spans[] with traceId, spanId, startTimeUnixNano'],
+      };
+    return { score: 0.95, reason: `an OTLP JSON export (\`resourceSpans\`, ${entries.length} spans)` };
+  }
+  if (Array.isArray(value) && value.length > 0 && (isFlatSpan(value[0]) || isOtlpSpanShape(value[0]))) {
+    const spans = value.filter((v) => isFlatSpan(v) || isOtlpSpanShape(v)).length;
+    if (spans * 2 < value.length) return { score: 0.4, reason: 'a JSON array of OpenTelemetry spans', missing: ['trace and span ids in most elements'] };
+    return { score: 0.9, reason: `a JSON array of ${value.length} OpenTelemetry spans` };
+  }
+  return undefined;
+}
+
+/** JSONL: one span per line, or one OTLP export per line; together they make one record per trace. */
+function detectOtelLines(values: unknown[]): FormatMatch | undefined {
+  const spans = values.filter((v) => isFlatSpan(v) || isOtlpSpanShape(v)).length;
+  const exports = values.filter(isOtlpExport).length;
+  if (spans === 0 && exports === 0) return undefined;
+  if ((spans + exports) * 2 < values.length)
+    return { score: 0.4, reason: `JSONL with ${spans + exports} of ${values.length} lines OpenTelemetry spans`, missing: ['trace and span ids on most lines'] };
+  return { score: 0.9, reason: exports ? `JSONL of ${exports} OTLP exports` : `JSONL of ${spans} OpenTelemetry spans (one per line)` };
+}
+
+function loadOtelLines(values: unknown[], lineNumbers: number[], source: SourceText): { id: string; trajectory: Trajectory; line: number }[] {
+  const traces = new Map<string, { spans: Span[]; resource: Obj; line: number }>();
+  const lineText = lineTexts(source.text);
+  values.forEach((value, i) => {
+    const lineSource: SourceText = { file: source.file, text: lineText(lineNumbers[i]), lineOffset: lineNumbers[i] - 1 };
+    const entries = isOtlpExport(value) ? otlpSpanEntries(value, []) : [{ raw: value, path: [] as Path, resource: {} }];
+    for (const entry of entries) {
+      const span = { ...normalize(entry, lineSource), line: lineNumbers[i] };
+      let trace = traces.get(span.traceId);
+      if (!trace) traces.set(span.traceId, (trace = { spans: [], resource: entry.resource, line: lineNumbers[i] }));
+      trace.spans.push(span);
+    }
+  });
+  return [...traces].map(([traceId, trace]) => ({ id: traceId, trajectory: traceTrajectory(trace.spans, traceId, trace.resource), line: trace.line }));
+}
+
+/** The text of each line by its 1-based number, so a schema error on a line gets its column. */
+function lineTexts(text: string | undefined): (lineNumber: number) => string | undefined {
+  if (text === undefined) return () => undefined;
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (lineNumber) => {
+    const start = starts[lineNumber - 1];
+    if (start === undefined) return undefined;
+    const end = starts[lineNumber];
+    return text.slice(start, end === undefined ? undefined : end - 1);
+  };
+}
+
+export const otelReader: TrajectoryReader = {
+  id: 'otel',
+  label: 'OpenTelemetry GenAI / OpenInference spans',
+  detect: detectOtel,
+  load: loadOtel,
+  split: splitOtel,
+  detectLines: detectOtelLines,
+  loadLines: loadOtelLines,
+};

@@ -1,0 +1,154 @@
+// Trace-export readers (issue 15): fixtures under test/fixtures/formats/<id>/ loaded through loadFile.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AMBIGUITY_MARGIN, decide, FULL_MATCH, rankFormats, rankLineFormats } from '../../../src/core/formats/registry';
+import { InputError } from '../../../src/core/input/inputError';
+import { loadFile, loadText } from '../../../src/core/load/loadFile';
+import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
+import type { Trajectory } from '../../../src/core/model/trajectory';
+import { makeLarge as makeLargeOtel } from '../../bench/formats/otel';
+
+const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'formats');
+
+function recordsOf(format: string, file: string): { id: string; trajectory: Trajectory }[] {
+  const loaded = loadFile(join(FIXTURES, format, file));
+  assert.deepEqual(loaded.problems, [], 'no record problems');
+  assert.equal(loaded.detection.kind, format);
+  return loaded.records.map((record) => {
+    if (!isTrajectoryRecord(record)) throw new Error(`not a trajectory: ${record.kind}`);
+    return { id: record.id, trajectory: record.trajectory };
+  });
+}
+
+function fixtureValue(format: string, file: string): unknown {
+  return JSON.parse(readFileSync(join(FIXTURES, format, file), 'utf8'));
+}
+
+function fixtureLines(format: string, file: string): unknown[] {
+  return readFileSync(join(FIXTURES, format, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as unknown);
+}
+
+function assertClearWinner(ranked: ReturnType<typeof rankFormats>, format: string): void {
+  const verdict = decide(ranked);
+  assert.equal(verdict.kind, 'reader', `a clear full match, got ${verdict.kind}: ${ranked.map((r) => `${r.reader.id} ${r.score}`).join(', ')}`);
+  if (verdict.kind !== 'reader') return;
+  assert.equal(verdict.match.reader.id, format);
+  const runnerUp = ranked.find((r) => r.reader.id !== format);
+  if (runnerUp && runnerUp.score >= FULL_MATCH) assert.ok(verdict.match.score - runnerUp.score >= AMBIGUITY_MARGIN, `clear of ${runnerUp.reader.id}`);
+}
+
+function assertLoadError(text: string, ...parts: RegExp[]): void {
+  assert.throws(
+    () => loadText(text, 'broken.json'),
+    (error: unknown) => {
+      assert.ok(error instanceof InputError, String(error));
+      assert.ok(!error.message.includes('\n'), 'one line');
+      for (const part of parts) assert.match(error.message, part);
+      return true;
+    },
+  );
+}
+
+describe('otel: OTLP JSON with GenAI semantic conventions', () => {
+  it('one record per trace, one message per span in start-time order; chat spans are decision steps with their tool calls, execute_tool spans the linked returns', () => {
+    const records = recordsOf('otel', 'otlp-genai.json');
+    assert.deepEqual(
+      records.map((r) => r.id),
+      ['5b8efff798038103d269b633813fc60c', '0af7651916cd43dd8448eb211c80319c'],
+    );
+    const agent = records[0].trajectory;
+    assert.equal(agent.format, 'otel');
+    assert.deepEqual(
+      agent.messages.map((m) => m.role),
+      ['system', 'assistant', 'tool', 'assistant'],
+      'the agent span first (it started first), though the file lists it last',
+    );
+    assert.match(agent.messages[0].content, /research_agent/);
+    assert.deepEqual(agent.decisionSteps, [1, 3]);
+    assert.equal(agent.messages[1].toolCalls[0].name, 'web_search');
+    assert.deepEqual(agent.messages[1].toolCalls[0].arguments, { query: 'Vasa museum opened year' });
+    assert.equal(agent.messages[2].toolCallId, 'call_vasa_1');
+    assert.equal(agent.messages[2].issuedBy, 1);
+    assert.match(agent.messages[2].content, /15 June 1990/);
+    assert.equal(agent.query, 'In which year did the Vasa museum in Stockholm open to the public?');
+    assert.equal(agent.predictedAnswer, 'The Vasa Museum opened in 1990.');
+    assert.equal(agent.metadata.service, 'vasa-research');
+    assert.deepEqual(agent.metadata.tokens, { input: 892, output: 33 });
+
+    const legacy = records[1].trajectory;
+    assert.deepEqual(
+      legacy.messages.map((m) => m.role),
+      ['assistant', 'tool', 'assistant'],
+    );
+    assert.equal(legacy.messages[0].toolCalls[0].name, 'calculator', 'gen_ai.completion.N.tool_calls.M.*');
+    assert.equal(legacy.messages[1].issuedBy, 0);
+    assert.equal(legacy.query, 'What is 17 * 23? Use the calculator.', 'gen_ai.prompt.N.*');
+    assert.equal(legacy.predictedAnswer, '17 * 23 = 391.');
+    assertClearWinner(rankFormats(fixtureValue('otel', 'otlp-genai.json')), 'otel');
+  });
+
+  it('a span without its trace id is a problem naming the OTLP span, its JSON path and line, and the other traces still load', () => {
+    const doc = fixtureValue('otel', 'otlp-genai.json') as { resourceSpans: { scopeSpans: { spans: Record<string, unknown>[] }[] }[] };
+    const broken = structuredClone(doc);
+    delete broken.resourceSpans[1].scopeSpans[0].spans[2].traceId;
+    const loaded = loadText(JSON.stringify(broken, null, 1), 'broken.json');
+    assert.equal(loaded.records.length, 2);
+    assert.equal(loaded.problems.length, 1);
+    assert.equal(loaded.problems[0].path, '$.resourceSpans[1].scopeSpans[0].spans[2].traceId');
+    assert.match(loaded.problems[0].message, /OTLP span/);
+    assert.ok((loaded.problems[0].line ?? 0) > 1);
+    assertLoadError(JSON.stringify({ resourceSpans: [{ scopeSpans: [] }] }), /OpenTelemetry/, /resourceSpans\[\]\.scopeSpans\[\]\.spans\[\]/);
+  });
+
+  it('loads a large generated export with the right counts', () => {
+    const loaded = loadText(makeLargeOtel(30, 2), 'large.json');
+    assert.equal(loaded.records.length, 30);
+    const record = loaded.records[29];
+    assert.ok(isTrajectoryRecord(record));
+    assert.equal(record.trajectory.messages.length, 1 + 2 * 2 + 1);
+    assert.deepEqual(record.trajectory.decisionSteps, [1, 3, 5]);
+    assert.equal(record.trajectory.messages[4].issuedBy, 3);
+    assert.equal(record.trajectory.predictedAnswer, 'Answer 29');
+  });
+});
+
+describe('otel: OpenInference / Phoenix JSONL of spans', () => {
+  it('reads one span per line into one trace, in start-time order, with nested and dotted attributes alike', () => {
+    const [record] = recordsOf('otel', 'phoenix-spans.jsonl');
+    const t = record.trajectory;
+    assert.equal(record.id, '7f3c9d10b2a84e6f9a1d2c3b4e5f6a7b');
+    assert.deepEqual(
+      t.messages.map((m) => m.role),
+      ['system', 'assistant', 'tool', 'tool', 'assistant'],
+    );
+    assert.equal(t.messages[0].agent, 'RiverAgent');
+    assert.equal(t.messages[1].toolCalls[0].name, 'wiki_lookup');
+    assert.equal(t.messages[1].toolCalls[0].id, 'call_elbe');
+    assert.equal(t.messages[2].toolCallId, 'call_elbe');
+    assert.equal(t.messages[2].issuedBy, 1);
+    assert.equal(t.messages[3].isError, true, 'status_code ERROR');
+    assert.equal(t.messages[4].content, 'The Elbe is about 1,094 km long.');
+    assert.equal(t.query, 'How long is the river Elbe?');
+    assert.equal(t.predictedAnswer, 'The Elbe is about 1,094 km long.', 'the root agent span output');
+    assert.deepEqual(t.metadata.models, ['gpt-4o-mini']);
+    assertClearWinner(rankLineFormats(fixtureLines('otel', 'phoenix-spans.jsonl')), 'otel');
+  });
+
+  it('a line that is not a whole span names the line, column and field', () => {
+    const lines = readFileSync(join(FIXTURES, 'otel', 'phoenix-spans.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    const broken = [...lines.slice(0, 2), JSON.stringify({ name: 'x', context: { trace_id: 'abc' }, start_time: 1 }), ...lines.slice(2)].join('\n');
+    assert.throws(
+      () => loadText(broken, 'spans.jsonl'),
+      (error: unknown) =>
+        error instanceof InputError &&
+        /spans\.jsonl:3:\d+: at \$\.context\.span_id: missing span_id/.test(error.message) &&
+        /OpenTelemetry span/.test(error.message),
+    );
+  });
+});

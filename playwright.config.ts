@@ -49,7 +49,15 @@ export default defineConfig({
         viewport: { width: 1400, height: 900 },
         launchOptions: {
           executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-          args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-dev-shm-usage',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+          ],
         },
       },
     },

@@ -6,12 +6,13 @@
 //                   a no-op once installed, a few minutes the first time)
 //   4. integration  test/runners/run-integration.mjs (mocha suite inside a real VS Code
 //                   extension host: code-server + headless Chromium)
-//   5. ui           test/ui/run-ui.mjs (the trajectory editor driven through the real
-//                   workbench UI: keyboard, search, outline, hostile content, annotate + save,
-//                   light/dark screenshots in test-artifacts/ui/; about a minute)
+//   5. ui           playwright test --project workbench (test/workbench/: the trajectory editor,
+//                   the score report and the item views driven through the real workbench UI:
+//                   keyboard, search, outline, hostile content, annotate + save, hot exit, reports,
+//                   blind review; screenshots in test-artifacts/ui/ and test-artifacts/webview/items/)
 // Installs node_modules with `npm ci` first when they are missing.
 // Options: --bail (stop at the first failure), --skip-unit, --skip-integration, --skip-ui (also skips
-// demo --check, the VSIX UI run and the report UI check).
+// demo --check and the VSIX UI run).
 // Exits non-zero when any stage fails.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -30,9 +31,9 @@ const { values: opts } = parseArgs({
 
 const say = (message) => process.stdout.write(`\n[test-all] ${message}\n`);
 
-function runCommand(cmd, args) {
+function runCommand(cmd, args, env = {}) {
   return new Promise((resolveRun) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit' });
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
     child.once('error', (err) => {
       process.stderr.write(`[test-all] could not start ${cmd}: ${err.message}\n`);
       resolveRun(127);
@@ -90,19 +91,20 @@ await stage('webview (browser tests)', { needs: ['build', 'vscode-tools'], skip:
 await stage('integration', { needs: ['build', 'vscode-tools'], skip: opts['skip-integration'] }, () =>
   runCommand(process.execPath, [join(root, 'test', 'runners', 'run-integration.mjs')]),
 );
-await stage('ui', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () => runCommand(process.execPath, [join(root, 'test', 'ui', 'run-ui.mjs')]));
+await stage('ui', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () => runCommand('npx', ['playwright', 'test', '--project=workbench']));
 
 // The packed product: demo --check builds the production bundle and the VSIX, installs it into
-// code-server, opens a sample, audits it offline and scores a run folder; then the UI checks run
-// again against the installed VSIX, and the score report is checked in the workbench.
+// code-server, opens a sample, audits it offline and scores a run folder; then the trajectory
+// editor's workbench tests run again against the installed VSIX (the same specs, the extension
+// installed with --install-extension instead of loaded from source).
 await stage('demo --check', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
   runCommand(process.execPath, [join(root, 'scripts', 'demo.mjs'), '--check']),
 );
+const EDITOR_WORKBENCH_SPECS = ['editor', 'hostile', 'annotate', 'screens'].map((name) => `test/workbench/${name}.spec.ts`);
 await stage('ui (installed VSIX)', { needs: ['demo --check'], skip: opts['skip-ui'] }, () =>
-  runCommand(process.execPath, [join(root, 'test', 'ui', 'run-ui.mjs'), '--vsix', join(root, 'out', 'trajaudit.vsix')]),
-);
-await stage('ui (score report)', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
-  runCommand(process.execPath, [join(root, 'test', 'ui', 'report-check.mjs')]),
+  runCommand('npx', ['playwright', 'test', '--project=workbench', ...EDITOR_WORKBENCH_SPECS], {
+    TRAJAUDIT_WORKBENCH_VSIX: join(root, 'out', 'trajaudit.vsix'),
+  }),
 );
 
 const total = Date.now() - started;

@@ -65,7 +65,10 @@ test('e. c marks the selected decision step critical: tab dirty, Ctrl+S writes t
   await expectActiveTabDirty(page, false);
   await expect.poll(() => existsSync(sidecar), { message: 'the sidecar on disk' }).toBe(true);
   const saved = readSidecar(sidecar);
-  expect(annotations(saved).map((a) => a.criticalStep), 'one annotated record, the critical step').toEqual([step]);
+  expect(
+    annotations(saved).map((a) => a.criticalStep),
+    'one annotated record, the critical step',
+  ).toEqual([step]);
   expect(saved.schema).toBe('trajaudit.audit/v2');
   expect(saved.trajectory?.sha256, 'the sidecar records the trajectory hash').toBe(shaBefore);
   expect(sha256(trajectory), 'the trajectory file was not modified').toBe(shaBefore);
@@ -91,7 +94,10 @@ test('e2. an unsaved annotation survives Developer: Reload Window (hot exit): re
   await markCritical(page, frame, step);
   // VS Code backs up dirty editors a moment after an edit (our provider logs each backup).
   await expect
-    .poll(() => /backed up unsaved annotations of .*hot-exit-architect/.test(extensionLogs(userDataDir)), { timeout: 30_000, message: 'VS Code to back up the dirty editor' })
+    .poll(() => /backed up unsaved annotations of .*hot-exit-architect/.test(extensionLogs(userDataDir)), {
+      timeout: 30_000,
+      message: 'VS Code to back up the dirty editor',
+    })
     .toBe(true);
   // "Developer: Reload Window" goes through the workbench's shutdown (backups, then the editor
   // state) like a desktop reload.

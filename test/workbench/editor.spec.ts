@@ -105,7 +105,9 @@ test('f0. marker badges (critical, audit, branch, cited) in the timeline gutter 
     const within = (el: Element, box: DOMRect, where: string) => {
       const b = el.getBoundingClientRect();
       if (b.width > 0 && (b.left < box.left - 0.5 || b.right > box.right + 0.5))
-        out.push(`${where} badge "${el.textContent}" (${(el as HTMLElement).title}) at ${Math.round(b.left)}–${Math.round(b.right)} px, box ${Math.round(box.left)}–${Math.round(box.right)} px`);
+        out.push(
+          `${where} badge "${el.textContent}" (${(el as HTMLElement).title}) at ${Math.round(b.left)}–${Math.round(b.right)} px, box ${Math.round(box.left)}–${Math.round(box.right)} px`,
+        );
     };
     for (const g of document.querySelectorAll('.tl-row .tl-gutter')) {
       const box = g.getBoundingClientRect();

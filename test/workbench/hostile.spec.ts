@@ -36,14 +36,23 @@ test('d. hostile content (markup, script, javascript:/data: links, SVG, CSS, bid
       const body = document.querySelector(`#tl-row-${p} .msg-body`);
       const text = body?.querySelector('.msg-content .msg-text');
       if (!body || !text) return null;
-      return { h: Math.round(body.getBoundingClientRect().height), vh: window.innerHeight, sw: text.scrollWidth, cw: text.clientWidth, len: text.textContent?.length ?? 0 };
+      return {
+        h: Math.round(body.getBoundingClientRect().height),
+        vh: window.innerHeight,
+        sw: text.scrollWidth,
+        cw: text.clientWidth,
+        len: text.textContent?.length ?? 0,
+      };
     }, big);
   // The body is capped at 60% of the webview's height and wraps: no horizontal overflow.
   await expect
-    .poll(async () => {
-      const b = await bigBody();
-      return b !== null && b.len > 1_000_000 && b.sw <= b.cw + 1 && b.h <= b.vh * 0.6 + 4;
-    }, { message: 'the 1 MB line fully rendered, wrapped and capped at 60% of the height' })
+    .poll(
+      async () => {
+        const b = await bigBody();
+        return b !== null && b.len > 1_000_000 && b.sw <= b.cw + 1 && b.h <= b.vh * 0.6 + 4;
+      },
+      { message: 'the 1 MB line fully rendered, wrapped and capped at 60% of the height' },
+    )
     .toBe(true);
   const withBigLine = await layoutMetrics(frame);
   // Search for markup (matches are highlighted with <mark> around text) and open the answer trace.
@@ -78,13 +87,18 @@ test('d. hostile content (markup, script, javascript:/data: links, SVG, CSS, bid
     const isData = (x: HTMLScriptElement) => x.type === 'application/json';
     const scripts = [...document.scripts]
       .filter((x) => !isData(x))
-      .map((x) => (x.src ? `src:${x.src.split('/').pop()}` : `inline:${(x.textContent ?? '').includes(flag) ? 'FLAG ' : ''}${(x.textContent ?? '').slice(0, 60)}`));
+      .map((x) =>
+        x.src ? `src:${x.src.split('/').pop()}` : `inline:${(x.textContent ?? '').includes(flag) ? 'FLAG ' : ''}${(x.textContent ?? '').slice(0, 60)}`,
+      );
     const dataBlocks = [...document.scripts].filter(isData).map((x) => `${x.id}${(x.textContent ?? '').includes('<') ? ' (raw <)' : ''}`);
     // Our stylesheet is inlined under the page's nonce; any other <style> with these rules came from content.
     const nonce = document.querySelector('meta[name="trajaudit-nonce"]')?.getAttribute('content');
-    const hostileStyles = [...document.querySelectorAll('style')].filter((s) => s.nonce !== nonce && /display:\s*none|color:\s*red/.test(s.textContent ?? '')).length;
+    const hostileStyles = [...document.querySelectorAll('style')].filter(
+      (s) => s.nonce !== nonce && /display:\s*none|color:\s*red/.test(s.textContent ?? ''),
+    ).length;
     return {
-      forbidden: document.querySelectorAll('img, iframe, object, embed, video, audio, source, svg, math, details, base, meta[http-equiv="refresh"], form').length,
+      forbidden: document.querySelectorAll('img, iframe, object, embed, video, audio, source, svg, math, details, base, meta[http-equiv="refresh"], form')
+        .length,
       anchors: document.querySelectorAll('a[href]').length,
       onAttrs,
       urlAttrs,
@@ -106,15 +120,24 @@ test('d. hostile content (markup, script, javascript:/data: links, SVG, CSS, bid
     dom.scripts.filter((s) => !(s === 'src:webview.js' || (s.startsWith('inline:') && !s.startsWith('inline:FLAG')))),
     'scripts other than the bundle',
   ).toEqual([]);
-  expect(dom.dataBlocks.filter((d) => d !== 'trajaudit-init'), 'data blocks other than the first message').toEqual([]);
+  expect(
+    dom.dataBlocks.filter((d) => d !== 'trajaudit-init'),
+    'data blocks other than the first message',
+  ).toEqual([]);
   expect(dom.hostileStyles, 'a <style> from content is in the DOM').toBe(0);
-  expect(dom.links.filter((l) => l !== 'webview.css'), 'links other than the stylesheet').toEqual([]);
+  expect(
+    dom.links.filter((l) => l !== 'webview.css'),
+    'links other than the stylesheet',
+  ).toEqual([]);
   expect(dom.fixed, 'a fixed overlay from content is in the DOM').toBe(0);
   expect(dom.shownAsText, 'the markup in the message bodies is shown as text').toBe(true);
   expect(dom.ctrlChars, 'bidi / zero-width characters are shown as visible escapes').toBeGreaterThan(0);
   expect(dom.marks, 'search matches are highlighted').toBeGreaterThan(0);
   // 3. CSP: nothing tried to load (a violation would mean markup got through somewhere).
-  expect(log.slice(logStart).filter((l) => CSP_VIOLATION.test(l)), 'CSP violations were reported').toEqual([]);
+  expect(
+    log.slice(logStart).filter((l) => CSP_VIOLATION.test(l)),
+    'CSP violations were reported',
+  ).toEqual([]);
   // 4. The layout holds.
   const after = await layoutMetrics(frame);
   const pageOverflow = await page.evaluate(() => ({
@@ -123,10 +146,18 @@ test('d. hostile content (markup, script, javascript:/data: links, SVG, CSS, bid
   }));
   const width = (m: typeof after) => m.timeline?.width ?? NaN;
   expect(after.bodyVisible, 'the body is hidden').toBe(true);
-  expect(Math.abs(width(withBigLine) - width(benign)), `timeline width ${width(withBigLine)} px with the 1 MB line shown vs ${width(benign)} px for a benign sample`).toBeLessThanOrEqual(2);
+  expect(
+    Math.abs(width(withBigLine) - width(benign)),
+    `timeline width ${width(withBigLine)} px with the 1 MB line shown vs ${width(benign)} px for a benign sample`,
+  ).toBeLessThanOrEqual(2);
   expect(Math.max(withBigLine.docOverflowX, withBigLine.scrollerOverflowX ?? 0), 'horizontal overflow with the 1 MB line shown').toBeLessThanOrEqual(0);
-  expect(Math.abs(width(opened) - width(benign)), `timeline width ${width(opened)} px on open vs ${width(benign)} px for a benign sample`).toBeLessThanOrEqual(2);
-  expect(Math.abs(width(after) - width(benign)), `timeline width ${width(after)} px after expanding vs ${width(benign)} px for a benign sample`).toBeLessThanOrEqual(2);
+  expect(Math.abs(width(opened) - width(benign)), `timeline width ${width(opened)} px on open vs ${width(benign)} px for a benign sample`).toBeLessThanOrEqual(
+    2,
+  );
+  expect(
+    Math.abs(width(after) - width(benign)),
+    `timeline width ${width(after)} px after expanding vs ${width(benign)} px for a benign sample`,
+  ).toBeLessThanOrEqual(2);
   expect(after.viewport.width, 'webview width changed').toBe(benign.viewport.width);
   expect(Math.max(after.docOverflowX, after.bodyOverflowX), 'horizontal overflow in the webview').toBeLessThanOrEqual(0);
   expect(after.scrollerOverflowX ?? NaN, 'horizontal overflow in the timeline').toBeLessThanOrEqual(0);

@@ -53,7 +53,9 @@ test('blind review asks for the reviewer name, hides the pipeline fields, and Ct
     await page.locator('.quick-input-widget input.input').press('Enter');
     await expect(frame.locator('.ia-deleg.is-blind')).toBeVisible();
     await expect(frame.locator('.ia-reviewer'), 'the reviewer name in the form').toContainText('annotator-1');
-    await expect(frame.locator('.ia-app'), 'blind mode hides the pipeline fields').not.toContainText(/Conflict hint|Discriminating constraint|slot mismatch|REASONING STEPS/);
+    await expect(frame.locator('.ia-app'), 'blind mode hides the pipeline fields').not.toContainText(
+      /Conflict hint|Discriminating constraint|slot mismatch|REASONING STEPS/,
+    );
     await choose(frame.locator('[data-q="answerability"] .ia-yn-yes'));
     await choose(frame.locator('[data-q="shortcut_free"] .ia-yn-yes'));
     for (const id of ['d01', 'd05']) await choose(frame.locator(`[data-docq="irrelevant:${id}"] .ia-yn-yes`));

@@ -172,10 +172,12 @@ test.describe(() => {
   test('the explorer context menu of a folder offers Score Run Folder, which opens the report', async ({ workbench: { page } }) => {
     await setSideBarVisible(page, true);
     await runPlainCommand(page, 'File: Focus on Files Explorer');
-    const runs = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^runs$/ }).first();
+    // runs/ at the top level, and its scenarios-run (items/scenarios/ has a scenarios-run folder too, a level deeper).
+    const runs = page.locator('.explorer-folders-view .monaco-list-row[aria-level="1"]', { hasText: /^runs$/ });
     await expect(runs).toBeVisible();
     if ((await runs.getAttribute('aria-expanded')) !== 'true') await runs.click();
-    const folderRow = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^scenarios-run$/ }).first();
+    await expect(runs).toHaveAttribute('aria-expanded', 'true');
+    const folderRow = page.locator('.explorer-folders-view .monaco-list-row[aria-level="2"]', { hasText: /^scenarios-run$/ });
     await expect(folderRow).toBeVisible();
     await folderRow.click({ button: 'right' });
     const menu = page.locator('.monaco-menu').first();

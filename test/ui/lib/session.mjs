@@ -1,8 +1,10 @@
-// One UI session: a temporary copy of the samples workspace (so tests can write files),
-// a fresh code-server (real VS Code 1.139 on 127.0.0.1) with this extension loaded from
-// source (extensionDevelopmentPath = repo), headless Debian Chromium and one workbench page.
-// Everything lives in a sandbox folder that stop() removes (unless keep).
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// One workbench session of the editor benchmark (test/bench/editor.mjs; the workbench tests have
+// a Playwright worker fixture instead, test/workbench/harness/workbenchTest.ts): a temporary copy
+// of the samples workspace (so it can write files), a fresh code-server (real VS Code 1.139 on
+// 127.0.0.1) with this extension loaded from source (extensionDevelopmentPath = repo), headless
+// Debian Chromium and one workbench page. Everything lives in a sandbox folder that stop()
+// removes (unless keep).
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { format } from 'node:util';
 import { setupVscode } from '../../../scripts/setup-vscode.mjs';
@@ -16,13 +18,6 @@ import {
   startCodeServer,
   writeUserSettings,
 } from '../../runners/code-server.mjs';
-
-/** Workbench log lines that are expected offline (gallery lookups, fonts) and say nothing. */
-export const OFFLINE_NOISE = [
-  /extensionGalleryService|marketplace|gallery|open-vsx|update\.code\.visualstudio|vscode-unpkg|vscode-cdn/i,
-  /Failed to fetch|ERR_NAME_NOT_RESOLVED|ERR_INTERNET_DISCONNECTED|getaddrinfo|ENOTFOUND|net::ERR_/i,
-  /Failed to load resource: the server responded with a status of 404/,
-];
 
 /** Copies samples/ into `target`, leaving out scratch and temp files other tools leave there. */
 export function copySamples(target) {
@@ -117,25 +112,4 @@ export async function startSession({
     await stop();
     throw error;
   }
-}
-
-/**
- * The text of every "Trajectory Auditor" output log of a session (one per extension-host start,
- * so a window reload adds one), oldest first.
- */
-export function extensionLogs(userDataDir) {
-  const logsDir = join(userDataDir, 'logs');
-  const files = [];
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name === 'Trajectory Auditor.log') files.push(path);
-    }
-  };
-  if (existsSync(logsDir)) walk(logsDir);
-  return files
-    .sort()
-    .map((f) => readFileSync(f, 'utf8'))
-    .join('\n');
 }

@@ -79,7 +79,11 @@ export function writeHostileTrajectory(folder: string, name = 'hostile.traj.json
   mkdirSync(folder, { recursive: true });
   const messages: Record<string, unknown>[] = [];
   const push = (m: Record<string, unknown>): number => messages.push(m) - 1;
-  const call = (id: string, fn: string, args: unknown) => ({ id, type: 'function', function: { name: fn, arguments: typeof args === 'string' ? args : JSON.stringify(args) } });
+  const call = (id: string, fn: string, args: unknown) => ({
+    id,
+    type: 'function',
+    function: { name: fn, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+  });
   const positions = {} as HostilePositions;
   push({ role: 'system', content: `You are a research agent.\n${ALL_HOSTILE}` });
   positions.user = push({ role: 'user', content: `Who wrote the libretto? ${HOSTILE[0]} ${HOSTILE[7]}` });

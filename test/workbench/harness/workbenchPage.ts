@@ -69,9 +69,15 @@ export interface Tab {
 
 /** The tabs of the active editor group. */
 export function tabs(page: Page): Promise<Tab[]> {
-  return page.locator('.editor-group-container.active .tabs-container .tab').evaluateAll((els) =>
-    els.map((e) => ({ label: e.getAttribute('aria-label') ?? e.textContent ?? '', active: e.classList.contains('active'), dirty: e.classList.contains('dirty') })),
-  );
+  return page
+    .locator('.editor-group-container.active .tabs-container .tab')
+    .evaluateAll((els) =>
+      els.map((e) => ({
+        label: e.getAttribute('aria-label') ?? e.textContent ?? '',
+        active: e.classList.contains('active'),
+        dirty: e.classList.contains('dirty'),
+      })),
+    );
 }
 
 export async function activeTab(page: Page): Promise<Tab | undefined> {
@@ -107,7 +113,12 @@ export async function frameWith(page: Page, selector: string, { timeout = 30_000
     .poll(
       async () => {
         for (const frame of page.frames()) {
-          if (await frame.locator(selector).count().catch(() => 0)) {
+          if (
+            await frame
+              .locator(selector)
+              .count()
+              .catch(() => 0)
+          ) {
             found = frame;
             return true;
           }

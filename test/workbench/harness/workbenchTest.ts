@@ -124,7 +124,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         await page.exposeFunction('codeAutomationLog', (level: string, message: unknown) => {
           log.push(`[${level}] ${Array.isArray(message) ? format(...message) : String(message)}`);
         });
-        const payload: [string, string][] = extensionPath ? codeServer.testRunPayload({ port: server.port, extensionDevelopmentPath: extensionPath }) : [['skipWelcome', 'true']];
+        const payload: [string, string][] = extensionPath
+          ? codeServer.testRunPayload({ port: server.port, extensionDevelopmentPath: extensionPath })
+          : [['skipWelcome', 'true']];
         await page.goto(codeServer.workbenchUrl({ port: server.port, folder: workspace, payload }), { waitUntil: 'domcontentloaded' });
         await waitForWorkbench(page);
         // The workbench restores with its fallback light theme and applies the configured one once

@@ -7,6 +7,7 @@ import { InputError } from '../../../src/core/input/inputError';
 import { loadFile, loadText } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { Trajectory } from '../../../src/core/model/trajectory';
+import { makeLarge as makeLargeLangSmith } from '../../bench/formats/langsmith';
 import { makeLarge as makeLargeOtel } from '../../bench/formats/otel';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'formats');
@@ -150,5 +151,77 @@ describe('otel: OpenInference / Phoenix JSONL of spans', () => {
         /spans\.jsonl:3:\d+: at \$\.context\.span_id: missing span_id/.test(error.message) &&
         /OpenTelemetry span/.test(error.message),
     );
+  });
+});
+
+describe('langsmith', () => {
+  it('reads a run tree: one message per run in start order, llm runs as decision steps, the tool run linked by the ToolMessage call id', () => {
+    const [record] = recordsOf('langsmith', 'agent-run-tree.json');
+    const t = record.trajectory;
+    assert.equal(record.id, '1ef3a0c2-7b1d-4c55-9a0e-3c2f1d4e5a60');
+    assert.deepEqual(
+      t.messages.map((m) => m.role),
+      ['system', 'assistant', 'tool', 'assistant'],
+    );
+    assert.match(t.messages[0].content, /^chain AgentExecutor/);
+    assert.deepEqual(t.decisionSteps, [1, 3]);
+    assert.equal(t.messages[1].toolCalls[0].name, 'tavily_search');
+    assert.deepEqual(t.messages[1].toolCalls[0].arguments, { query: 'planet with most confirmed moons 2024' });
+    assert.equal(t.messages[2].toolCallId, 'call_moons');
+    assert.equal(t.messages[2].issuedBy, 1);
+    assert.match(t.messages[2].content, /146 confirmed moons/);
+    assert.equal(t.query, 'Which planet in the solar system has the most confirmed moons?');
+    assert.equal(t.predictedAnswer, 'Saturn, with 146 confirmed moons.');
+    assert.equal(t.metadata.session_id, '7d9e0f1a-aaaa-4bbb-8ccc-0123456789ab');
+    assertClearWinner(rankFormats(fixtureValue('langsmith', 'agent-run-tree.json')), 'langsmith');
+  });
+
+  it('reads a flat list of runs as one record per trace, in start order whatever the list order', () => {
+    const records = recordsOf('langsmith', 'runs-list.json');
+    assert.deepEqual(
+      records.map((r) => r.id),
+      ['5d9c3e4b-4f5a-4b6c-9d2e-3f4a5b6c7d84', '6e0d4f5c-5a6b-4c7d-8e3f-4a5b6c7d8e95'],
+    );
+    const [temperature, docs] = records.map((r) => r.trajectory);
+    assert.deepEqual(
+      temperature.messages.map((m) => m.role),
+      ['system', 'assistant', 'tool', 'assistant'],
+    );
+    assert.equal(temperature.messages[1].toolCalls[0].name, 'convert_temperature');
+    assert.equal(temperature.messages[2].toolCallId, 'call_f');
+    assert.equal(temperature.messages[2].issuedBy, 1);
+    assert.equal(temperature.query, 'Convert 30 °C to Fahrenheit.');
+    assert.equal(temperature.predictedAnswer, '30 °C is 86 °F.');
+    assert.deepEqual(
+      docs.messages.map((m) => m.role),
+      ['system', 'tool', 'assistant'],
+    );
+    assert.equal(docs.messages[1].content, 'The service listens on port 8443.');
+    assert.equal(docs.predictedAnswer, '8443');
+    assertClearWinner(rankFormats(fixtureValue('langsmith', 'runs-list.json')), 'langsmith');
+  });
+
+  it('a run without its name names the LangSmith run and its path; other formats are not read as LangSmith', () => {
+    const runs = fixtureValue('langsmith', 'runs-list.json') as Record<string, unknown>[];
+    const broken = structuredClone(runs);
+    delete broken[2].name;
+    const loaded = loadText(JSON.stringify(broken, null, 1), 'runs.json');
+    assert.equal(loaded.records.length, 1, 'the other trace still loads');
+    assert.match(loaded.problems[0].message, /LangSmith run/);
+    assert.equal(loaded.problems[0].path, '$[2].name');
+    assert.equal(
+      rankFormats(fixtureValue('otel', 'otlp-genai.json')).find((r) => r.reader.id === 'langsmith'),
+      undefined,
+    );
+  });
+
+  it('loads a large generated export with the right counts', () => {
+    const loaded = loadText(makeLargeLangSmith(25), 'runs.json');
+    assert.equal(loaded.records.length, 25);
+    const record = loaded.records[24];
+    assert.ok(isTrajectoryRecord(record));
+    assert.equal(record.trajectory.messages.length, 4);
+    assert.equal(record.trajectory.messages[2].issuedBy, 1);
+    assert.equal(record.trajectory.predictedAnswer, 'Saturn 24');
   });
 });

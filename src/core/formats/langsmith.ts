@@ -1,0 +1,280 @@
+import { z } from 'zod';
+import { checkSchema, type SourceText } from '../input/schemaCheck';
+import type { Message, ToolCall, Trajectory } from '../model/trajectory';
+import { isObject } from './fields';
+import { finishTrajectory } from './finish';
+import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
+import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+
+// LangSmith run exports (langchain-ai/langsmith-sdk `Run`): a run tree `{id, name, run_type
+// (llm/chain/tool/retriever/prompt/parser/embedding), inputs, outputs, error, start_time,
+// trace_id, dotted_order, parent_run_id, child_runs[]}`, or a flat list of runs (as
+// `client.list_runs` returns them). One record per trace; one message per run in start order:
+// llm runs are decision steps (their output message and its tool calls), tool and retriever runs
+// tool returns, chain and other runs system entries naming the run. Messages inside inputs and
+// outputs are LangChain serialized messages (`{lc, type: "constructor", id: [..., "AIMessage"],
+// kwargs}`), OpenAI-style `{role, content, tool_calls}`, or `{type: "ai", content}` dicts.
+
+type Obj = Record<string, unknown>;
+type Path = (string | number)[];
+
+const runSchema = z.looseObject({
+  id: z.string({ message: 'expected the run id as a string' }),
+  name: z.string({ message: 'expected the run name as a string' }),
+  run_type: z.string({ message: 'expected run_type (llm, chain, tool, retriever…)' }),
+  start_time: z.union([z.string(), z.number()], { message: 'expected the start time (ISO 8601)' }).nullish(),
+  inputs: z.record(z.string(), z.unknown()).nullish(),
+  outputs: z.record(z.string(), z.unknown()).nullish(),
+  error: z.string().nullish(),
+  parent_run_id: z.string().nullish(),
+  trace_id: z.string().nullish(),
+  dotted_order: z.string().nullish(),
+  child_runs: z.array(z.unknown()).nullish(),
+});
+type Run = z.infer<typeof runSchema> & { path: Path };
+
+function looksRun(value: unknown): value is Obj {
+  return isObject(value) && typeof value.run_type === 'string' && ('inputs' in value || 'child_runs' in value || 'outputs' in value);
+}
+
+/** Every run of a tree, depth first, with its JSON path. */
+function flattenTree(raw: unknown, path: Path, out: { raw: unknown; path: Path }[]): void {
+  out.push({ raw, path });
+  if (isObject(raw) && Array.isArray(raw.child_runs)) raw.child_runs.forEach((child, i) => flattenTree(child, [...path, 'child_runs', i], out));
+}
+
+function micros(value: unknown): number {
+  if (typeof value === 'number') return value > 1e14 ? value : value * 1e6;
+  if (typeof value !== 'string') return Number.NaN;
+  // LangSmith writes naive UTC times ("2024-05-01T10:00:00.123456").
+  const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : value + 'Z');
+  const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
+  return ms * 1000 + Number((fraction + '000000').slice(3, 6));
+}
+
+// ---- messages inside inputs/outputs ----
+
+interface Turn {
+  role: string;
+  content: string;
+  toolCalls: ToolCall[];
+  toolCallId?: string;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content))
+    return content
+      .map((p) => (typeof p === 'string' ? p : isObject(p) && typeof p.text === 'string' ? p.text : ''))
+      .filter(Boolean)
+      .join('\n');
+  return '';
+}
+
+const LC_ROLES: Record<string, string> = {
+  HumanMessage: 'user',
+  AIMessage: 'assistant',
+  AIMessageChunk: 'assistant',
+  SystemMessage: 'system',
+  ToolMessage: 'tool',
+  FunctionMessage: 'tool',
+};
+const TYPE_ROLES: Record<string, string> = { human: 'user', ai: 'assistant', system: 'system', tool: 'tool', user: 'user', assistant: 'assistant' };
+
+function toolCallsOf(m: Obj): ToolCall[] {
+  if (Array.isArray(m.tool_calls))
+    return m.tool_calls.filter(isObject).flatMap((c) => {
+      if (typeof c.name === 'string') return [toolCallFromRaw(c.name, c.args ?? c.arguments, typeof c.id === 'string' ? c.id : undefined)];
+      if (isObject(c.function) && typeof c.function.name === 'string')
+        return [toolCallFromRaw(c.function.name, c.function.arguments, typeof c.id === 'string' ? c.id : undefined)];
+      return [];
+    });
+  if (isObject(m.additional_kwargs)) return toolCallsOf(m.additional_kwargs);
+  return [];
+}
+
+function turnOf(value: unknown): Turn | undefined {
+  if (!isObject(value)) return undefined;
+  if (value.lc !== undefined && Array.isArray(value.id) && isObject(value.kwargs)) {
+    const role = LC_ROLES[String(value.id.at(-1))] ?? 'system';
+    return { ...turnOf({ ...value.kwargs, role })!, role };
+  }
+  const role = typeof value.role === 'string' ? (TYPE_ROLES[value.role] ?? value.role) : typeof value.type === 'string' ? TYPE_ROLES[value.type] : undefined;
+  if (!role) return undefined;
+  const turn: Turn = { role, content: textOf(value.content), toolCalls: toolCallsOf(value) };
+  if (typeof value.tool_call_id === 'string') turn.toolCallId = value.tool_call_id;
+  return turn;
+}
+
+function turnsOf(list: unknown): Turn[] {
+  if (!Array.isArray(list)) return [];
+  // Chat model runs nest one list per prompt: `messages: [[…]]`.
+  const flat = list.length > 0 && Array.isArray(list[0]) ? (list[0] as unknown[]) : list;
+  return flat.map(turnOf).filter((t): t is Turn => t !== undefined);
+}
+
+function llmOutput(outputs: Obj): Turn | undefined {
+  const generations = outputs.generations;
+  if (Array.isArray(generations)) {
+    const first = Array.isArray(generations[0]) ? generations[0][0] : generations[0];
+    if (isObject(first)) return turnOf(first.message) ?? { role: 'assistant', content: textOf(first.text), toolCalls: [] };
+  }
+  if (Array.isArray(outputs.choices) && isObject(outputs.choices[0]))
+    return turnOf({ role: 'assistant', ...(isObject(outputs.choices[0].message) ? outputs.choices[0].message : {}) });
+  const messages = turnsOf(outputs.messages);
+  if (messages.length) return messages.at(-1);
+  const output = turnOf(outputs.output);
+  if (output) return output;
+  if (typeof outputs.output === 'string') return { role: 'assistant', content: outputs.output, toolCalls: [] };
+  return undefined;
+}
+
+function plainText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  const turn = turnOf(value);
+  if (turn) return turn.content;
+  return undefined;
+}
+
+function short(text: string, max = 400): string {
+  return text.length > max ? text.slice(0, max) + '…' : text;
+}
+
+function runMessage(run: Run, position: number): Message {
+  const inputs = run.inputs ?? {};
+  const outputs = run.outputs ?? {};
+  if (run.run_type === 'llm') {
+    const out = llmOutput(outputs);
+    const message: Message = { position, role: 'assistant', agent: run.name, content: out?.content ?? '', toolCalls: out?.toolCalls ?? [] };
+    if (run.error) message.isError = true;
+    return message;
+  }
+  if (run.run_type === 'tool' || run.run_type === 'retriever') {
+    const docs = Array.isArray(outputs.documents)
+      ? outputs.documents.filter(isObject).map((d) => textOf(d.page_content ?? (isObject(d.kwargs) ? d.kwargs.page_content : '')))
+      : [];
+    const outputTurn = turnOf(outputs.output);
+    const content = run.error ?? plainText(outputs.output) ?? (docs.length ? docs.join('\n\n') : JSON.stringify(outputs));
+    const message: Message = { position, role: 'tool', agent: run.name, content, toolCalls: [] };
+    const callId = outputTurn?.toolCallId ?? (typeof inputs.tool_call_id === 'string' ? inputs.tool_call_id : undefined);
+    if (callId) message.toolCallId = callId;
+    if (run.error) message.isError = true;
+    return message;
+  }
+  const input = plainText(inputs.input) ?? plainText(inputs.question) ?? plainText(inputs.query);
+  return { position, role: 'system', agent: run.name, content: `${run.run_type} ${run.name}${input ? `: ${short(input)}` : ''}`, toolCalls: [] };
+}
+
+function questionOf(inputs: Obj | null | undefined): string | undefined {
+  if (!inputs) return undefined;
+  for (const key of ['question', 'query', 'input']) {
+    const text = plainText(inputs[key]);
+    if (text?.trim()) return text;
+  }
+  const human = turnsOf(inputs.messages).find((t) => t.role === 'user' && t.content.trim());
+  return human?.content;
+}
+
+function traceTrajectory(runs: Run[], id: string): Trajectory {
+  const ordered = runs.map((run, index) => ({ run, index })).sort((a, b) => micros(a.run.start_time) - micros(b.run.start_time) || a.index - b.index);
+  const messages = ordered.map(({ run }, position) => runMessage(run, position));
+  linkToolReturns(messages);
+  const sorted = ordered.map((o) => o.run);
+  const ids = new Set(runs.map((r) => r.id));
+  const root = sorted.find((r) => !r.parent_run_id || !ids.has(r.parent_run_id));
+  const firstLlm = sorted.find((r) => r.run_type === 'llm');
+  const rootOutputs = root && root.run_type !== 'llm' ? (root.outputs ?? {}) : {};
+  const predicted = plainText(rootOutputs.output) ?? plainText(rootOutputs.answer);
+  const metadata: Obj = { runs: runs.length };
+  if (root) {
+    metadata.rootRun = root.name;
+    metadata.traceId = root.trace_id ?? root.id;
+    for (const key of ['session_id', 'reference_example_id', 'feedback_stats', 'total_tokens', 'total_cost', 'tags'])
+      if (root[key] !== undefined && root[key] !== null) metadata[key] = root[key];
+  }
+  return finishTrajectory({
+    format: 'langsmith',
+    id,
+    messages,
+    query: questionOf(root?.inputs) ?? (firstLlm ? turnsOf(firstLlm.inputs?.messages).find((t) => t.role === 'user')?.content : undefined),
+    predictedAnswer: predicted?.trim() ? predicted : undefined,
+    metadata,
+  });
+}
+
+// ---- containers: a tree, or a flat list grouped by trace ----
+
+const groups = new WeakMap<object, Map<string, { raw: unknown; path: Path }[]>>();
+
+function groupsOf(container: object): Map<string, { raw: unknown; path: Path }[]> {
+  let map = groups.get(container);
+  if (map) return map;
+  map = new Map();
+  const entries: { raw: unknown; path: Path }[] = [];
+  if (Array.isArray(container)) container.forEach((run, i) => flattenTree(run, [i], entries));
+  else flattenTree(container, [], entries);
+  const parentOf = new Map<string, string>();
+  for (const { raw } of entries)
+    if (isObject(raw) && typeof raw.id === 'string' && typeof raw.parent_run_id === 'string') parentOf.set(raw.id, raw.parent_run_id);
+  const rootOf = (runId: string): string => {
+    let current = runId;
+    for (let guard = 0; parentOf.has(current) && guard < 10000; guard++) current = parentOf.get(current)!;
+    return current;
+  };
+  for (const entry of entries) {
+    const raw = isObject(entry.raw) ? entry.raw : {};
+    const key = typeof raw.trace_id === 'string' ? raw.trace_id : typeof raw.id === 'string' ? rootOf(raw.id) : '';
+    let list = map.get(key);
+    if (!list) map.set(key, (list = []));
+    list.push(entry);
+  }
+  groups.set(container, map);
+  return map;
+}
+
+interface TraceRef {
+  langsmithSource: object;
+  langsmithTrace: string;
+}
+
+function splitLangSmith(value: unknown): SplitRecord[] {
+  const container = value as object;
+  return [...groupsOf(container).keys()].map((trace) => ({
+    id: trace || 'no-run-id',
+    value: { langsmithSource: container, langsmithTrace: trace } satisfies TraceRef,
+    path: [],
+  }));
+}
+
+function loadLangSmith(value: unknown, source: SourceText, id: string): Trajectory {
+  const ref = isObject(value) && 'langsmithTrace' in value ? (value as unknown as TraceRef) : undefined;
+  const container = ref ? ref.langsmithSource : (value as object);
+  const map = groupsOf(container);
+  const entries = map.get(ref ? ref.langsmithTrace : ([...map.keys()][0] ?? '')) ?? [];
+  const runs = entries.map(({ raw, path }): Run => {
+    const run = checkSchema(runSchema, raw, { ...source, basePath: [...(source.basePath ?? []), ...path] }, 'a LangSmith run');
+    return { ...run, path };
+  });
+  if (runs.length === 0) checkSchema(runSchema, undefined, source, 'a LangSmith run');
+  return traceTrajectory(runs, id);
+}
+
+function detectLangSmith(value: unknown): FormatMatch | undefined {
+  if (looksRun(value)) return { score: 0.9, reason: `a LangSmith run tree (\`run_type\` ${String(value.run_type)}, \`child_runs\`)` };
+  if (Array.isArray(value) && value.length > 0 && looksRun(value[0])) {
+    const bad = value.findIndex((v) => !looksRun(v));
+    if (bad !== -1) return { score: 0.4, reason: 'a JSON array of LangSmith runs', missing: [`\`run_type\` and \`inputs\` in element ${bad}`] };
+    return { score: 0.9, reason: `a JSON array of ${value.length} LangSmith runs` };
+  }
+  if (isObject(value) && 'dotted_order' in value && 'trace_id' in value)
+    return { score: 0.4, reason: 'an object with `dotted_order` and `trace_id`', missing: ['run_type', 'inputs'] };
+  return undefined;
+}
+
+export const langSmithReader: TrajectoryReader = {
+  id: 'langsmith',
+  label: 'LangSmith runs',
+  detect: detectLangSmith,
+  load: loadLangSmith,
+  split: splitLangSmith,
+};

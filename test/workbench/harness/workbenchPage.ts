@@ -69,15 +69,13 @@ export interface Tab {
 
 /** The tabs of the active editor group. */
 export function tabs(page: Page): Promise<Tab[]> {
-  return page
-    .locator('.editor-group-container.active .tabs-container .tab')
-    .evaluateAll((els) =>
-      els.map((e) => ({
-        label: e.getAttribute('aria-label') ?? e.textContent ?? '',
-        active: e.classList.contains('active'),
-        dirty: e.classList.contains('dirty'),
-      })),
-    );
+  return page.locator('.editor-group-container.active .tabs-container .tab').evaluateAll((els) =>
+    els.map((e) => ({
+      label: e.getAttribute('aria-label') ?? e.textContent ?? '',
+      active: e.classList.contains('active'),
+      dirty: e.classList.contains('dirty'),
+    })),
+  );
 }
 
 export async function activeTab(page: Page): Promise<Tab | undefined> {

@@ -31,7 +31,10 @@ export interface EditorPage {
 /** Screenshots go here (test-artifacts/webview/). */
 export const shotsDir = editorShotsDir;
 
-export const test = base.extend<{ openEditor: (fixture: EditorFixture, options?: OpenOptions) => Promise<EditorPage> }>({
+/** A generated editor fixture, or any trajectory file by its path (the format readers' fixtures). */
+export type EditorSource = EditorFixture | { file: string };
+
+export const test = base.extend<{ openEditor: (fixture: EditorSource, options?: OpenOptions) => Promise<EditorPage> }>({
   openEditor: async ({ browser }, use) => {
     const problems: string[] = [];
     const opened: EditorPage[] = [];
@@ -43,11 +46,11 @@ export const test = base.extend<{ openEditor: (fixture: EditorFixture, options?:
         problems.push(`dialog: ${d.message()}`);
         void d.dismiss();
       });
-      page.on('pageerror', (e) => problems.push(`${fixture}: ${e.message}`));
+      page.on('pageerror', (e) => problems.push(`${JSON.stringify(fixture)}: ${e.message}`));
       page.on('console', (m) => {
-        if (m.type() === 'error') problems.push(`${fixture} console: ${m.text()}`);
+        if (m.type() === 'error') problems.push(`${JSON.stringify(fixture)} console: ${m.text()}`);
       });
-      const host = await FakeEditorHost.attach(page, join(fixturesDir, EDITOR_FIXTURE_FILES[fixture]), options);
+      const host = await FakeEditorHost.attach(page, typeof fixture === 'string' ? join(fixturesDir, EDITOR_FIXTURE_FILES[fixture]) : fixture.file, options);
       const started = Date.now();
       await page.goto(`${harnessUrl()}/editor/?theme=${options.theme ?? 'dark'}`);
       if (options.waitForRows ?? true) await page.locator('.tl-row').first().waitFor({ timeout: 30_000 });

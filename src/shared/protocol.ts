@@ -48,6 +48,8 @@ export interface HeaderInfo {
   visitCalls: number;
   /** Present once counted. */
   tokens?: { total: number; toolReturns: number; reasoning: number; predictedAnswer: number };
+  /** The outcome the source records ("success (score 1)") and the field it came from; absent when none. */
+  outcome?: { text: string; source: string };
 }
 
 /** Human annotation of one record (docs/sidecar.md §1, `annotation`), as the sidecar schema reads it. */

@@ -88,6 +88,7 @@ describe('statistics (SearchAuditBench Appendix C)', () => {
         'gold',
         'id',
         'messages',
+        'outcome',
         'predictedAnswer',
         'query',
         'searchCalls',

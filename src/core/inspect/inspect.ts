@@ -1,4 +1,5 @@
 import type { LoadedRecord } from '../load/loadRecord';
+import { outcomeOf, type Outcome } from '../model/outcome';
 import type { Trajectory } from '../model/trajectory';
 import { countTokens, countTrajectory, criticalPosition, type TokenCounts, type ToolNames, type TrajectoryCounts } from '../stats/statistics';
 
@@ -9,6 +10,8 @@ export interface TrajectoryInspection extends TrajectoryCounts {
   query: string | null;
   predictedAnswer: string | null;
   tokens: TokenCounts;
+  /** What the source records of the run's outcome (metadata.outcome); every field null when nothing. */
+  outcome: Outcome;
   gold?: { criticalStep: number | null; toleranceSpan: [number, number] | null; rootCause: string | null; criticalPosition: number | null };
 }
 
@@ -27,6 +30,7 @@ export function inspectTrajectory(trajectory: Trajectory, names: ToolNames = {})
     searchCalls: counts.searchCalls,
     visitCalls: counts.visitCalls,
     tokens: countTokens(trajectory),
+    outcome: outcomeOf(trajectory),
   };
   const gold = trajectory.gold;
   if (gold && (gold.criticalStep !== undefined || gold.rootCause || gold.toleranceSpan)) {

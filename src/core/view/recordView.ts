@@ -3,6 +3,7 @@ import { causeVerdict, stepVerdict } from '../audit/verdicts';
 import type { AnnotationData, AuditData, GoldData, RecordListEntry, RecordView } from '../../shared/protocol';
 import type { LoadedFile } from '../load/loadFile';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../load/loadRecord';
+import { outcomeOf, outcomeText } from '../model/outcome';
 import type { Trajectory } from '../model/trajectory';
 import type { SidecarRecord } from '../sidecar/schema';
 import { countTrajectory, resolvedToolNames, type ToolNames } from '../stats/statistics';
@@ -86,6 +87,9 @@ export function buildRecordView(
   if (t.query !== undefined) view.header.query = t.query;
   if (t.predictedAnswer !== undefined) view.header.predictedAnswer = t.predictedAnswer;
   if (t.goldAnswer !== undefined) view.header.goldAnswer = t.goldAnswer;
+  const outcome = outcomeOf(t);
+  const outcomeLabel = outcomeText(outcome);
+  if (outcomeLabel) view.header.outcome = { text: outcomeLabel, source: outcome.source ?? 'metadata.outcome' };
   const gold = goldOf(t);
   if (gold) view.gold = gold;
   if (sidecarRecord?.annotation) view.annotation = sidecarRecord.annotation;

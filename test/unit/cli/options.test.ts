@@ -51,6 +51,7 @@ describe('CLI option tables', function () {
         'agreement',
         'audit',
         'export-repairs',
+        'convert',
         'harness delegation',
         'harness stage-c',
         'harness clarify',

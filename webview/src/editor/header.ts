@@ -116,6 +116,7 @@ export class Header {
     stat('atomic ops', formatInt(h.atomicOps), `${h.atomicOps} atomic operations (batched queries/URLs expanded)`);
     stat('search', formatInt(h.searchCalls), `${h.searchCalls} search calls`);
     stat('visit', formatInt(h.visitCalls), `${h.visitCalls} visit calls`);
+    if (h.outcome) stat('outcome', h.outcome.text, `The outcome the file records, from ${h.outcome.source}`);
     body.push(stats);
     const fmt = el('div', { className: 'hdr-format muted', text: `Format ${h.format}: ${h.detectionReason}` });
     body.push(fmt);

@@ -83,7 +83,8 @@ function observationText(results: ObservationResult[], functionOf: Map<string, s
 interface TrajauditExtra {
   source_format?: string;
   query?: string;
-  predicted_answer?: string;
+  /** null: the source had none (so reading does not infer one from the last step). */
+  predicted_answer?: string | null;
   gold_answer?: string;
   gold?: Trajectory['gold'];
   metadata?: Record<string, unknown>;
@@ -128,14 +129,19 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
       position,
       role: isObservationOnly ? 'tool' : ROLE[s.source],
       content: isObservationOnly ? results.map((r) => textOf(r.content)).join('\n\n') : text,
-      toolCalls: (s.tool_calls ?? []).map((c) => toolCallFromRaw(c.function_name, c.arguments, c.tool_call_id)),
+      toolCalls: (s.tool_calls ?? []).map((c) => {
+        // Arguments `write` could not hold as an object (see argumentsObject).
+        const raw = isObject(s.extra?.raw_arguments) ? s.extra.raw_arguments[c.tool_call_id] : undefined;
+        const generated = Array.isArray(s.extra?.generated_call_ids) && s.extra.generated_call_ids.includes(c.tool_call_id);
+        return toolCallFromRaw(c.function_name, typeof raw === 'string' ? raw : c.arguments, generated ? undefined : c.tool_call_id);
+      }),
     };
     if (s.source === 'system' && !isObservationOnly && text === '' && results.length) {
       message.content = results.map((r) => textOf(r.content)).join('\n\n');
       observations[position] = results;
     } else if (isObservationOnly) {
       const callId = results.find((r) => r.source_call_id)?.source_call_id;
-      if (callId) message.toolCallId = callId;
+      if (callId && s.extra?.generated_call_id !== true) message.toolCallId = callId;
     } else if (results.length) {
       observations[position] = results;
       message.content += observationText(results, functionOf);
@@ -172,21 +178,32 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
     id,
     messages,
     query: ours?.query,
-    predictedAnswer: ours?.predicted_answer,
+    predictedAnswer: ours?.predicted_answer ?? undefined,
+    inferPredictedAnswer: ours?.predicted_answer !== null,
     goldAnswer: ours?.gold_answer,
     gold: ours?.gold,
     metadata,
   });
 }
 
-function argumentsObject(call: Message['toolCalls'][number], where: string, lost: string[]): Record<string, unknown> {
+/**
+ * ATIF arguments are JSON objects. Arguments that are not (truncated JSON, a bare string or array)
+ * are written as `{}` with the source text in the step's `extra.raw_arguments[<call id>]`, which
+ * this reader reads back, so a round trip keeps them; other ATIF readers see `{}`.
+ */
+function argumentsObject(
+  call: Message['toolCalls'][number],
+  callId: string,
+  where: string,
+  rawArguments: Record<string, string>,
+  lost: string[],
+): Record<string, unknown> {
   if (call.argumentsValid && isObject(call.arguments)) return call.arguments;
   lost.push(
-    call.argumentsValid
-      ? `${where}: arguments ${JSON.stringify(call.rawArguments).slice(0, 60)} are not a JSON object (ATIF arguments are objects); written as {"value": …}`
-      : `${where}: arguments are not valid JSON (${JSON.stringify(call.rawArguments.slice(0, 40))}…); kept raw as {"raw": …}`,
+    `${where}: arguments ${call.argumentsValid ? 'that are not a JSON object' : 'that are not valid JSON'} (${JSON.stringify(call.rawArguments.slice(0, 40))}…) written as {} with the text in the step's extra.raw_arguments`,
   );
-  return call.argumentsValid ? { value: call.arguments } : { raw: call.rawArguments };
+  rawArguments[callId] = call.rawArguments;
+  return {};
 }
 
 /**
@@ -199,6 +216,9 @@ export function writeAtif(t: Trajectory): { value: unknown; lost: string[] } {
   const lost: string[] = [];
   const inline = isObject(t.metadata.atif_observations) ? (t.metadata.atif_observations as Record<string, ObservationResult[]>) : {};
   const functionOf = new Map<string, string>();
+  // ATIF calls need ids; calls without one get `<record>-<position>-<index>`, marked so reading drops them again.
+  const writtenIds = new Map<number, string[]>();
+  const returnsSeen = new Map<number, number>();
   const steps = t.messages.map((m) => {
     for (const call of m.toolCalls) if (call.id) functionOf.set(call.id, call.name);
     const where = `message ${m.position}`;
@@ -209,8 +229,15 @@ export function writeAtif(t: Trajectory): { value: unknown; lost: string[] } {
     if (m.role === 'tool') {
       out.source = 'system';
       out.message = '';
-      out.observation = { results: [{ ...(m.toolCallId ? { source_call_id: m.toolCallId } : {}), content: m.content }] };
-      if (!m.toolCallId) lost.push(`${where}: a tool return without a call id (read back as a system observation)`);
+      let callId = m.toolCallId;
+      if (!callId && m.issuedBy !== undefined) {
+        const index = returnsSeen.get(m.issuedBy) ?? 0;
+        returnsSeen.set(m.issuedBy, index + 1);
+        callId = writtenIds.get(m.issuedBy)?.[index];
+        if (callId) extra.generated_call_id = true;
+      }
+      out.observation = { results: [{ ...(callId ? { source_call_id: callId } : {}), content: m.content }] };
+      if (!callId) lost.push(`${where}: a tool return without a call it answers (read back as a system observation)`);
       if (m.reasoning) lost.push(`${where}: reasoning of a tool message (ATIF observations have none)`);
       if (m.toolCalls.length) lost.push(`${where}: tool calls of a tool message`);
     } else {
@@ -224,14 +251,19 @@ export function writeAtif(t: Trajectory): { value: unknown; lost: string[] } {
       }
       if (m.toolCalls.length) {
         if (m.role !== 'assistant') lost.push(`${where}: tool calls of a ${m.role} message (ATIF keeps tool calls on agent steps); written on the step anyway`);
+        const rawArguments: Record<string, string> = {};
+        const generated: string[] = [];
         out.tool_calls = m.toolCalls.map((call, index) => {
-          if (!call.id) lost.push(`${where}: call ${index} has no id; written as ${t.id}-${m.position}-${index}`);
-          return {
-            tool_call_id: call.id ?? `${t.id}-${m.position}-${index}`,
-            function_name: call.name,
-            arguments: argumentsObject(call, `${where} call ${index}`, lost),
-          };
+          const callId = call.id ?? `${t.id}-${m.position}-${index}`;
+          if (!call.id) generated.push(callId);
+          return { tool_call_id: callId, function_name: call.name, arguments: argumentsObject(call, callId, `${where} call ${index}`, rawArguments, lost) };
         });
+        if (Object.keys(rawArguments).length) extra.raw_arguments = rawArguments;
+        if (generated.length) extra.generated_call_ids = generated;
+        writtenIds.set(
+          m.position,
+          (out.tool_calls as { tool_call_id: string }[]).map((c) => c.tool_call_id),
+        );
       }
       if (results && suffix && m.content.endsWith(suffix)) out.observation = { results };
     }
@@ -244,7 +276,7 @@ export function writeAtif(t: Trajectory): { value: unknown; lost: string[] } {
     delete metadata[key];
   const ours: TrajauditExtra = { source_format: t.format };
   if (t.query !== undefined) ours.query = t.query;
-  if (t.predictedAnswer !== undefined) ours.predicted_answer = t.predictedAnswer;
+  ours.predicted_answer = t.predictedAnswer ?? null;
   if (t.goldAnswer !== undefined) ours.gold_answer = t.goldAnswer;
   if (t.gold) ours.gold = t.gold;
   if (Object.keys(metadata).length) ours.metadata = metadata;

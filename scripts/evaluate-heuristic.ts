@@ -9,11 +9,12 @@
 // --fit also fits on all traces and rewrites src/core/audit/heuristic/weights.ts.
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { heuristicAudit, heuristicSignals, searchAgentAudit } from '../src/core/audit/heuristic';
-import { FEATURES, fitWeights, rankSuspects, type FitCase, type Weights } from '../src/core/audit/heuristic/rank';
+import { auditFromSignals, heuristicAudit, heuristicSignals, searchAgentAudit, type HeuristicFinding } from '../src/core/audit/heuristic';
+import { FEATURES, fitWeights, type FitCase, type Weights } from '../src/core/audit/heuristic/rank';
 import { agentOf, type StepSignals } from '../src/core/audit/signals/stepSignals';
 import { loadFile } from '../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../src/core/load/loadRecord';
+import { normalizeRootCause, type RootCause } from '../src/core/model/rootCauses';
 import type { Trajectory } from '../src/core/model/trajectory';
 import { readSidecar, sidecarPathFor } from '../src/core/sidecar/sidecarFile';
 
@@ -26,7 +27,11 @@ interface Case {
   t: Trajectory;
   gold: number;
   goldAgent?: string;
+  /** The tolerance span and root cause, where the annotation has them (search-agent samples). */
+  span?: [number, number];
+  rootCause?: RootCause;
   steps: StepSignals[];
+  search?: HeuristicFinding;
 }
 
 const args = process.argv.slice(2);
@@ -67,15 +72,20 @@ for (const folder of folders.filter((f) => existsSync(f) && statSync(f).isDirect
     const sidecar = existsSync(sidecarPathFor(file)) ? readSidecar(sidecarPathFor(file)) : undefined;
     for (const record of loaded.records.filter(isTrajectoryRecord)) {
       const t = record.trajectory;
-      const step = sidecar?.records[record.id]?.annotation?.criticalStep ?? t.gold?.criticalStep;
+      const annotation = sidecar?.records[record.id]?.annotation;
+      const step = annotation?.criticalStep ?? t.gold?.criticalStep;
       if (typeof step !== 'number' || t.decisionSteps.length === 0) continue;
+      const span = annotation?.toleranceSpan ?? t.gold?.toleranceSpan;
+      const rootCause = normalizeRootCause(annotation?.rootCause ?? t.gold?.rootCause);
       cases.push({
         id: `${relative(root, file)}#${record.id}`,
         subset: subsetOf(folder, file),
         t,
         gold: step,
         ...(t.gold?.mistakeAgent ? { goldAgent: t.gold.mistakeAgent } : {}),
-        steps: heuristicSignals(t).steps,
+        ...(span ? { span: [span[0], span[1]] as [number, number] } : {}),
+        ...(rootCause ? { rootCause } : {}),
+        ...heuristicSignals(t),
       });
     }
   }
@@ -125,10 +135,22 @@ interface Tally {
   near: number;
   agent: number;
   agentN: number;
+  inSpan: number;
+  spanN: number;
+  cause: number;
+  causeN: number;
 }
-const empty = (): Tally => ({ n: 0, top1: 0, top3: 0, near: 0, agent: 0, agentN: 0 });
-function count(tally: Tally, c: Case, ranked: number[]) {
+const empty = (): Tally => ({ n: 0, top1: 0, top3: 0, near: 0, agent: 0, agentN: 0, inSpan: 0, spanN: 0, cause: 0, causeN: 0 });
+function count(tally: Tally, c: Case, ranked: number[], rootCause?: RootCause) {
   tally.n++;
+  if (c.span) {
+    tally.spanN++;
+    if (ranked[0] >= c.span[0] && ranked[0] <= c.span[1]) tally.inSpan++;
+  }
+  if (c.rootCause && rootCause !== undefined) {
+    tally.causeN++;
+    if (rootCause === c.rootCause) tally.cause++;
+  }
   if (ranked[0] === c.gold) tally.top1++;
   if (ranked.slice(0, 3).includes(c.gold)) tally.top3++;
   if (Math.abs(ranked[0] - c.gold) <= 1) tally.near++;
@@ -154,10 +176,12 @@ for (let fold = 0; fold < K; fold++) {
   const test = cases.filter((c) => foldOf.get(c) === fold);
   const weights = fitWeights(train.map(toFit));
   for (const c of test) {
+    const finding = auditFromSignals(c.t, c, weights);
     count(
       get(heuristic, c.subset),
       c,
-      rankSuspects(c.steps, weights).map((s) => s.step),
+      finding.suspects.map((s) => s.step),
+      finding.rootCause,
     );
     // The rule is chosen on the training traces of the same subset (the strongest comparison).
     const ranked = rankRules(train.filter((x) => x.subset === c.subset));
@@ -165,8 +189,8 @@ for (let fold = 0; fold < K; fold++) {
     count(get(rule, c.subset), c, picks);
     const chosen = rulesChosen.get(c.subset) ?? new Map<string, number>();
     rulesChosen.set(c.subset, chosen.set(ranked[0].name, (chosen.get(ranked[0].name) ?? 0) + 1));
-    const v1 = searchAgentAudit(c.t).criticalStep;
-    count(get(today, c.subset), c, [v1]);
+    const v1 = c.search ?? searchAgentAudit(c.t);
+    count(get(today, c.subset), c, [v1.criticalStep], v1.rootCause);
   }
 }
 const cvMs = Date.now() - cvStarted;
@@ -175,22 +199,26 @@ const pct = (a: number, n: number) => (n ? `${((100 * a) / n).toFixed(1)}%` : '�
 console.log(
   `${cases.length} annotated trajectories under ${folders.map((f) => relative(process.cwd(), f) || '.').join(', ')}; ${K}-fold cross-validation by trace, every figure held out\n`,
 );
-console.log('| subset | n | method | top-1 | top-3 | ±1 step | agent |\n| --- | --- | --- | --- | --- | --- | --- |');
+console.log(
+  '| subset | n | method | top-1 | top-3 | ±1 step | agent | in tolerance span | root cause |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+);
 for (const subset of [...heuristic.keys()].sort()) {
   const h = heuristic.get(subset)!;
   const r = rule.get(subset)!;
   const v = today.get(subset)!;
   const chosen = [...rulesChosen.get(subset)!.entries()].sort((a, b) => b[1] - a[1]).map(([name, times]) => `${name}×${times}`);
   console.log(
-    `| ${subset} | ${h.n} | heuristic/v2 (signals, fitted) | ${pct(h.top1, h.n)} | ${pct(h.top3, h.n)} | ${pct(h.near, h.n)} | ${pct(h.agent, h.agentN)} |`,
+    `| ${subset} | ${h.n} | heuristic/v2 (signals, fitted) | ${pct(h.top1, h.n)} | ${pct(h.top3, h.n)} | ${pct(h.near, h.n)} | ${pct(h.agent, h.agentN)} | ${pct(h.inSpan, h.spanN)} | ${pct(h.cause, h.causeN)} |`,
   );
   console.log(
-    `| | | best positional rule (${chosen.join(', ')}) | ${pct(r.top1, r.n)} | ${pct(r.top3, r.n)} | ${pct(r.near, r.n)} | ${pct(r.agent, r.agentN)} |`,
+    `| | | best positional rule (${chosen.join(', ')}) | ${pct(r.top1, r.n)} | ${pct(r.top3, r.n)} | ${pct(r.near, r.n)} | ${pct(r.agent, r.agentN)} | ${pct(r.inSpan, r.spanN)} | — |`,
   );
-  console.log(`| | | heuristic/v1 (today's search-agent audit) | ${pct(v.top1, v.n)} | — | ${pct(v.near, v.n)} | ${pct(v.agent, v.agentN)} |`);
+  console.log(
+    `| | | heuristic/v1 (today's search-agent audit) | ${pct(v.top1, v.n)} | — | ${pct(v.near, v.n)} | ${pct(v.agent, v.agentN)} | ${pct(v.inSpan, v.spanN)} | ${pct(v.cause, v.causeN)} |`,
+  );
 }
 console.log(
-  `| Who&When, all 184 | | the paper's best method (quoted from Zhang et al. 2025, not measured) | ${(100 * PAPER_BEST.step).toFixed(1)}% | — | — | ${(100 * PAPER_BEST.agent).toFixed(1)}% |`,
+  `| Who&When, all 184 | | the paper's best method (quoted from Zhang et al. 2025, not measured) | ${(100 * PAPER_BEST.step).toFixed(1)}% | — | — | ${(100 * PAPER_BEST.agent).toFixed(1)}% | — | — |`,
 );
 
 // Speed: a synthetic 5,000-message trajectory built from the loaded ones, audited once.
@@ -210,7 +238,7 @@ if (long) {
   const cpu = process.cpuUsage(cpuStarted);
   const chars = messages.reduce((sum, m) => sum + m.content.length, 0);
   console.log(
-    `\ntimings: load and signals ${loadMs} ms, ${K}-fold fitting and scoring ${cvMs} ms, whole run ${Date.now() - started} ms; ` +
+    `\ntimings: load and signals ${loadMs} ms, ${K}-fold fitting and scoring ${cvMs} ms, whole run ${Date.now() - started} ms wall, ${Math.round(process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000)} ms CPU; ` +
       `one 5,000-message audit (${(chars / 1e6).toFixed(1)} MB of text) ${Date.now() - auditStarted} ms wall, ${Math.round((cpu.user + cpu.system) / 1000)} ms CPU`,
   );
 }

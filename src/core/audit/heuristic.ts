@@ -1,6 +1,6 @@
 import type { RootCause } from '../model/rootCauses';
 import type { Trajectory } from '../model/trajectory';
-import { toolKind, type ToolNames } from '../stats/statistics';
+import { callKind, type ToolNames } from '../stats/statistics';
 import { traceAnswer } from '../view/answerTrace';
 import { extractConstraints, supports, type QueryConstraint } from './constraints';
 import { rankSuspects, type Suspect, type Weights } from './heuristic/rank';
@@ -44,7 +44,7 @@ function queriesUpTo(t: Trajectory, names: ToolNames, upTo: number): string[] {
   for (const p of t.decisionSteps) {
     if (p > upTo) break;
     for (const call of t.messages[p].toolCalls) {
-      if (toolKind(call.name, names) !== 'search') continue;
+      if (callKind(call, names) !== 'search') continue;
       const q = (call.arguments as { query?: unknown } | undefined)?.query;
       for (const item of Array.isArray(q) ? q : [q]) if (typeof item === 'string') out.push(item);
     }
@@ -65,7 +65,7 @@ export function searchAgentAudit(t: Trajectory, names: ToolNames = {}): Heuristi
   const final = t.finalAnswerStep ?? decisions[decisions.length - 1];
   const evidence: string[] = [];
   const toolCalls = decisions.reduce((s, p) => s + t.messages[p].toolCalls.length, 0);
-  const visits = decisions.filter((p) => t.messages[p].toolCalls.some((c) => toolKind(c.name, names) === 'visit'));
+  const visits = decisions.filter((p) => t.messages[p].toolCalls.some((c) => callKind(c, names) === 'visit'));
   const query = t.query ?? '';
   const answer = t.predictedAnswer?.trim();
   evidence.push(`${counted(decisions.length, 'decision step')}, ${counted(toolCalls, 'tool call')}, ${counted(visits.length, 'step')} with a visit`);
@@ -290,7 +290,15 @@ const CAUSE_OF: Partial<Record<SignalId, { rootCause: RootCause; why: string; re
  */
 export function heuristicAudit(t: Trajectory, names: ToolNames = {}, weights: Weights = HEURISTIC_WEIGHTS): HeuristicFinding & { suspects: Suspect[] } {
   if (t.decisionSteps.length === 0) throw new Error('the trajectory has no decision step to audit');
-  const { steps, search } = heuristicSignals(t, names);
+  return auditFromSignals(t, heuristicSignals(t, names), weights);
+}
+
+/** The audit from signals already computed (the evaluation computes them once and scores them with each fold's weights). */
+export function auditFromSignals(
+  t: Trajectory,
+  { steps, search }: { steps: StepSignals[]; search?: HeuristicFinding },
+  weights: Weights = HEURISTIC_WEIGHTS,
+): HeuristicFinding & { suspects: Suspect[] } {
   const suspects = rankSuspects(steps, weights);
   const top = suspects[0];
   if (!top) {

@@ -35,7 +35,7 @@ export const SIGNAL_DESCRIPTIONS: Record<SignalId, string> = {
   repeated_action: 'it repeats an earlier action of the same agent (a loop)',
   answers_instruction: 'it is the reply of an agent to an instruction addressed to it',
   instruction_not_followed: 'it answers an instruction addressed to its agent with little of what was asked',
-  answer_first_stated: 'the final answer first appears here',
+  answer_first_stated: 'the final answer first appears here, before the final message',
   answer_unsupported: 'the final answer first appears here, in the agent’s own text, with no earlier message containing it',
   issues_action: 'it issues a tool call or code',
   search_audit: 'the search-agent audit (answer trace, constraint checks, unverified snippets, early stopping) puts the critical step here',
@@ -270,7 +270,8 @@ export function computeSignals(t: Trajectory, searchPick?: SearchAuditPick): Ste
     if (answerRe && !answerStated && answerRe.test(m.content)) {
       answerStated = true;
       const quote = exactMatch(answerRe, m.content);
-      hit(s, 'answer_first_stated', 1, [{ step: m.position, quote }]);
+      // Stated first in the final message itself says nothing the position does not; earlier, it marks the commitment.
+      if (m.position !== answer?.step) hit(s, 'answer_first_stated', 1, [{ step: m.position, quote }]);
       if (!answerSeen) hit(s, 'answer_unsupported', 1, [{ step: m.position, quote }]);
     }
     if (answerRe && !answerSeen && answerRe.test(text)) answerSeen = { step: m.position, quote: exactMatch(answerRe, text) };

@@ -130,7 +130,7 @@ export function loadClaudeCodeLines(values: unknown[], lineNumbers: number[], so
     for (const key of ['sessionId', 'cwd', 'version', 'gitBranch', 'slug'] as const)
       if (metadata[key] === undefined && typeof line[key] === 'string') metadata[key] = line[key];
     if (line.type === 'user' || line.type === 'assistant') {
-      if (!isChatLine(line)) refuseLine(chatLineSchema, value, source, lineNumbers[position], 'a Claude Code chat line');
+      if (!isChatLine(line)) refuseLine(chatLineSchema, value, source, lineNumbers[position], 'a Claude Code chat line; format claude-code');
       const { message, prompt } = readChatLine(line, position);
       if (prompt && query === undefined) query = message.content;
       if (line.isSidechain === true) sidechainLines++;
@@ -171,7 +171,7 @@ function detectClaudeCodeLines(values: unknown[]): FormatMatch | undefined {
     return {
       score: 0.4,
       reason,
-      missing: [`line entry ${foreign + 1} is not a Claude Code session line (type user/assistant/summary/system… with uuid and sessionId)`],
+      missing: [`the session line shape (type user/assistant/summary/system… with uuid and sessionId) on JSON line ${foreign + 1}`],
     };
   if (!values.some((v) => typeOf(v) === 'user' || typeOf(v) === 'assistant'))
     return { score: 0.4, reason, missing: ['user or assistant lines with `message`'] };

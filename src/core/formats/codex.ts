@@ -97,6 +97,8 @@ interface Reading {
 interface ItemPlace {
   source: SourceText;
   lineNumber?: number;
+  /** `payload` for an item inside a rollout line. */
+  basePath?: (string | number)[];
 }
 
 function readItem(item: Obj, position: number, place: ItemPlace): Reading {
@@ -105,7 +107,7 @@ function readItem(item: Obj, position: number, place: ItemPlace): Reading {
   switch (type) {
     case 'message': {
       if (typeof item.role !== 'string' || !Array.isArray(item.content) || !item.content.every((c) => isObject(c) && typeof c.type === 'string'))
-        refuseLine(messageItemSchema, item, place.source, place.lineNumber, 'a Codex message item');
+        refuseLine(messageItemSchema, item, place.source, place.lineNumber, 'a Codex message item; format codex', place.basePath);
       const role = item.role as string;
       message.role = role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : 'system';
       message.content = contentText(item.content);
@@ -125,7 +127,7 @@ function readItem(item: Obj, position: number, place: ItemPlace): Reading {
     case 'function_call':
     case 'custom_tool_call': {
       if (typeof item.name !== 'string' || (item.call_id !== undefined && typeof item.call_id !== 'string'))
-        refuseLine(functionCallSchema, item, place.source, place.lineNumber, 'a Codex function call');
+        refuseLine(functionCallSchema, item, place.source, place.lineNumber, 'a Codex function call; format codex', place.basePath);
       message.role = 'assistant';
       const callId = typeof item.call_id === 'string' ? item.call_id : undefined;
       // A custom tool (apply_patch) takes free text, not JSON: kept as its `input` argument.
@@ -214,7 +216,7 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
       }
       item = line;
     } else {
-      if (!isRolloutLine(value)) refuseLine(lineSchema, value, source, lineNumber, 'a Codex rollout line');
+      if (!isRolloutLine(value)) refuseLine(lineSchema, value, source, lineNumber, 'a Codex rollout line; format codex');
       const payload = line.payload as Obj;
       if (line.type === 'response_item') item = payload;
       else {
@@ -236,8 +238,10 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
         return;
       }
     }
-    if (typeof item.type !== 'string') refuseLine(lineSchema.pick({ type: true }), item, source, lineNumber, 'a Codex response item');
+    if (typeof item.type !== 'string')
+      refuseLine(lineSchema.pick({ type: true }), item, source, lineNumber, 'a Codex response item; format codex', legacy ? undefined : ['payload']);
     place.lineNumber = lineNumber;
+    place.basePath = legacy ? undefined : ['payload'];
     const reading = readItem(item, position, place);
     if (reading.prompt && query === undefined) query = reading.message.content;
     messages.push(reading.message);
@@ -256,7 +260,7 @@ function detectCodexLines(values: unknown[]): FormatMatch | undefined {
     const foreign = firstFailing(rest, isLegacyLine);
     const reason = 'a session line `{id, timestamp}` then ResponseItem lines (legacy Codex CLI rollout)';
     if (foreign !== -1)
-      return { score: 0.4, reason, missing: [`line entry ${foreign + 2} is not a ResponseItem (type message/reasoning/function_call…) or a state line`] };
+      return { score: 0.4, reason, missing: [`a ResponseItem (type message/reasoning/function_call…) or state line on JSON line ${foreign + 2}`] };
     return { score: 0.85, reason };
   }
   const rollout = values.filter(isRolloutLine).length;
@@ -267,7 +271,7 @@ function detectCodexLines(values: unknown[]): FormatMatch | undefined {
     return {
       score: 0.4,
       reason,
-      missing: [`line entry ${foreign + 1} is not a rollout line {timestamp, type: session_meta/response_item/event_msg/turn_context/compacted, payload}`],
+      missing: [`the rollout line shape {timestamp, type: session_meta/response_item/event_msg/turn_context/compacted, payload} on JSON line ${foreign + 1}`],
     };
   if (!values.some((v) => typeOf(v) === 'response_item')) return { score: 0.4, reason, missing: ['`response_item` lines'] };
   return { score: values.some((v) => typeOf(v) === 'session_meta') ? 0.95 : 0.9, reason };
@@ -282,7 +286,8 @@ function loadCodexJson(value: unknown, source: SourceText, id: string): Trajecto
   let query: string | undefined;
   items.forEach((item, position) => {
     const at = { ...source, basePath: [...(source.basePath ?? []), 'items', position] };
-    if (!isObject(item) || typeof item.type !== 'string') refuseLine(lineSchema.pick({ type: true }), item, at, undefined, 'a Codex response item');
+    if (!isObject(item) || typeof item.type !== 'string')
+      refuseLine(lineSchema.pick({ type: true }), item, at, undefined, 'a Codex response item; format codex');
     const reading = readItem(item as Obj, position, { source: at });
     if (reading.prompt && query === undefined) query = reading.message.content;
     messages.push(reading.message);

@@ -161,7 +161,7 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
   const messages = values.map((value, position): Message => {
     const line = isObject(value) ? value : {};
     if (isMessageRecord(value)) {
-      if (!wellFormed(value)) refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI message record');
+      if (!wellFormed(value)) refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI message record; format gemini-cli');
       const later = lastIndexOf.get(value.id)!;
       if (later !== position)
         return {
@@ -191,7 +191,7 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
       rewinds++;
       return { position, role: 'system', agent: 'rewind', content: `[rewound to before message ${line.$rewindTo}]`, toolCalls: [] };
     }
-    return refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI session line');
+    return refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI session line; format gemini-cli');
   });
   if (rewinds) {
     metadata.rewinds = rewinds;
@@ -223,7 +223,7 @@ function markRewound(values: unknown[], messages: Message[]): void {
 
 function loadSessionJson(obj: Obj, source: SourceText, id: string): Trajectory {
   const parsed = sessionSchema.safeParse(obj);
-  if (!parsed.success) refuseLine(sessionSchema, obj, source, undefined, 'a Gemini CLI session');
+  if (!parsed.success) refuseLine(sessionSchema, obj, source, undefined, 'a Gemini CLI session; format gemini-cli');
   const totals: Totals = { tokens: {}, models: new Set() };
   const messages = (obj.messages as Obj[]).map((record, position) => readRecord(record, position, totals, true));
   const metadata: Obj = {};
@@ -234,7 +234,7 @@ function loadSessionJson(obj: Obj, source: SourceText, id: string): Trajectory {
 /** A `/chat save` checkpoint: Gemini Content objects; a user turn of only function responses is a tool return. */
 function loadHistory(history: unknown, source: SourceText, id: string, metadata: Obj): Trajectory {
   const parsed = historySchema.safeParse(history);
-  if (!parsed.success) refuseLine(historySchema, history, source, undefined, 'a Gemini CLI checkpoint (a list of Content)');
+  if (!parsed.success) refuseLine(historySchema, history, source, undefined, 'a Gemini CLI checkpoint, a list of Content; format gemini-cli');
   const messages = (history as { role: string; parts: Obj[] }[]).map((content, position): Message => {
     const parts = content.parts;
     const responses = parts.filter((p) => isObject(p.functionResponse));
@@ -278,15 +278,21 @@ function historyMatch(list: unknown[], reason: string, at: string): FormatMatch 
 }
 
 function detectGeminiLines(values: unknown[]): FormatMatch | undefined {
-  if (!isMetadataLine(values[0])) return undefined;
+  const first = values[0];
+  if (!isObject(first) || typeof first.sessionId !== 'string') return undefined;
   const reason = 'a session line {sessionId, projectHash} then message records {id, type, content} (Gemini CLI chat recording)';
   const rest = values.slice(1);
   const foreign = firstFailing(rest, (v) => isMessageRecord(v) || isControlLine(v));
+  if (!isMetadataLine(first)) {
+    // A first line with a session id alone is Gemini's only when the rest are its records.
+    if (foreign !== -1 || !rest.some(isMessageRecord)) return undefined;
+    return { score: 0.4, reason, missing: ['`projectHash` on the first line'] };
+  }
   if (foreign !== -1)
     return {
       score: 0.4,
       reason,
-      missing: [`line entry ${foreign + 2} as a message record {id, type user/gemini/info/warning/error, content} or a $set/$rewindTo line`],
+      missing: [`a message record {id, type user/gemini/info/warning/error, content} or a $set/$rewindTo line on JSON line ${foreign + 2}`],
     };
   return { score: 0.95, reason };
 }

@@ -9,7 +9,7 @@ import { isObject } from './fields';
  * The source of one line, so a schema error names that line and the column inside it. The line
  * text is cut out of the file text only when an error is being reported (never on the fast path).
  */
-export function lineSource(source: SourceText, lineNumber: number | undefined): SourceText {
+export function lineSource(source: SourceText, lineNumber: number | undefined, basePath?: (string | number)[]): SourceText {
   if (lineNumber === undefined) return source;
   const firstLine = (source.lineOffset ?? 0) + 1;
   let text: string | undefined;
@@ -17,12 +17,19 @@ export function lineSource(source: SourceText, lineNumber: number | undefined): 
     const lines = source.text.split('\n');
     text = lines[lineNumber - firstLine]?.replace(/\r$/, '');
   }
-  return { file: source.file, ...(text !== undefined ? { text } : {}), lineOffset: lineNumber - 1 };
+  return { file: source.file, ...(text !== undefined ? { text } : {}), lineOffset: lineNumber - 1, ...(basePath ? { basePath } : {}) };
 }
 
 /** Throws the schema error of a line the fast checks refused (checkSchema names the path and line:column). */
-export function refuseLine(schema: z.ZodType, value: unknown, source: SourceText, lineNumber: number | undefined, what: string): never {
-  checkSchema(schema, value, lineSource(source, lineNumber), what);
+export function refuseLine(
+  schema: z.ZodType,
+  value: unknown,
+  source: SourceText,
+  lineNumber: number | undefined,
+  what: string,
+  basePath?: (string | number)[],
+): never {
+  checkSchema(schema, value, lineSource(source, lineNumber, basePath), what);
   // The fast check is stricter than the schema here: still a one-line message naming the line.
   throw new InputError(source.file, `unexpected shape (${what})`, lineNumber !== undefined ? { line: lineNumber, column: 1 } : {});
 }

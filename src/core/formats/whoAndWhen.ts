@@ -53,7 +53,7 @@ export const whoAndWhenReader: TrajectoryReader = {
   detect(value) {
     if (!isObject(value) || !Array.isArray(value.history)) return undefined;
     const named = WHO_AND_WHEN_FIELDS.filter((k) => k in value);
-    if (!value.history.every((m) => isObject(m) && typeof m.role === 'string'))
+    if (!value.history.every((m) => isObject(m) && typeof m.role === 'string' && 'content' in m))
       return { score: 0.3, reason: 'an object with `history`', missing: ['history[] entries with `role` and `content`'] };
     return {
       score: named.length ? 0.9 : 0.6,

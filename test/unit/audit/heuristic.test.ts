@@ -133,6 +133,14 @@ describe('heuristic auditor: signals', () => {
     assert.equal(evidenceOf(t, 2, 'answer_first_stated')[0].quote, '7');
     const supported = trace([toSource(t.messages[0]), terminal('exitcode: 0 (execution succeeded)\nCode output: 7'), ...t.messages.slice(2).map(toSource)]);
     assert.ok(signalsAt(supported, 2).includes('answer_first_stated'));
+    assert.deepEqual(
+      evidenceOf(supported, 2, 'answer_first_stated').map((e) => [e.step, e.quote]),
+      [
+        [2, '7'],
+        [1, '7'],
+      ],
+      'the statement and the tool return it came from',
+    );
     assert.ok(!signalsAt(supported, 2).includes('answer_unsupported'));
   });
 });

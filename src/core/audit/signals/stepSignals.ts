@@ -271,7 +271,8 @@ export function computeSignals(t: Trajectory, searchPick?: SearchAuditPick): Ste
       answerStated = true;
       const quote = exactMatch(answerRe, m.content);
       // Stated first in the final message itself says nothing the position does not; earlier, it marks the commitment.
-      if (m.position !== answer?.step) hit(s, 'answer_first_stated', 1, [{ step: m.position, quote }]);
+      // Its evidence: the statement, and the earlier message the answer came from, if any.
+      if (m.position !== answer?.step) hit(s, 'answer_first_stated', 1, [{ step: m.position, quote }, ...(answerSeen ? [answerSeen] : [])]);
       if (!answerSeen) hit(s, 'answer_unsupported', 1, [{ step: m.position, quote }]);
     }
     if (answerRe && !answerSeen && answerRe.test(text)) answerSeen = { step: m.position, quote: exactMatch(answerRe, text) };

@@ -6,7 +6,7 @@ import type { Message, Trajectory } from '../model/trajectory';
 import { isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, TrajectoryReader } from './registry';
-import type { Outcome } from './sweAgent';
+import { checkedList, type Outcome } from './sweAgent';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 type Obj = Record<string, unknown>;
@@ -27,6 +27,31 @@ const event = z
   .refine((e) => typeof e.action === 'string' || typeof e.observation === 'string', { message: 'expected an OpenHands event with `action` or `observation`' });
 type OpenHandsEvent = z.infer<typeof event>;
 const pair = z.tuple([event, event], { message: 'expected an [action, observation] pair' });
+
+const nullish = (v: unknown, type: 'string' | 'number') => v === undefined || v === null || typeof v === type;
+const nullishObject = (v: unknown) => v === undefined || v === null || isObject(v);
+
+/** What `event` accepts, checked without copying (see checkedList). */
+function isValidEvent(v: unknown): boolean {
+  if (!isObject(v) || (typeof v.action !== 'string' && typeof v.observation !== 'string')) return false;
+  const metadata = v.tool_call_metadata;
+  return (
+    nullish(v.id, 'number') &&
+    nullish(v.source, 'string') &&
+    nullish(v.action, 'string') &&
+    nullish(v.observation, 'string') &&
+    nullishObject(v.args) &&
+    nullish(v.content, 'string') &&
+    nullishObject(v.extras) &&
+    nullish(v.message, 'string') &&
+    nullish(v.cause, 'number') &&
+    (metadata === undefined ||
+      metadata === null ||
+      (isObject(metadata) && nullish(metadata.function_name, 'string') && nullish(metadata.tool_call_id, 'string')))
+  );
+}
+
+const isValidPair = (v: unknown) => Array.isArray(v) && v.length === 2 && isValidEvent(v[0]) && isValidEvent(v[1]);
 
 /** Agent actions that change the controller's state rather than act: kept as system messages. */
 const STATE_ACTIONS = new Set(['change_agent_state', 'null', 'pause', 'resume', 'stop', 'condensation', 'condensation_request', 'loop_recovery', 'start']);
@@ -51,7 +76,22 @@ function finishAnswerOf(e: OpenHandsEvent): string | undefined {
 }
 
 /** The keys of an event that are not the action's arguments or the observation's extras. */
-const EVENT_KEYS = new Set(['id', 'timestamp', 'source', 'message', 'cause', 'action', 'observation', 'tool_call_metadata', 'llm_metrics', 'timeout', 'content', 'extras', 'args', 'success']);
+const EVENT_KEYS = new Set([
+  'id',
+  'timestamp',
+  'source',
+  'message',
+  'cause',
+  'action',
+  'observation',
+  'tool_call_metadata',
+  'llm_metrics',
+  'timeout',
+  'content',
+  'extras',
+  'args',
+  'success',
+]);
 
 /** `args` (or `extras`), or for the flat 2024 events every field that is not an event key. */
 function fieldsOf(e: OpenHandsEvent, key: 'args' | 'extras'): Obj {
@@ -178,15 +218,21 @@ export function loadOpenHands(value: unknown, source: SourceText, id: string): T
   const obj = isObject(value) ? value : {};
   const { list, key } = eventListOf(value);
   const base = [...(source.basePath ?? []), ...(key ? [key] : [])];
-  const entries = checkSchema(z.array(z.unknown(), { message: 'expected a list of OpenHands events' }), list, { ...source, basePath: base }, 'an OpenHands event list');
+  const entries = checkSchema(
+    z.array(z.unknown(), { message: 'expected a list of OpenHands events' }),
+    list,
+    { ...source, basePath: base },
+    'an OpenHands event list',
+  );
   const pairs = entries.length > 0 && Array.isArray(entries[0]);
   const messages = pairs
-    ? pairMessages(entries.map((entry, i) => checkSchema(pair, entry, { ...source, basePath: [...base, i] }, 'an OpenHands history pair')))
-    : eventMessages(entries.map((entry, i) => checkSchema(event, entry, { ...source, basePath: [...base, i] }, 'an OpenHands event')));
+    ? pairMessages(checkedList(pair, entries, isValidPair, { ...source, basePath: base }, 'an OpenHands history pair'))
+    : eventMessages(checkedList(event, entries, isValidEvent, { ...source, basePath: base }, 'an OpenHands event'));
   const metadata: Obj = key ? remainingFields(obj, [key]) : {};
   if (pairs) metadata.historyShape = 'pairs of [action, observation]: one message per pair, the observation after the action';
   // The resolver's output records `success` beside the history instead of a test_result.
-  const outcome = testOutcome(obj.test_result) ?? (typeof obj.success === 'boolean' ? { success: obj.success, score: obj.success ? 1 : 0, source: 'success' } : undefined);
+  const outcome =
+    testOutcome(obj.test_result) ?? (typeof obj.success === 'boolean' ? { success: obj.success, score: obj.success ? 1 : 0, source: 'success' } : undefined);
   if (outcome) metadata.outcome = outcome;
   const finish = [...messages].reverse().find((m) => m.toolCalls.some((c) => c.name === 'finish'));
   const testResult = isObject(obj.test_result) ? obj.test_result : {};

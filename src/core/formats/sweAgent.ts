@@ -30,31 +30,57 @@ interface FencedBlock {
  */
 export function fencedBlocks(text: string): FencedBlock[] {
   const blocks: FencedBlock[] = [];
-  let open: { language: string; lines: string[] } | undefined;
-  for (const line of text.split('\n')) {
-    const fence = /^```(\S*)\s*$/.exec(line.trimEnd());
-    if (open) {
-      if (fence && fence[1] === '') {
-        blocks.push({ language: open.language, body: open.lines.join('\n') });
-        open = undefined;
-      } else open.lines.push(line);
-    } else if (fence) open = { language: fence[1], lines: [] };
+  if (!text.includes('```')) return blocks;
+  let open: { language: string; bodyStart: number } | undefined;
+  for (const fence of text.matchAll(/^```(\S*)[ \t\r]*$/gm)) {
+    if (!open) open = { language: fence[1], bodyStart: fence.index + fence[0].length + 1 };
+    else if (fence[1] === '') {
+      blocks.push({ language: open.language, body: text.slice(open.bodyStart, Math.max(open.bodyStart, fence.index - 1)).replace(/\r$/, '') });
+      open = undefined;
+    }
   }
   return blocks;
+}
+
+const nullishString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
+
+/**
+ * The list as the schema reads it. zod runs only when the plain check `ok` rejects an item: it
+ * copies every object it parses, the bulk of the load time on a large file. `ok` accepts what the
+ * schema accepts (or less), so a bad item still gets zod's message with its path and line:column.
+ */
+export function checkedList<T extends z.ZodType>(schema: T, list: unknown, ok: (item: unknown) => boolean, source: SourceText, what: string): z.infer<T>[] {
+  if (Array.isArray(list) && list.every(ok)) return list as z.infer<T>[];
+  return checkSchema(z.array(schema), list, source, what);
 }
 
 function commandCall(command: string, id?: string): ToolCall {
   return toolCallFromRaw('bash', { command }, id);
 }
 
-const textContent = z.union([z.string(), z.null(), z.array(z.union([z.string(), z.looseObject({ type: z.string().optional(), text: z.string().optional() })]))], {
-  message: 'expected the message text as a string or an array of {type, text} parts',
-});
+const textContent = z.union(
+  [z.string(), z.null(), z.array(z.union([z.string(), z.looseObject({ type: z.string().optional(), text: z.string().optional() })]))],
+  {
+    message: 'expected the message text as a string or an array of {type, text} parts',
+  },
+);
 
 const chatToolCall = z.looseObject({
   id: z.string().nullish(),
   function: z.looseObject({ name: z.string({ message: 'expected the tool name as a string' }), arguments: z.unknown().optional() }),
 });
+
+function isTextContent(v: unknown): boolean {
+  if (v === null || typeof v === 'string') return true;
+  return Array.isArray(v) && v.every((p) => typeof p === 'string' || (isObject(p) && optionalString(p.type) && optionalString(p.text)));
+}
+
+function isChatToolCall(v: unknown): boolean {
+  return isObject(v) && nullishString(v.id) && isObject(v.function) && typeof v.function.name === 'string';
+}
+
+const isCallList = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.every(isChatToolCall));
 
 function callsOf(raw: z.infer<typeof chatToolCall>[] | null | undefined): ToolCall[] {
   return (raw ?? []).map((c) => toolCallFromRaw(c.function.name, c.function.arguments, c.id ?? undefined));
@@ -83,7 +109,41 @@ const sweStep = z.looseObject({
   tool_calls: z.array(chatToolCall).nullish(),
 });
 
-const SWE_ROLES: Record<string, Role> = { system: 'system', user: 'user', human: 'user', assistant: 'assistant', ai: 'assistant', tool: 'tool', function: 'tool' };
+function isSweHistoryItem(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    typeof v.role === 'string' &&
+    (v.content === undefined || isTextContent(v.content)) &&
+    nullishString(v.message_type) &&
+    nullishString(v.agent) &&
+    (v.is_demo === undefined || v.is_demo === null || typeof v.is_demo === 'boolean') &&
+    nullishString(v.thought) &&
+    nullishString(v.action) &&
+    isCallList(v.tool_calls) &&
+    (v.tool_call_ids === undefined || v.tool_call_ids === null || (Array.isArray(v.tool_call_ids) && v.tool_call_ids.every((id) => typeof id === 'string')))
+  );
+}
+
+function isSweStep(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    typeof v.action === 'string' &&
+    nullishString(v.observation) &&
+    nullishString(v.response) &&
+    nullishString(v.thought) &&
+    isCallList(v.tool_calls)
+  );
+}
+
+const SWE_ROLES: Record<string, Role> = {
+  system: 'system',
+  user: 'user',
+  human: 'user',
+  assistant: 'assistant',
+  ai: 'assistant',
+  tool: 'tool',
+  function: 'tool',
+};
 
 /** history[i] → message i: the system prompt is system, the commands tool calls, the outputs tool returns. */
 function sweHistoryMessages(history: z.infer<typeof sweHistoryItem>[]): Message[] {
@@ -174,10 +234,12 @@ export function loadSweAgent(value: unknown, source: SourceText, id: string): Tr
   const base = source.basePath ?? [];
   const useHistory = Array.isArray(obj.history) && obj.history.length > 0;
   const messages = useHistory
-    ? sweHistoryMessages(checkSchema(z.array(sweHistoryItem), obj.history, { ...source, basePath: [...base, 'history'] }, 'a SWE-agent history'))
-    : sweStepMessages(checkSchema(z.array(sweStep), obj.trajectory ?? [], { ...source, basePath: [...base, 'trajectory'] }, 'a SWE-agent trajectory'));
+    ? sweHistoryMessages(checkedList(sweHistoryItem, obj.history, isSweHistoryItem, { ...source, basePath: [...base, 'history'] }, 'a SWE-agent history'))
+    : sweStepMessages(checkedList(sweStep, obj.trajectory ?? [], isSweStep, { ...source, basePath: [...base, 'trajectory'] }, 'a SWE-agent trajectory'));
   const info = isObject(obj.info) ? obj.info : {};
-  const firstUser = messages.find((m, i) => m.role === 'user' && !(useHistory && isObject((obj.history as unknown[])[i]) && ((obj.history as Obj[])[i].is_demo ?? false)));
+  const firstUser = messages.find(
+    (m, i) => m.role === 'user' && !(useHistory && isObject((obj.history as unknown[])[i]) && ((obj.history as Obj[])[i].is_demo ?? false)),
+  );
   const metadata = remainingFields(obj, useHistory ? ['history'] : ['trajectory']);
   // The step list repeats the history (and each step's `query` the whole prompt); it is not kept twice.
   if (useHistory && Array.isArray(obj.trajectory)) metadata.trajectory = `(${obj.trajectory.length} steps; the messages are read from \`history\`)`;
@@ -203,9 +265,13 @@ export const sweAgentReader: TrajectoryReader = {
     const runFields = ['info', 'replay_config', 'environment'].filter((k) => k in value);
     const history = Array.isArray(value.history) ? value.history : undefined;
     const steps = Array.isArray(value.trajectory) ? value.trajectory : undefined;
-    const stepLike = steps !== undefined && steps.length > 0 && steps.every((s) => isObject(s) && 'action' in s && ('observation' in s || 'response' in s || 'thought' in s));
+    const stepLike =
+      steps !== undefined && steps.length > 0 && steps.every((s) => isObject(s) && 'action' in s && ('observation' in s || 'response' in s || 'thought' in s));
     const historyLike =
-      history !== undefined && history.length > 0 && history.some((m) => isObject(m) && SWE_HISTORY_MARKS.some((k) => k in m)) && history.every((m) => isObject(m) && 'role' in m);
+      history !== undefined &&
+      history.length > 0 &&
+      history.some((m) => isObject(m) && SWE_HISTORY_MARKS.some((k) => k in m)) &&
+      history.every((m) => isObject(m) && 'role' in m);
     if (historyLike || (stepLike && !history?.length)) {
       const badRole = history?.findIndex((m) => !isObject(m) || typeof m.role !== 'string') ?? -1;
       if (badRole !== -1) return { score: 0.4, reason: 'an object with a SWE-agent `history`', missing: [`history[${badRole}].role`] };
@@ -241,6 +307,17 @@ const miniMessage = z.looseObject({
   extra: z.looseObject({}).nullish(),
 });
 type MiniMessage = z.infer<typeof miniMessage>;
+
+function isMiniMessage(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    optionalString(v.role) &&
+    optionalString(v.type) &&
+    isCallList(v.tool_calls) &&
+    nullishString(v.tool_call_id) &&
+    (v.extra === undefined || v.extra === null || isObject(v.extra))
+  );
+}
 
 /** The languages mini-swe-agent's text-based models read an action from (v1 `bash`, v2 `mswea_bash_command`). */
 const MINI_ACTION_LANGUAGES = new Set(['bash', 'mswea_bash_command']);
@@ -291,7 +368,10 @@ function miniMessageOf(m: MiniMessage, position: number): Message {
       if (typeof reasoning === 'string' && reasoning.trim()) message.reasoning = reasoning;
       if (message.toolCalls.length === 0) {
         const actions = Array.isArray(extra.actions) ? extra.actions.filter(isObject) : [];
-        if (actions.length) message.toolCalls = actions.filter((a) => typeof a.command === 'string').map((a) => commandCall(a.command as string, pickString(a, ['tool_call_id'])));
+        if (actions.length)
+          message.toolCalls = actions
+            .filter((a) => typeof a.command === 'string')
+            .map((a) => commandCall(a.command as string, pickString(a, ['tool_call_id'])));
         else {
           // mini-swe-agent runs a response's command only when it holds exactly one action block.
           const blocks = fencedBlocks(content).filter((b) => MINI_ACTION_LANGUAGES.has(b.language));
@@ -337,13 +417,18 @@ function miniMessages(raw: MiniMessage[]): Message[] {
 export function loadMiniSweAgent(value: unknown, source: SourceText, id: string): Trajectory {
   const obj = isObject(value) ? value : {};
   const base = source.basePath ?? [];
-  const raw = checkSchema(z.array(miniMessage), obj.messages, { ...source, basePath: [...base, 'messages'] }, 'a mini-swe-agent message list');
+  const raw = checkedList(miniMessage, obj.messages, isMiniMessage, { ...source, basePath: [...base, 'messages'] }, 'a mini-swe-agent message list');
   const roleless = raw.findIndex((m) => m.role === undefined && m.type === undefined && (m as Obj).object === undefined && !Array.isArray((m as Obj).output));
   if (roleless !== -1)
-    checkSchema(z.looseObject({ role: z.string({ message: 'expected a role (system, user, assistant, tool or exit)' }) }), raw[roleless], {
-      ...source,
-      basePath: [...base, 'messages', roleless],
-    }, 'a mini-swe-agent message');
+    checkSchema(
+      z.looseObject({ role: z.string({ message: 'expected a role (system, user, assistant, tool or exit)' }) }),
+      raw[roleless],
+      {
+        ...source,
+        basePath: [...base, 'messages', roleless],
+      },
+      'a mini-swe-agent message',
+    );
   const messages = miniMessages(raw);
   const info = isObject(obj.info) ? obj.info : {};
   const exitExtra = [...raw].reverse().find((m) => m.role === 'exit')?.extra ?? {};
@@ -382,7 +467,8 @@ export const miniSweAgentReader: TrajectoryReader = {
       return { score: 0.75, reason: 'an object with `info.exit_status` and `messages` holding ```bash actions or <returncode> outputs (mini-swe-agent)' };
     }
     const evidence = declared ? `"trajectory_format": "${String(value.trajectory_format)}"` : '`info.mini_version`';
-    if (!Array.isArray(value.messages)) return { score: 0.4, reason: `an object with ${evidence} (mini-swe-agent)`, missing: ['`messages` (the run’s message list)'] };
+    if (!Array.isArray(value.messages))
+      return { score: 0.4, reason: `an object with ${evidence} (mini-swe-agent)`, missing: ['`messages` (the run’s message list)'] };
     return { score: declared ? 0.95 : 0.9, reason: `an object with ${evidence} and \`messages\` (mini-swe-agent)` };
   },
   load: loadMiniSweAgent,

@@ -3,7 +3,7 @@
 // other than the constants below), so it bundles into both without pulling Node or VS Code in.
 // Annotations and audits travel as the sidecar schema reads them (src/core/sidecar/schema.ts).
 import type { Annotation, AuditEntry } from '../core/sidecar/schema';
-import type { ToolNames } from '../core/stats/toolKinds';
+import type { ToolKind, ToolNames } from '../core/stats/toolKinds';
 
 /** Id of the `<script type="application/json">` holding the first `init` in the editor's page. */
 export const EMBEDDED_INIT_ID = 'trajaudit-init';
@@ -17,6 +17,8 @@ export interface RowSummary {
   agent?: string;
   /** Tool calls of a decision step, summarized: `search(query=["a","b"])`. */
   calls: string[];
+  /** Each call's kind (src/core/stats/toolKinds.ts, from its name and arguments); absent without calls. */
+  callKinds?: ToolKind[];
   /** Tool name answered by a tool return (from the issuing call). */
   toolName?: string;
   /** For tool returns: the decision step that issued the call. */

@@ -1,8 +1,8 @@
 import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { tokenCount } from './tokens';
-import { toolKind, type ToolNames } from './toolKinds';
+import { callKind, isSearchOrVisit, type ToolNames } from './toolKinds';
 
-export { DEFAULT_SEARCH_NAMES, DEFAULT_VISIT_NAMES, resolvedToolNames, toolKind, type ToolKind, type ToolNames } from './toolKinds';
+export { callKind, DEFAULT_SEARCH_NAMES, DEFAULT_VISIT_NAMES, resolvedToolNames, toolKind, type ToolKind, type ToolNames } from './toolKinds';
 
 export interface TrajectoryCounts {
   messages: number;
@@ -36,8 +36,8 @@ function argumentList(call: ToolCall, keys: string[]): unknown[] | undefined {
  * operation per element (an empty list counts zero); every other call counts one.
  */
 export function atomicOperations(call: ToolCall, names: ToolNames = {}): number {
-  const kind = toolKind(call.name, names);
-  if (kind === 'other') return 1;
+  const kind = callKind(call, names);
+  if (!isSearchOrVisit(kind)) return 1;
   const list = argumentList(call, kind === 'search' ? ['query', 'queries'] : ['url', 'urls']);
   return list ? list.length : 1;
 }
@@ -51,7 +51,7 @@ export function countTrajectory(trajectory: Trajectory, names: ToolNames = {}): 
     for (const call of trajectory.messages[position].toolCalls) {
       toolCalls++;
       atomicOps += atomicOperations(call, names);
-      const kind = toolKind(call.name, names);
+      const kind = callKind(call, names);
       if (kind === 'search') searchCalls++;
       else if (kind === 'visit') visitCalls++;
     }

@@ -1,7 +1,7 @@
 import type { AnswerOccurrence, AnswerSource, AnswerTrace } from '../../shared/protocol';
 import type { Message, Trajectory } from '../model/trajectory';
-import { toolKind, type ToolNames } from '../stats/statistics';
-import { toolNameOf } from './rows';
+import { callKind, type ToolNames } from '../stats/statistics';
+import { toolCallOf } from './rows';
 
 function pattern(answer: string): RegExp | undefined {
   const words = answer.trim().split(/\s+/).filter(Boolean);
@@ -13,8 +13,8 @@ function pattern(answer: string): RegExp | undefined {
 function sourceOf(trajectory: Trajectory, m: Message, names: ToolNames, inReasoning: boolean): AnswerSource {
   if (m.role === 'user' || m.role === 'system') return 'user';
   if (m.role === 'tool') {
-    const tool = toolNameOf(trajectory, m.position);
-    const kind = toolKind(tool, names);
+    const call = toolCallOf(trajectory, m.position);
+    const kind = call ? callKind(call, names) : 'other';
     if (kind === 'search') return 'search snippet';
     if (kind === 'visit') return 'visited page';
     return 'tool return';

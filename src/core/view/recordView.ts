@@ -78,7 +78,7 @@ export function buildRecordView(
       searchCalls: counts.searchCalls,
       visitCalls: counts.visitCalls,
     },
-    rows: buildRows(t),
+    rows: buildRows(t, names),
     decisionSteps: t.decisionSteps,
     finalAnswerStep: t.finalAnswerStep ?? null,
     audits: sidecarRecord?.audits ?? [],

@@ -1,19 +1,25 @@
 import type { RowSummary } from '../../shared/protocol';
-import type { Trajectory } from '../model/trajectory';
+import type { ToolCall, Trajectory } from '../model/trajectory';
+import { callKind, type ToolNames } from '../stats/toolKinds';
 import { summarizeCall, truncatedPrefix } from '../stats/outline';
 
 const PREVIEW_CHARS = 200;
 
-/** Name of the tool whose call a tool return answers (by id, else the issuing step's only call). */
-export function toolNameOf(trajectory: Trajectory, position: number): string | undefined {
+/** The call a tool return answers (by id, else the issuing step's only call). */
+export function toolCallOf(trajectory: Trajectory, position: number): ToolCall | undefined {
   const message = trajectory.messages[position];
   if (message.role !== 'tool' || message.issuedBy === undefined) return undefined;
   const calls = trajectory.messages[message.issuedBy].toolCalls;
-  return (message.toolCallId ? calls.find((c) => c.id === message.toolCallId) : undefined)?.name ?? (calls.length === 1 ? calls[0].name : undefined);
+  return (message.toolCallId ? calls.find((c) => c.id === message.toolCallId) : undefined) ?? (calls.length === 1 ? calls[0] : undefined);
 }
 
-/** The timeline rows: what each message is, without its body. */
-export function buildRows(trajectory: Trajectory): RowSummary[] {
+/** Name of the tool whose call a tool return answers. */
+export function toolNameOf(trajectory: Trajectory, position: number): string | undefined {
+  return toolCallOf(trajectory, position)?.name;
+}
+
+/** The timeline rows: what each message is, without its body; call kinds as `names` classify them. */
+export function buildRows(trajectory: Trajectory, names: ToolNames = {}): RowSummary[] {
   const decision = new Set(trajectory.decisionSteps);
   return trajectory.messages.map((m) => {
     const text = m.content.length > 0 ? m.content : (m.reasoning ?? '');
@@ -27,6 +33,7 @@ export function buildRows(trajectory: Trajectory): RowSummary[] {
       isDecision: decision.has(m.position),
       isFinalAnswer: m.position === trajectory.finalAnswerStep,
     };
+    if (m.toolCalls.length) row.callKinds = m.toolCalls.map((c) => callKind(c, names));
     if (m.agent) row.agent = m.agent;
     if (m.issuedBy !== undefined) row.issuedBy = m.issuedBy;
     const tool = toolNameOf(trajectory, m.position);

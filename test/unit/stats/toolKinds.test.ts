@@ -10,7 +10,7 @@ import { Store } from '../../../webview/src/editor/state';
 const call = (id: string, name: string, args: unknown) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
 
 // Real tool names of common agents, plus two the old webview regex misread: `lookup` (a search
-// tool configured by name) and `read_file` (a file tool, which the regex took for a visit).
+// tool by its `query` argument, or configured by name) and `read_file` (a file tool, which the regex took for a visit).
 const trajectory = {
   query: 'Who founded the observatory?',
   predicted_answer: 'Ada Brun',
@@ -42,10 +42,11 @@ function hostAndWebview(names: ToolNames) {
 }
 
 describe('tool kinds: one classification for the statistics and the editor markers', () => {
-  it('knows common real search and visit tool names by default, and nothing else', () => {
-    for (const name of ['search', 'web_search', 'google_search', 'tavily_search']) assert.equal(toolKind(name), 'search', name);
-    for (const name of ['visit', 'fetch_url', 'web_fetch', 'browse', 'open_page', 'web_browser', 'visit_webpage']) assert.equal(toolKind(name), 'visit', name);
-    for (const name of ['read_file', 'python', 'calculator', 'Search', undefined]) assert.equal(toolKind(name), 'other', String(name));
+  it('knows common real search and visit tool names by default, whatever their case and separators, and nothing else', () => {
+    for (const name of ['search', 'web_search', 'google_search', 'tavily_search', 'Search', 'WebSearch']) assert.equal(toolKind(name), 'search', name);
+    for (const name of ['visit', 'fetch_url', 'web_fetch', 'browse', 'open_page', 'web_browser', 'visit_webpage', 'WebFetch'])
+      assert.equal(toolKind(name), 'visit', name);
+    for (const name of ['read_file', 'calculator', 'search_dir', undefined]) assert.equal(toolKind(name), 'other', String(name));
   });
 
   it('a configured list replaces its default, and a name in both lists is a search', () => {
@@ -57,9 +58,10 @@ describe('tool kinds: one classification for the statistics and the editor marke
 
   it('the header counts and the density-strip markers agree, with the defaults', () => {
     const { header, counts, searchRows, visitRows } = hostAndWebview({});
-    assert.deepEqual([header.searchCalls, header.visitCalls], [1, 1]);
+    // `lookup` is a search by its `query` argument.
+    assert.deepEqual([header.searchCalls, header.visitCalls], [2, 1]);
     assert.equal(counts.atomicOps, 2 + 1 + 1 + 1);
-    assert.deepEqual(searchRows, [1]);
+    assert.deepEqual(searchRows, [1, 5]);
     assert.deepEqual(visitRows, [3]);
   });
 

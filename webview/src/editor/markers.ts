@@ -77,8 +77,9 @@ export class Markers {
     rows.forEach((row, i) => {
       if (row.isFinalAnswer) flags[i] |= M.FINAL;
       if (row.isError) flags[i] |= M.ERROR;
-      for (const call of row.calls) {
-        const kind = toolKind(callToolName(call), toolKinds);
+      for (const [j, call] of row.calls.entries()) {
+        // The host classified each call from its name and arguments; the name alone is the fallback.
+        const kind = row.callKinds?.[j] ?? toolKind(callToolName(call), toolKinds);
         if (kind === 'search') flags[i] |= M.SEARCH;
         else if (kind === 'visit') flags[i] |= M.VISIT;
       }

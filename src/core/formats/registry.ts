@@ -4,6 +4,7 @@
 import type { SourceText } from '../input/schemaCheck';
 import type { Trajectory, TrajectoryFormat } from '../model/trajectory';
 import { anthropicReader } from './anthropic';
+import { camelReader } from './camel';
 import { atifReader } from './atif';
 import { claudeCodeReader } from './claudeCode';
 import { codexReader } from './codex';
@@ -74,7 +75,7 @@ export interface TrajectoryReader {
 }
 
 /** Every reader; order only breaks exact ties. */
-export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, atifReader, openHandsReader, sweAgentReader, miniSweAgentReader, magenticOneReader, tauBenchReader, otelReader, langSmithReader, openAiChatReader];
+export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, atifReader, openHandsReader, sweAgentReader, miniSweAgentReader, magenticOneReader, tauBenchReader, otelReader, langSmithReader, camelReader, openAiChatReader];
 
 export function readerFor(id: TrajectoryFormat): TrajectoryReader | undefined {
   return TRAJECTORY_READERS.find((reader) => reader.id === id);

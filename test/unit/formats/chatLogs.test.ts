@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeLarge as makeLargeCamel } from '../../bench/formats/camel';
 import { makeLarge as makeLargeMagenticOne } from '../../bench/formats/magentic-one';
 import { makeLarge as makeLargeTau } from '../../bench/formats/tau-bench';
 import { finalAnswerLineOf } from '../../../src/core/formats/finish';
@@ -306,5 +307,55 @@ describe('tau-bench', () => {
     assert.equal(record.id, '39#1');
     assert.equal(record.trajectory.messages.length, 2 + 4 * 4);
     assert.equal(record.trajectory.decisionSteps.length, 8);
+  });
+});
+
+describe('camel', () => {
+  it('reads a CAMEL role-playing session: OpenAI-style messages, the two agents named by their roles, the task prompt as query', () => {
+    const t = single('camel', 'role-playing.json');
+    assert.equal(t.format, 'camel');
+    assert.deepEqual(
+      t.messages.map((m) => m.role),
+      ['system', 'user', 'assistant', 'tool', 'assistant', 'user'],
+    );
+    assert.equal(t.messages[1].agent, 'Stock Trader');
+    assert.equal(t.messages[2].agent, 'Python Programmer');
+    assert.equal(t.messages[2].toolCalls[0].name, 'execute_code');
+    assert.equal(t.messages[3].issuedBy, 2);
+    assert.deepEqual(t.decisionSteps, [2, 4]);
+    assert.ok(t.query?.startsWith('Write a Python function'));
+    assert.equal(t.metadata.model, 'gpt-4o-mini');
+    assertClearWinner(fixtureValue('camel', 'role-playing.json'), 'camel');
+  });
+
+  it('reads an OWL history: one message per round, its tool calls with their results, the answer field as predicted answer', () => {
+    const t = single('camel', 'owl-history.json');
+    assert.equal(t.messages.length, 3);
+    assert.deepEqual(t.decisionSteps, [0, 1, 2]);
+    assert.deepEqual(
+      t.messages[0].toolCalls.map((c) => c.name),
+      ['search_google', 'extract_document_content'],
+    );
+    assert.deepEqual(t.messages[0].toolCalls[0].arguments, { query: 'capital of Iceland' });
+    assert.match(t.messages[0].content, /extract_document_content returned: .*139,875/);
+    assert.equal(t.predictedAnswer, '139,875');
+    assert.ok(t.query?.startsWith('What is the population'));
+    assertClearWinner(fixtureValue('camel', 'owl-history.json'), 'camel');
+  });
+
+  it('a round of the wrong shape names OWL and its path; a role-playing session without messages names what is missing', () => {
+    const owl = fixtureValue('camel', 'owl-history.json') as { chat_history: Record<string, unknown>[] };
+    const broken = structuredClone(owl);
+    broken.chat_history[1].assistant = 42;
+    assertLoadError(JSON.stringify(broken, null, 1), 'OWL history', '$.chat_history[1].assistant');
+    assertLoadError(JSON.stringify({ assistant_role: 'A', user_role: 'B' }), 'CAMEL', 'messages or chat_history');
+  });
+
+  it('loads a large generated OWL history with the right counts', () => {
+    const record = loadText(makeLargeCamel(300), 'owl.json').records[0];
+    assert.ok(isTrajectoryRecord(record));
+    assert.equal(record.trajectory.messages.length, 300);
+    assert.equal(record.trajectory.decisionSteps.length, 300);
+    assert.equal(record.trajectory.messages[299].toolCalls.length, 2);
   });
 });

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { checkSchema, type SourceText } from '../input/schemaCheck';
+import type { Message, Trajectory } from '../model/trajectory';
+import { isObject, pickString, remainingFields } from './fields';
+import { finishTrajectory } from './finish';
+import { normalizeOpenAiMessages, openAiMessagesSchema } from './openaiChat';
+import type { FormatMatch, TrajectoryReader } from './registry';
+import { toolCallFromRaw } from './toolCalls';
+
+// CAMEL and OWL chat histories (camel-ai/camel, camel-ai/owl). Two shapes:
+// - a CAMEL role-playing session: `{assistant_role, user_role, task_prompt?, messages | chat_history:
+//   [{role: user/assistant/system/tool, content, tool_calls?}]}` (the agents' OpenAI-style memory);
+//   the user side is the instructing agent, named by `user_role`, the assistant side by `assistant_role`.
+// - OWL's `run_society` history: `{question?, answer?, history | chat_history: [{user, assistant,
+//   tool_calls: [{tool_name, args, result, tool_call_id}]}]}`, one entry per round; each round is
+//   one message (position rule), the assistant's step with the round's instruction, tool calls
+//   and their results in its text.
+
+const MESSAGE_LISTS = ['messages', 'chat_history', 'history'] as const;
+
+function listKey(obj: Record<string, unknown>): (typeof MESSAGE_LISTS)[number] | undefined {
+  return MESSAGE_LISTS.find((k) => Array.isArray(obj[k]));
+}
+
+function isOwlRound(value: unknown): boolean {
+  return isObject(value) && ('user' in value || 'assistant' in value) && !('role' in value);
+}
+
+const owlRound = z.looseObject({
+  user: z.string({ message: 'expected the instruction text as a string' }).nullish(),
+  assistant: z.string({ message: 'expected the assistant text as a string' }).nullish(),
+  tool_calls: z
+    .array(
+      z.looseObject({
+        tool_name: z.string().optional(),
+        func_name: z.string().optional(),
+        args: z.unknown().optional(),
+        result: z.unknown().optional(),
+        tool_call_id: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+});
+
+function resultText(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+  return text.length > 4000 ? text.slice(0, 4000) + '…' : text;
+}
+
+function owlMessages(rounds: z.infer<typeof owlRound>[], userRole: string, assistantRole: string): Message[] {
+  return rounds.map((round, position): Message => {
+    const calls = (round.tool_calls ?? []).map((c) => toolCallFromRaw(c.tool_name ?? c.func_name ?? 'unknown', c.args, c.tool_call_id ?? undefined));
+    const parts: string[] = [];
+    if (round.user?.trim()) parts.push(`${userRole}: ${round.user}`);
+    if (round.assistant?.trim()) parts.push(`${assistantRole}: ${round.assistant}`);
+    for (const c of round.tool_calls ?? []) parts.push(`→ ${c.tool_name ?? c.func_name ?? 'tool'} returned: ${resultText(c.result)}`);
+    return { position, role: 'assistant', agent: assistantRole, content: parts.join('\n\n'), toolCalls: calls };
+  });
+}
+
+/** `camel`: a CAMEL role-playing chat history or an OWL society history. */
+export function loadCamel(value: unknown, source: SourceText, id: string): Trajectory {
+  const obj = isObject(value) ? value : {};
+  const key = listKey(obj) ?? 'messages';
+  const at = { ...source, basePath: [...(source.basePath ?? []), key] };
+  const userRole = pickString(obj, ['user_role', 'user_role_name']) ?? 'user';
+  const assistantRole = pickString(obj, ['assistant_role', 'assistant_role_name']) ?? 'assistant';
+  const list = obj[key];
+  const owl = Array.isArray(list) && list.length > 0 && isOwlRound(list[0]);
+  let messages: Message[];
+  if (owl) {
+    messages = owlMessages(checkSchema(z.array(owlRound), list, at, 'OWL history rounds ({user, assistant, tool_calls})'), userRole, assistantRole);
+  } else {
+    messages = normalizeOpenAiMessages(checkSchema(openAiMessagesSchema, list, at, 'CAMEL chat history messages'));
+    for (const m of messages) {
+      if (m.role === 'assistant') m.agent ??= assistantRole;
+      if (m.role === 'user') m.agent ??= userRole;
+    }
+  }
+  const metadata = remainingFields(obj, [key]);
+  return finishTrajectory({
+    format: 'camel',
+    id,
+    messages,
+    query: pickString(obj, ['task_prompt', 'task', 'question', 'query']) ?? (owl ? ((list as { user?: string }[])[0]?.user ?? undefined) : undefined),
+    predictedAnswer: pickString(obj, ['answer', 'final_answer', 'prediction']),
+    goldAnswer: pickString(obj, ['ground_truth', 'gold_answer', 'expected_answer']),
+    metadata,
+  });
+}
+
+function detectCamel(value: unknown): FormatMatch | undefined {
+  if (!isObject(value)) return undefined;
+  const key = listKey(value);
+  const roles = 'assistant_role' in value || 'user_role' in value || 'assistant_role_name' in value;
+  const list = key ? (value[key] as unknown[]) : undefined;
+  if (list && list.length > 0 && list.every(isOwlRound)) return { score: 0.85, reason: `an OWL history (\`${key}\` of {user, assistant, tool_calls} rounds)` };
+  if (!roles) return undefined;
+  if (!list) return { score: 0.4, reason: 'an object with `assistant_role`/`user_role` (CAMEL role-playing)', missing: ['messages or chat_history'] };
+  if (!list.every((m) => isObject(m) && typeof m.role === 'string'))
+    return { score: 0.4, reason: 'a CAMEL role-playing session', missing: [`\`${key}\` entries with \`role\` and \`content\``] };
+  return { score: 0.9, reason: `a CAMEL role-playing session (\`assistant_role\`, \`user_role\`, \`${key}\`)` };
+}
+
+export const camelReader: TrajectoryReader = {
+  id: 'camel',
+  label: 'CAMEL / OWL chat history',
+  detect: detectCamel,
+  load: loadCamel,
+};

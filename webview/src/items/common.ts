@@ -1,6 +1,9 @@
 // DOM pieces shared by the item views. Every piece of item text is untrusted and reaches the page
 // only as text nodes (el/append/appendVisibleText); highlights split the text into runs first.
+import { html, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import { append, appendVisibleText, el } from '../common/dom';
+import { CONTROL_RE, controlName } from '../../../src/shared/rowText';
 import type { Field } from '../../../src/shared/itemProtocol';
 import { segmentsOf, type HighlightRange } from './segments';
 
@@ -65,25 +68,52 @@ export interface YesNoOptions {
   /** null clears the judgment (clicking the chosen answer again). */
   onChange(value: boolean | null): void;
   compact?: boolean;
-  id?: string;
 }
 
 /** A two-button Yes/No choice; clicking the chosen answer again clears it. */
-export function yesNo(opts: YesNoOptions): HTMLElement {
-  const group = el('div', { className: `ia-yesno${opts.compact ? ' is-compact' : ''}`, attrs: { role: 'group', 'aria-label': opts.label, id: opts.id } });
-  const make = (value: boolean) => {
+export function yesNo(opts: YesNoOptions): TemplateResult {
+  const button = (value: boolean) => {
     const chosen = opts.value === value;
-    const b = el('button', {
-      className: `ia-yn ${value ? 'ia-yn-yes' : 'ia-yn-no'}${chosen ? ' is-on' : ''}`,
-      text: value ? (opts.yes ?? 'Yes') : (opts.no ?? 'No'),
-      attrs: { type: 'button', 'aria-pressed': String(chosen), disabled: opts.disabled ?? false, 'data-value': String(value) },
-      title: chosen ? 'Click again to clear' : undefined,
-    });
-    b.addEventListener('click', () => opts.onChange(chosen ? null : value));
-    return b;
+    return html`<button
+      class=${`ia-yn ${value ? 'ia-yn-yes' : 'ia-yn-no'}${chosen ? ' is-on' : ''}`}
+      type="button"
+      aria-pressed=${String(chosen)}
+      ?disabled=${opts.disabled ?? false}
+      data-value=${String(value)}
+      title=${ifDefined(chosen ? 'Click again to clear' : undefined)}
+      @click=${() => opts.onChange(chosen ? null : value)}
+    >${value ? (opts.yes ?? 'Yes') : (opts.no ?? 'No')}</button>`;
   };
-  group.append(make(true), make(false));
-  return group;
+  return html`<div class=${`ia-yesno${opts.compact ? ' is-compact' : ''}`} role="group" aria-label=${opts.label}>${button(true)}${button(false)}</div>`;
+}
+
+export function chipHtml(text: string, className = '', title?: string): TemplateResult {
+  return html`<span class=${`ia-chip ${className}`.trim()} title=${ifDefined(title)}>${text}</span>`;
+}
+
+export function sectionLabelHtml(text: string): TemplateResult {
+  return html`<div class="ia-label"><span>${text}</span></div>`;
+}
+
+/** A definition list of fields (keys are ours or the file's; both are rendered as text). */
+export function fieldListHtml(fields: readonly Field[], className = ''): TemplateResult {
+  return html`<dl class=${`ia-fields ${className}`.trim()}>${fields.map((f) => html`<dt>${f.key || '—'}</dt><dd>${visibleText(f.value)}</dd>`)}</dl>`;
+}
+
+/** Untrusted text for a Lit template: text parts, with invisible/bidi characters as marked escapes (as appendVisibleText). */
+export function visibleText(text: string): (string | TemplateResult)[] {
+  const parts: (string | TemplateResult)[] = [];
+  let last = 0;
+  CONTROL_RE.lastIndex = 0;
+  for (let m = CONTROL_RE.exec(text); m; m = CONTROL_RE.exec(text)) {
+    if (m.index > last) parts.push(text.slice(last, m.index));
+    const ch = m[0];
+    const code = 'U+' + ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    parts.push(html`<span class="ctrl-char" title=${`Invisible or bidi control character ${code}`}>${controlName(ch)}</span>`);
+    last = m.index + 1;
+  }
+  if (last < text.length) parts.push(last === 0 ? text : text.slice(last));
+  return parts;
 }
 
 export function toolbarButton(label: string, title: string, onClick: () => void, className = ''): HTMLButtonElement {

@@ -1,7 +1,12 @@
 // Delegation items (seed 000): query, golden answer, documents by group, evidence spans marked in
 // the golden documents, distractor audit fields and reasoning steps; and the blind-review mode,
 // in which the host sends only the model-visible fields and this view shows the review form.
-import { append, appendVisibleText, el } from '../common/dom';
+import { html, nothing, render, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { live } from 'lit/directives/live.js';
+import { ref } from 'lit/directives/ref.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { appendVisibleText, el } from '../common/dom';
 import type {
   DelegationBlindView,
   DelegationFullView,
@@ -13,12 +18,11 @@ import type {
   ItemFileInfo,
   ItemListEntry,
   ItemToWebview,
-  ReviewData,
   ReviewPatch,
   VisibleDoc,
 } from '../../../src/shared/itemProtocol';
 import type { ItemApp } from './itemApp';
-import { chip, debounce, fieldList, flash, highlightedText, plainText, sectionLabel, toolbarButton, yesNo } from './common';
+import { chip, debounce, fieldList, flash, highlightedText, plainText, sectionLabel, visibleText, yesNo } from './common';
 
 type Group = 'golden' | 'irrelevant' | 'distractor';
 
@@ -56,6 +60,8 @@ export class DelegationView {
   private readonly side: HTMLElement;
   private readonly blindToggle: HTMLButtonElement;
   private state: DelegationState;
+  /** The note as typed in the blind review form, until the field loses focus or the item changes. */
+  private noteDraft: { itemId: string; text: string } | null = null;
   private readonly saveNote = debounce((itemId: string, text: string) => this.edit(itemId, { notes: text }, 'Edit review note'), 700);
 
   constructor(
@@ -93,6 +99,7 @@ export class DelegationView {
     if (msg.type === 'delegation') {
       this.saveNote.flush();
       const sameView = msg.state.itemId === this.state.itemId && msg.state.blind === this.state.blind;
+      if (!sameView) this.noteDraft = null;
       this.state = msg.state;
       this.render(!sameView);
     } else if (msg.type === 'review' && msg.itemId === this.state.itemId) {
@@ -310,33 +317,35 @@ export class DelegationView {
 
   private docJudgment(group: Group, docId: string): HTMLElement {
     const row = el('div', { className: 'ia-judge', attrs: { 'data-judge': `${group}:${docId}` } });
-    this.fillDocJudgment(row, group, docId);
+    this.renderDocJudgment(row, group, docId);
     return row;
   }
 
-  private fillDocJudgment(row: HTMLElement, group: Group, docId: string): void {
+  private renderDocJudgment(row: HTMLElement, group: Group, docId: string): void {
     const review = this.state.myReview;
     const value = group === 'irrelevant' ? review?.irrelevant_labels?.[docId] : review?.distractor_validity?.[docId];
     const question =
       group === 'irrelevant'
         ? 'Label correct? This document does not support the golden answer or give a fact needed to derive it.'
         : 'Valid distractor? Plausible and query-relevant, yet rejectable by a query constraint visible in the item.';
-    const disabled = !this.canJudge();
-    row.replaceChildren(
-      el('span', { className: 'ia-judge-q', text: question }),
-      yesNo({
+    render(
+      html`<span class="ia-judge-q">${question}</span>${yesNo({
         label: `${group === 'irrelevant' ? 'Irrelevant label correct' : 'Valid distractor'}: ${docId}`,
         value,
-        disabled,
-        onChange: (v) =>
-          this.edit(
-            this.state.itemId,
-            group === 'irrelevant' ? { irrelevant: { docId, value: v } } : { distractor: { docId, value: v } },
-            `${v === null ? 'Clear' : 'Judge'} ${docId}`,
-          ),
-      }),
+        disabled: !this.canJudge(),
+        onChange: (v) => this.judgeDoc(group === 'irrelevant' ? 'irrelevant' : 'distractor', docId, v),
+      })}`,
+      row,
     );
     row.classList.toggle('is-answered', typeof value === 'boolean');
+  }
+
+  private judgeDoc(group: 'irrelevant' | 'distractor', docId: string, value: boolean | null): void {
+    this.edit(
+      this.state.itemId,
+      group === 'irrelevant' ? { irrelevant: { docId, value } } : { distractor: { docId, value } },
+      `${value === null ? 'Clear' : 'Judge'} ${docId}`,
+    );
   }
 
   private canJudge(): boolean {
@@ -344,50 +353,53 @@ export class DelegationView {
   }
 
   private renderSide(): void {
-    if (this.state.blind) this.renderForm();
-    else this.renderPipelinePanel();
+    render(this.state.blind ? this.form() : this.pipelinePanel(), this.side);
   }
 
   private renderReviewControls(): void {
     if (this.state.blind) {
       for (const row of this.main.querySelectorAll<HTMLElement>('.ia-judge')) {
         const [group, ...rest] = (row.dataset.judge ?? '').split(':');
-        this.fillDocJudgment(row, group as Group, rest.join(':'));
+        this.renderDocJudgment(row, group as Group, rest.join(':'));
       }
-      this.renderForm();
-    } else this.renderReviewsOnFile(this.side.querySelector('.ia-reviews') as HTMLElement | null);
+    }
+    this.renderSide();
   }
 
-  private renderForm(): void {
+  private typeNote(itemId: string, text: string): void {
+    this.noteDraft = { itemId, text };
+    this.saveNote(itemId, text);
+  }
+
+  private form(): TemplateResult {
     const v = this.state.view as DelegationBlindView;
     const review = this.state.myReview;
     const itemId = this.state.itemId;
     const disabled = !this.canJudge();
-    const focusedNote = document.activeElement instanceof HTMLTextAreaElement && this.side.contains(document.activeElement);
-    if (focusedNote && this.side.querySelector('.ia-form')) {
-      // Keep the note the reviewer is typing; refresh everything else.
-      this.refreshFormAnswers(review);
-      return;
-    }
-    const form = el('section', { className: 'ia-form', attrs: { 'aria-label': 'Blind review' } });
-    const head = el('div', { className: 'ia-side-title', text: 'BLIND REVIEW' });
-    const who = el('div', { className: 'ia-reviewer' });
-    if (this.state.reviewer) {
-      who.append(
-        el('span', { className: 'muted', text: 'Reviewing as ' }),
-        el('strong', { text: this.state.reviewer }),
-        toolbarButton('Change', 'Change your reviewer name', () => this.app.host.post({ type: 'askReviewer' }), 'ia-link'),
-      );
-    } else {
-      who.append(
-        el('span', { className: 'muted', text: 'Set your reviewer name to record judgments. ' }),
-        toolbarButton('Set name…', 'Your judgments are saved under this name', () => this.app.host.post({ type: 'askReviewer' }), 'ia-tb-primary'),
-      );
-    }
-    form.append(head, who);
-
-    form.append(
-      this.question(
+    const hasJudgment = !!review;
+    // The note being typed (not yet echoed by the host) is shown over the saved one; live()
+    // leaves the field alone when it already holds that text, so focus and caret stay.
+    const note = this.noteDraft?.itemId === itemId ? this.noteDraft.text : (review?.notes ?? '');
+    const total = 2 + v.irrelevant.length + v.distractors.length;
+    const done =
+      (typeof review?.answerability === 'boolean' ? 1 : 0) +
+      (typeof review?.shortcut_free === 'boolean' ? 1 : 0) +
+      v.irrelevant.filter((d) => typeof review?.irrelevant_labels?.[d.doc_id] === 'boolean').length +
+      v.distractors.filter((d) => typeof review?.distractor_validity?.[d.doc_id] === 'boolean').length;
+    const percent = `${total ? Math.round((100 * done) / total) : 0}%`;
+    const askReviewer = () => this.app.host.post({ type: 'askReviewer' });
+    return html`<section class="ia-form" aria-label="Blind review">
+      <div class="ia-side-title">BLIND REVIEW</div>
+      <div class="ia-reviewer">
+        ${
+          this.state.reviewer
+            ? html`<span class="muted">Reviewing as </span><strong>${this.state.reviewer}</strong
+              ><button class="ia-tb ia-link" type="button" title="Change your reviewer name" @click=${askReviewer}>Change</button>`
+            : html`<span class="muted">Set your reviewer name to record judgments. </span
+              ><button class="ia-tb ia-tb-primary" type="button" title="Your judgments are saved under this name" @click=${askReviewer}>Set name…</button>`
+        }
+      </div>
+      ${question(
         '1',
         'Answerability',
         'Can the query be answered from the golden documents, with the golden answer supported by identifiable evidence and nothing essential missing?',
@@ -398,10 +410,8 @@ export class DelegationView {
           onChange: (x) => this.edit(itemId, { answerability: x }, 'Judge answerability'),
         }),
         'answerability',
-      ),
-    );
-    form.append(
-      this.question(
+      )}
+      ${question(
         '2',
         'Free of shortcut leakage',
         'Is the query free of surface cues that give the answer away (copied answer tokens, unique source identifiers, overly specific values, phrasing lifted from a source)?',
@@ -412,87 +422,33 @@ export class DelegationView {
           onChange: (x) => this.edit(itemId, { shortcut_free: x }, 'Judge shortcut leakage'),
         }),
         'shortcut_free',
-      ),
-    );
-    form.append(this.docQuestion('3', 'Irrelevant labels correct', 'irrelevant', v.irrelevant, review?.irrelevant_labels, disabled));
-    form.append(this.docQuestion('4', 'Distractors valid', 'distractor', v.distractors, review?.distractor_validity, disabled));
-
-    const noteWrap = el('div', { className: 'ia-q' });
-    const hasJudgment = !!review;
-    const note = el('textarea', {
-      className: 'ia-note vsc-textarea',
-      attrs: {
-        rows: 3,
-        placeholder: hasJudgment ? 'Optional: why, or what is wrong…' : 'Record a judgment first; the note is saved with it.',
-        'aria-label': 'Note',
-      },
-    }) as HTMLTextAreaElement;
-    note.value = review?.notes ?? '';
-    note.disabled = disabled || !hasJudgment;
-    note.addEventListener('input', () => this.saveNote(itemId, note.value));
-    note.addEventListener('blur', () => this.saveNote.flush());
-    noteWrap.append(
-      el('div', {
-        className: 'ia-q-head',
-        children: [el('span', { className: 'ia-q-title', text: 'Note' }), el('span', { className: 'muted small', text: 'optional' })],
-      }),
-      note,
-    );
-    form.append(noteWrap);
-
-    const total = 2 + v.irrelevant.length + v.distractors.length;
-    const done =
-      (typeof review?.answerability === 'boolean' ? 1 : 0) +
-      (typeof review?.shortcut_free === 'boolean' ? 1 : 0) +
-      v.irrelevant.filter((d) => typeof review?.irrelevant_labels?.[d.doc_id] === 'boolean').length +
-      v.distractors.filter((d) => typeof review?.distractor_validity?.[d.doc_id] === 'boolean').length;
-    const progress = el('div', { className: 'ia-progress' });
-    const bar = el('div', { className: 'ia-progress-bar' });
-    const fill = el('div', { className: 'ia-progress-fill' });
-    fill.style.width = `${total ? Math.round((100 * done) / total) : 0}%`;
-    bar.append(fill);
-    progress.append(bar, el('span', { className: 'ia-progress-text', text: `${done} of ${total} judgments` }));
-    form.append(progress);
-    form.append(
-      el('div', {
-        className: 'ia-save-hint muted small',
-        text: `Saved with Save (Ctrl+S) into ${this.state.sidecar}${this.state.reviewer ? ` under “${this.state.reviewer}”` : ''}. Undo works as in any editor.`,
-      }),
-    );
-    this.side.replaceChildren(form);
-  }
-
-  /** Updates the Yes/No states of the form without rebuilding it (the note keeps its focus). */
-  private refreshFormAnswers(review: ReviewData | undefined): void {
-    const set = (selector: string, value: boolean | undefined) => {
-      for (const b of this.side.querySelectorAll<HTMLButtonElement>(`${selector} .ia-yn`)) {
-        const on = String(value) === b.dataset.value;
-        b.classList.toggle('is-on', on);
-        b.setAttribute('aria-pressed', String(on));
-      }
-    };
-    set('[data-q="answerability"]', review?.answerability);
-    set('[data-q="shortcut_free"]', review?.shortcut_free);
-    for (const row of this.side.querySelectorAll<HTMLElement>('[data-docq]')) {
-      const [group, ...rest] = (row.dataset.docq ?? '').split(':');
-      const id = rest.join(':');
-      const value = group === 'irrelevant' ? review?.irrelevant_labels?.[id] : review?.distractor_validity?.[id];
-      for (const b of row.querySelectorAll<HTMLButtonElement>('.ia-yn')) {
-        const on = String(value) === b.dataset.value;
-        b.classList.toggle('is-on', on);
-        b.setAttribute('aria-pressed', String(on));
-      }
-    }
-  }
-
-  private question(n: string, title: string, help: string, control: HTMLElement, key: string): HTMLElement {
-    const q = el('div', { className: 'ia-q', attrs: { 'data-q': key } });
-    q.append(
-      el('div', { className: 'ia-q-head', children: [el('span', { className: 'ia-q-n', text: n }), el('span', { className: 'ia-q-title', text: title })] }),
-      el('div', { className: 'ia-q-help', text: help }),
-      control,
-    );
-    return q;
+      )}
+      ${this.docQuestion('3', 'Irrelevant labels correct', 'irrelevant', v.irrelevant, review?.irrelevant_labels, disabled)}
+      ${this.docQuestion('4', 'Distractors valid', 'distractor', v.distractors, review?.distractor_validity, disabled)}
+      <div class="ia-q">
+        <div class="ia-q-head"><span class="ia-q-title">Note</span><span class="muted small">optional</span></div>
+        <textarea
+          class="ia-note vsc-textarea"
+          rows="3"
+          placeholder=${hasJudgment ? 'Optional: why, or what is wrong…' : 'Record a judgment first; the note is saved with it.'}
+          aria-label="Note"
+          ?disabled=${disabled || !hasJudgment}
+          .value=${live(note)}
+          @input=${(ev: Event) => this.typeNote(itemId, (ev.currentTarget as HTMLTextAreaElement).value)}
+          @blur=${() => {
+            this.saveNote.flush();
+            this.noteDraft = null;
+          }}
+        ></textarea>
+      </div>
+      <div class="ia-progress">
+        <div class="ia-progress-bar"><div class="ia-progress-fill" ${ref((fill) => fill && ((fill as HTMLElement).style.width = percent))}></div></div>
+        <span class="ia-progress-text">${`${done} of ${total} judgments`}</span>
+      </div>
+      <div class="ia-save-hint muted small">
+        ${`Saved with Save (Ctrl+S) into ${this.state.sidecar}${this.state.reviewer ? ` under “${this.state.reviewer}”` : ''}. Undo works as in any editor.`}
+      </div>
+    </section>`;
   }
 
   private docQuestion(
@@ -502,191 +458,146 @@ export class DelegationView {
     docs: VisibleDoc[],
     map: Record<string, boolean> | undefined,
     disabled: boolean,
-  ): HTMLElement {
-    const q = el('div', { className: 'ia-q', attrs: { 'data-q': group } });
+  ): TemplateResult {
     const answered = docs.filter((d) => typeof map?.[d.doc_id] === 'boolean').length;
-    q.append(
-      el('div', {
-        className: 'ia-q-head',
-        children: [
-          el('span', { className: 'ia-q-n', text: n }),
-          el('span', { className: 'ia-q-title', text: title }),
-          el('span', { className: 'ia-q-count muted', text: docs.length ? `${answered}/${docs.length}` : 'no documents' }),
-        ],
-      }),
-    );
-    q.append(
-      el('div', {
-        className: 'ia-q-help',
-        text:
-          group === 'irrelevant'
-            ? 'Per document: it does not support the golden answer (judge it in its card, or here).'
-            : 'Per document: plausible, query-relevant, and invalid for an observable, query-constrained reason.',
-      }),
-    );
-    const ul = el('ul', { className: 'ia-docq-list' });
-    for (const d of docs) {
-      const li = el('li', { className: 'ia-docq', attrs: { 'data-docq': `${group}:${d.doc_id}` } });
-      const link = el('button', { className: 'ia-link ia-docq-id', text: d.doc_id, attrs: { type: 'button' }, title: 'Show this document' });
-      link.addEventListener('click', () => this.reveal(d.doc_id));
-      const t = plainText('span', 'ia-docq-title', d.title ?? '');
-      t.title = d.title ?? '';
-      li.append(
-        link,
-        t,
-        yesNo({
-          label: `${title}: ${d.doc_id}`,
-          value: map?.[d.doc_id],
-          disabled,
-          compact: true,
-          onChange: (x) =>
-            this.edit(
-              this.state.itemId,
-              group === 'irrelevant' ? { irrelevant: { docId: d.doc_id, value: x } } : { distractor: { docId: d.doc_id, value: x } },
-              `${x === null ? 'Clear' : 'Judge'} ${d.doc_id}`,
-            ),
-        }),
-      );
-      ul.append(li);
-    }
-    q.append(ul);
-    return q;
+    const help =
+      group === 'irrelevant'
+        ? 'Per document: it does not support the golden answer (judge it in its card, or here).'
+        : 'Per document: plausible, query-relevant, and invalid for an observable, query-constrained reason.';
+    return html`<div class="ia-q" data-q=${group}>
+      <div class="ia-q-head">
+        <span class="ia-q-n">${n}</span><span class="ia-q-title">${title}</span
+        ><span class="ia-q-count muted">${docs.length ? `${answered}/${docs.length}` : 'no documents'}</span>
+      </div>
+      <div class="ia-q-help">${help}</div>
+      <ul class="ia-docq-list">
+        ${repeat(
+          docs,
+          (d) => d.doc_id,
+          (d) =>
+            html`<li class="ia-docq" data-docq=${`${group}:${d.doc_id}`}>
+              <button class="ia-link ia-docq-id" type="button" title="Show this document" @click=${() => this.reveal(d.doc_id)}>${d.doc_id}</button
+              ><span class="ia-docq-title" title=${d.title ?? ''}>${visibleText(d.title ?? '')}</span>${yesNo({
+                label: `${title}: ${d.doc_id}`,
+                value: map?.[d.doc_id],
+                disabled,
+                compact: true,
+                onChange: (x) => this.judgeDoc(group, d.doc_id, x),
+              })}
+            </li>`,
+        )}
+      </ul>
+    </div>`;
   }
 
   // ── full view: the pipeline's evidence, reasoning, and the reviews on file ──────────────
 
-  private renderPipelinePanel(): void {
+  private pipelinePanel(): TemplateResult {
     const v = this.state.view as DelegationFullView;
-    const parts: HTMLElement[] = [];
-    const ev = el('section', { className: 'ia-side-sec' });
     const found = v.evidence.filter((e) => e.status !== 'missing').length;
-    ev.append(
-      el('div', {
-        className: 'ia-side-title',
-        children: [el('span', { text: 'EVIDENCE SPANS' }), el('span', { className: 'muted', text: `${found}/${v.evidence.length} located` })],
-      }),
-    );
-    if (!v.evidence.length) ev.append(el('div', { className: 'ia-empty', text: 'The item has no evidence spans.' }));
-    const ol = el('ol', { className: 'ia-spans' });
-    for (const span of v.evidence) {
-      const li = el('li', { className: `ia-span ia-span-${span.status}` });
-      const head = el('div', { className: 'ia-span-head' });
-      head.append(
-        el('span', { className: `ia-span-n ia-mark ia-mark-${span.index % 6}`, text: String(span.index + 1), title: `Evidence span ${span.index + 1}` }),
-      );
-      if (span.docId) head.append(el('span', { className: 'ia-span-doc', text: span.docId }));
-      const status =
-        span.status === 'exact'
-          ? '✓ found'
-          : span.status === 'normalized'
-            ? '≈ found (whitespace/case differ)'
-            : span.status === 'offsets'
-              ? '✓ at its offsets'
-              : '✗ not found';
-      head.append(el('span', { className: `ia-span-status is-${span.status}`, text: status }));
-      li.append(head, plainText('div', 'ia-span-text', span.text || '(empty)'));
-      if (span.note) li.append(el('div', { className: 'ia-span-note', text: span.note }));
-      if (span.status !== 'missing') {
-        li.classList.add('is-clickable');
-        li.tabIndex = 0;
-        li.title = 'Show this span in its document';
-        li.addEventListener('click', () => this.revealSpan(span));
-        li.addEventListener('keydown', (e) => {
-          if (e.key === 'Enter') this.revealSpan(span);
-        });
-      }
-      ol.append(li);
-    }
-    ev.append(ol);
-    parts.push(ev);
-
-    const rs = el('section', { className: 'ia-side-sec' });
-    rs.append(
-      el('div', {
-        className: 'ia-side-title',
-        children: [el('span', { text: 'REASONING STEPS' }), el('span', { className: 'muted', text: String(v.reasoning.length) })],
-      }),
-    );
-    if (!v.reasoning.length) rs.append(el('div', { className: 'ia-empty', text: 'None' }));
-    const steps = el('ol', { className: 'ia-steps' });
-    for (const s of v.reasoning) {
-      const li = el('li');
-      appendVisibleText(li, s);
-      steps.append(li);
-    }
-    rs.append(steps);
-    parts.push(rs);
-
-    const reviews = el('section', { className: 'ia-side-sec ia-reviews' });
-    this.renderReviewsOnFile(reviews);
-    parts.push(reviews);
-    this.side.replaceChildren(...parts);
+    return html`<section class="ia-side-sec">
+        <div class="ia-side-title"><span>EVIDENCE SPANS</span><span class="muted">${`${found}/${v.evidence.length} located`}</span></div>
+        ${v.evidence.length ? nothing : html`<div class="ia-empty">The item has no evidence spans.</div>`}
+        <ol class="ia-spans">
+          ${v.evidence.map((span) => this.spanItem(span))}
+        </ol>
+      </section>
+      <section class="ia-side-sec">
+        <div class="ia-side-title"><span>REASONING STEPS</span><span class="muted">${String(v.reasoning.length)}</span></div>
+        ${v.reasoning.length ? nothing : html`<div class="ia-empty">None</div>`}
+        <ol class="ia-steps">
+          ${v.reasoning.map((s) => html`<li>${visibleText(s)}</li>`)}
+        </ol>
+      </section>
+      <section class="ia-side-sec ia-reviews">${this.reviewsOnFile(v)}</section>`;
   }
 
-  private renderReviewsOnFile(section: HTMLElement | null): void {
-    if (!section) return;
+  private spanItem(span: EvidenceSpanView): TemplateResult {
+    const status =
+      span.status === 'exact'
+        ? '✓ found'
+        : span.status === 'normalized'
+          ? '≈ found (whitespace/case differ)'
+          : span.status === 'offsets'
+            ? '✓ at its offsets'
+            : '✗ not found';
+    const clickable = span.status !== 'missing';
+    return html`<li
+      class=${`ia-span ia-span-${span.status}${clickable ? ' is-clickable' : ''}`}
+      tabindex=${ifDefined(clickable ? 0 : undefined)}
+      title=${ifDefined(clickable ? 'Show this span in its document' : undefined)}
+      @click=${clickable ? () => this.revealSpan(span) : nothing}
+      @keydown=${clickable ? (e: KeyboardEvent) => e.key === 'Enter' && this.revealSpan(span) : nothing}
+    >
+      <div class="ia-span-head">
+        <span class=${`ia-span-n ia-mark ia-mark-${span.index % 6}`} title=${`Evidence span ${span.index + 1}`}>${String(span.index + 1)}</span
+        >${span.docId ? html`<span class="ia-span-doc">${span.docId}</span>` : nothing}<span class=${`ia-span-status is-${span.status}`}>${status}</span>
+      </div>
+      <div class="ia-span-text">${visibleText(span.text || '(empty)')}</div>
+      ${span.note ? html`<div class="ia-span-note">${span.note}</div>` : nothing}
+    </li>`;
+  }
+
+  private reviewsOnFile(v: DelegationFullView): TemplateResult {
     const reviews = this.state.reviews ?? [];
-    const v = this.state.view as DelegationFullView;
-    section.replaceChildren(
-      el('div', {
-        className: 'ia-side-title',
-        children: [
-          el('span', { text: 'HUMAN VALIDATION' }),
-          el('span', { className: 'muted', text: `${reviews.length} review${reviews.length === 1 ? '' : 's'}` }),
-        ],
-      }),
-    );
-    if (reviews.length) {
-      const table = el('table', { className: 'ia-rtable' });
-      const head = el('tr');
-      for (const [t, title] of [
-        ['Reviewer', ''],
-        ['Ans.', 'Answerability'],
-        ['No leak', 'Free of shortcut leakage'],
-        ['Irrel.', 'Irrelevant labels correct (all judged documents)'],
-        ['Distr.', 'Distractors valid (all judged documents)'],
-      ])
-        head.append(el('th', { text: t, title }));
-      table.append(el('thead', { children: [head] }));
-      const body = el('tbody');
-      const mark = (x: boolean | undefined) =>
-        el('td', { className: x === undefined ? 'is-na' : x ? 'is-yes' : 'is-no', text: x === undefined ? '–' : x ? '✓' : '✗' });
-      const all = (m: Record<string, boolean> | undefined, ids: string[]) => {
-        const judged = ids.filter((id) => typeof m?.[id] === 'boolean');
-        return judged.length ? judged.every((id) => m![id]) : undefined;
-      };
-      for (const r of reviews) {
-        const tr = el('tr');
-        const who = el('td', { className: 'ia-rwho', text: r.annotator, title: r.notes ? `Note: ${r.notes}` : undefined });
-        tr.append(
-          who,
-          mark(r.answerability),
-          mark(r.shortcut_free),
-          mark(
-            all(
-              r.irrelevant_labels,
-              v.irrelevant.map((d) => d.doc_id),
-            ),
-          ),
-          mark(
-            all(
-              r.distractor_validity,
-              v.distractors.map((d) => d.doc_id),
-            ),
-          ),
-        );
-        body.append(tr);
-        if (r.notes) body.append(el('tr', { className: 'ia-rnote', children: [el('td', { attrs: { colspan: '5' }, text: r.notes })] }));
+    const mark = (x: boolean | undefined) =>
+      html`<td class=${x === undefined ? 'is-na' : x ? 'is-yes' : 'is-no'}>${x === undefined ? '–' : x ? '✓' : '✗'}</td>`;
+    const all = (m: Record<string, boolean> | undefined, ids: string[]) => {
+      const judged = ids.filter((id) => typeof m?.[id] === 'boolean');
+      return judged.length ? judged.every((id) => m![id]) : undefined;
+    };
+    const irrelevantIds = v.irrelevant.map((d) => d.doc_id);
+    const distractorIds = v.distractors.map((d) => d.doc_id);
+    const columns: [string, string][] = [
+      ['Reviewer', ''],
+      ['Ans.', 'Answerability'],
+      ['No leak', 'Free of shortcut leakage'],
+      ['Irrel.', 'Irrelevant labels correct (all judged documents)'],
+      ['Distr.', 'Distractors valid (all judged documents)'],
+    ];
+    return html`<div class="ia-side-title"><span>HUMAN VALIDATION</span><span class="muted">${`${reviews.length} review${reviews.length === 1 ? '' : 's'}`}</span></div>
+      ${
+        reviews.length
+          ? html`<table class="ia-rtable">
+            <thead>
+              <tr>
+                ${columns.map(([t, title]) => html`<th title=${title}>${t}</th>`)}
+              </tr>
+            </thead>
+            <tbody>
+              ${reviews.map(
+                (r) =>
+                  html`<tr>
+                      <td class="ia-rwho" title=${ifDefined(r.notes ? `Note: ${r.notes}` : undefined)}>${r.annotator}</td>
+                      ${mark(r.answerability)}${mark(r.shortcut_free)}${mark(all(r.irrelevant_labels, irrelevantIds))}${mark(all(r.distractor_validity, distractorIds))}
+                    </tr>
+                    ${
+                      r.notes
+                        ? html`<tr class="ia-rnote">
+                          <td colspan="5">${r.notes}</td>
+                        </tr>`
+                        : nothing
+                    }`,
+              )}
+            </tbody>
+          </table>`
+          : html`<div class="ia-empty">No reviews yet.</div>`
       }
-      table.append(body);
-      section.append(table);
-    } else section.append(el('div', { className: 'ia-empty', text: 'No reviews yet.' }));
-    const start = toolbarButton(
-      'Start blind review',
-      'Hide the pipeline fields and record your judgments',
-      () => this.app.host.post({ type: 'setBlind', blind: true }),
-      'ia-tb-primary ia-start-review',
-    );
-    append(section, el('div', { className: 'ia-side-actions', children: [start] }));
+      <div class="ia-side-actions">
+        <button
+          class="ia-tb ia-tb-primary ia-start-review"
+          type="button"
+          title="Hide the pipeline fields and record your judgments"
+          @click=${() => this.app.host.post({ type: 'setBlind', blind: true })}
+        >Start blind review</button>
+      </div>`;
   }
+}
+
+function question(n: string, title: string, help: string, control: TemplateResult, key: string): TemplateResult {
+  return html`<div class="ia-q" data-q=${key}>
+    <div class="ia-q-head"><span class="ia-q-n">${n}</span><span class="ia-q-title">${title}</span></div>
+    <div class="ia-q-help">${help}</div>
+    ${control}
+  </div>`;
 }

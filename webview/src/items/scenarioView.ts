@@ -1,10 +1,14 @@
 // Scenario sets (seed 003): scenarios with their input, trap and expected deliverable, and their
 // criteria (track, dimension, check, points or veto), which can be marked hit or missed, with a
 // silent-citation count per scenario. Saving writes results.jsonl in the chosen run folder.
-import { append, el } from '../common/dom';
+import { html, nothing, render, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { live } from 'lit/directives/live.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { el } from '../common/dom';
 import type { CriterionView, ItemFileInfo, ItemToWebview, ScenarioSetView, ScenarioState, ScenarioView as Scenario } from '../../../src/shared/itemProtocol';
 import type { ItemApp } from './itemApp';
-import { chip, fieldList, plainText, sectionLabel, toolbarButton, yesNo } from './common';
+import { chip, chipHtml, fieldListHtml, sectionLabelHtml, toolbarButton, visibleText, yesNo } from './common';
 
 const fmt = (x: number | null | undefined) => (x === null || x === undefined ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(1));
 
@@ -16,6 +20,8 @@ export class ScenarioView {
   private state: ScenarioState;
   private scenarioId: string;
   private humanOnly: boolean;
+  /** The silent-citation count as typed, until it is committed (change, Enter) or the scenario changes. */
+  private silentDraft: { scenarioId: string; text: string } | null = null;
 
   constructor(
     private readonly app: ItemApp,
@@ -32,32 +38,33 @@ export class ScenarioView {
     this.main = el('main', { className: 'ia-main ia-smain', attrs: { tabindex: '-1' } });
     const center = el('div', { className: 'ia-scenter', children: [this.runBar, this.main] });
     this.root = el('div', { className: 'ia-scen has-list', children: [this.list, center] });
-    this.renderAll(true);
+    this.renderAll();
   }
 
   onMessage(msg: ItemToWebview): void {
     if (msg.type !== 'scenarioState') return;
     this.state = msg.state;
-    this.renderAll(false);
+    this.renderAll();
   }
 
   private scenario(): Scenario | undefined {
     return this.set.scenarios.find((s) => s.id === this.scenarioId);
   }
 
-  private renderAll(resetScroll: boolean): void {
-    const scroll = this.main.scrollTop;
+  private renderAll(): void {
     this.renderList();
     this.renderRunBar();
     this.renderMain();
-    this.main.scrollTop = resetScroll ? 0 : scroll;
   }
 
   private select(id: string): void {
     if (id === this.scenarioId) return;
     this.scenarioId = id;
     this.app.saveUi({ scenarioId: id });
-    this.renderAll(true);
+    this.silentDraft = null;
+    this.renderAll();
+    // Another scenario starts at its top (Lit keeps the element, and with it the scroll position).
+    this.main.scrollTop = 0;
   }
 
   private marked(s: Scenario, humanOnly: boolean): { done: number; total: number } {
@@ -161,182 +168,161 @@ export class ScenarioView {
   // ── main: the scenario ──────────────────────────────────────────────────────────────────
 
   private renderMain(): void {
+    render(this.mainTemplate(), this.main);
+  }
+
+  private mainTemplate(): TemplateResult {
     const s = this.scenario();
-    if (!s) {
-      this.main.replaceChildren(el('div', { className: 'ia-empty', text: 'This set has no scenarios.' }));
-      return;
-    }
-    const parts: HTMLElement[] = [];
-    parts.push(this.setHeader());
-    const head = el('section', { className: 'ia-qa' });
-    const idLine = el('div', { className: 'ia-qa-id' });
-    idLine.append(el('span', { className: 'ia-item-id', text: s.id }));
-    if (s.type) idLine.append(chip(s.type, 'ia-chip-meta'));
-    if (s.difficulty) idLine.append(chip(`difficulty: ${s.difficulty}`, 'ia-chip-diff'));
+    if (!s) return html`<div class="ia-empty">This set has no scenarios.</div>`;
     const score = this.state.scores[s.id];
-    const scoreBox = el('span', { className: 'ia-scores' });
-    scoreBox.append(
-      el('span', { className: 'ia-score', children: [el('span', { className: 'muted', text: 'A ' }), el('strong', { text: fmt(score?.a) })] }),
-      el('span', {
-        className: `ia-score${score?.veto_failed ? ' is-veto' : ''}`,
-        children: [el('span', { className: 'muted', text: 'B ' }), el('strong', { text: score?.veto_failed ? '0 (veto)' : fmt(score?.b) })],
-      }),
-    );
     const line = this.state.results[s.id];
     const unmarked = line ? s.criteria.filter((c) => typeof line.criteria[c.id] !== 'boolean').length : 0;
-    if (unmarked)
-      scoreBox.prepend(
-        el('span', {
-          className: 'ia-score-note muted',
-          text: `${unmarked} unmarked count as missed`,
-          title: 'The scorer counts a criterion without a result as not hit (and a veto criterion without a result as failed).',
-        }),
-      );
-    if (!line) scoreBox.prepend(el('span', { className: 'ia-score-note muted', text: 'no results line yet' }));
-    idLine.append(scoreBox);
-    head.append(idLine);
-    if (s.input) head.append(sectionLabel('INPUT'), plainText('div', 'ia-query', s.input));
-    if (s.trap) head.append(sectionLabel('TRAP'), plainText('div', 'ia-trap', s.trap));
-    parts.push(head);
-    if (s.expected.length) {
-      const exp = el('section', { className: 'ia-group' });
-      exp.append(el('h2', { className: 'ia-group-title', children: [el('span', { text: 'Expected deliverable' })] }), fieldList(s.expected, 'ia-expected'));
-      parts.push(exp);
-    }
-    parts.push(this.criteria(s));
-    if (s.extra.length) {
-      const extra = el('section', { className: 'ia-group' });
-      extra.append(el('h2', { className: 'ia-group-title', text: 'Other fields' }), fieldList(s.extra));
-      parts.push(extra);
-    }
-    this.main.replaceChildren(...parts);
+    return html`${this.setHeader()}
+      <section class="ia-qa">
+        <div class="ia-qa-id">
+          <span class="ia-item-id">${s.id}</span>${s.type ? chipHtml(s.type, 'ia-chip-meta') : nothing}${
+            s.difficulty ? chipHtml(`difficulty: ${s.difficulty}`, 'ia-chip-diff') : nothing
+          }<span class="ia-scores"
+            >${line ? nothing : html`<span class="ia-score-note muted">no results line yet</span>`}${
+              unmarked
+                ? html`<span
+                  class="ia-score-note muted"
+                  title="The scorer counts a criterion without a result as not hit (and a veto criterion without a result as failed)."
+                  >${`${unmarked} unmarked count as missed`}</span
+                >`
+                : nothing
+            }<span class="ia-score"><span class="muted">A </span><strong>${fmt(score?.a)}</strong></span
+            ><span class=${score?.veto_failed ? 'ia-score is-veto' : 'ia-score'}
+              ><span class="muted">B </span><strong>${score?.veto_failed ? '0 (veto)' : fmt(score?.b)}</strong></span
+            ></span
+          >
+        </div>
+        ${s.input ? html`${sectionLabelHtml('INPUT')}<div class="ia-query">${visibleText(s.input)}</div>` : nothing}
+        ${s.trap ? html`${sectionLabelHtml('TRAP')}<div class="ia-trap">${visibleText(s.trap)}</div>` : nothing}
+      </section>
+      ${
+        s.expected.length
+          ? html`<section class="ia-group">
+            <h2 class="ia-group-title"><span>Expected deliverable</span></h2>
+            ${fieldListHtml(s.expected, 'ia-expected')}
+          </section>`
+          : nothing
+      }
+      ${this.criteria(s)}
+      ${
+        s.extra.length
+          ? html`<section class="ia-group">
+            <h2 class="ia-group-title">Other fields</h2>
+            ${fieldListHtml(s.extra)}
+          </section>`
+          : nothing
+      }`;
   }
 
-  private setHeader(): HTMLElement {
-    const box = el('details', { className: 'ia-sethead' });
-    const summary = el('summary');
-    summary.append(
-      el('span', { className: 'ia-sethead-name', text: this.set.name ?? 'Scenario set' }),
-      el('span', {
-        className: 'muted',
-        text: ` · ${this.set.scenarios.length} scenarios · ${this.set.scenarios.reduce((n, s) => n + s.criteria.length, 0)} criteria · scoring rules`,
-      }),
-    );
-    box.append(summary);
-    if (this.set.scoring.length) box.append(fieldList(this.set.scoring, 'ia-scoring'));
-    if (this.set.meta.length) box.append(fieldList(this.set.meta, 'ia-setmeta'));
-    if (this.set.sources.length) {
-      const src = el('div', { className: 'ia-sources' });
-      for (const x of this.set.sources)
-        src.append(chip(`${x.id}${x.grade ? ` · ${x.grade}` : ''}`, 'ia-chip-src', [x.url, x.tier].filter(Boolean).join(' — ')));
-      box.append(src);
-    }
-    box.open = false;
-    return box;
+  private setHeader(): TemplateResult {
+    const set = this.set;
+    return html`<details class="ia-sethead">
+      <summary>
+        <span class="ia-sethead-name">${set.name ?? 'Scenario set'}</span
+        ><span class="muted">${` · ${set.scenarios.length} scenarios · ${set.scenarios.reduce((n, x) => n + x.criteria.length, 0)} criteria · scoring rules`}</span>
+      </summary>
+      ${set.scoring.length ? fieldListHtml(set.scoring, 'ia-scoring') : nothing} ${set.meta.length ? fieldListHtml(set.meta, 'ia-setmeta') : nothing}
+      ${
+        set.sources.length
+          ? html`<div class="ia-sources">
+            ${set.sources.map((x) => chipHtml(`${x.id}${x.grade ? ` · ${x.grade}` : ''}`, 'ia-chip-src', [x.url, x.tier].filter(Boolean).join(' — ')))}
+          </div>`
+          : nothing
+      }
+    </details>`;
   }
 
-  private criteria(s: Scenario): HTMLElement {
-    const section = el('section', { className: 'ia-group ia-criteria' });
-    const title = el('h2', { className: 'ia-group-title' });
+  private criteria(s: Scenario): TemplateResult {
     const human = this.marked(s, true);
     const all = this.marked(s, false);
-    title.append(
-      el('span', { text: 'Criteria' }),
-      el('span', { className: 'ia-group-count', text: `${all.done}/${all.total} marked` }),
-      el('span', { className: 'muted ia-group-sub', text: `human ${human.done}/${human.total}` }),
-    );
-    const filter = el('label', { className: 'ia-check' });
-    const box = el('input', { attrs: { type: 'checkbox' } }) as HTMLInputElement;
-    box.checked = this.humanOnly;
-    box.addEventListener('change', () => {
-      this.humanOnly = box.checked;
+    const disabled = !!this.state.problem;
+    const toggleHumanOnly = (ev: Event) => {
+      this.humanOnly = (ev.currentTarget as HTMLInputElement).checked;
       this.app.saveUi({ humanOnly: this.humanOnly });
       this.renderMain();
-    });
-    filter.append(box, el('span', { text: 'Human checks only' }));
-    const bar = el('div', { className: 'ia-crit-bar', children: [title, filter] });
-    section.append(bar);
-    const disabled = !!this.state.problem;
-    for (const track of ['A', 'B'] as const) {
+    };
+    const tracks = (['A', 'B'] as const).map((track) => {
       const list = s.criteria.filter((c) => c.track === track && (!this.humanOnly || c.check === 'human'));
-      if (!list.length) continue;
-      const t = el('div', { className: 'ia-track-head' });
-      t.append(
-        el('span', { className: `ia-track ia-track-${track}`, text: `Track ${track}` }),
-        el('span', { className: 'muted', text: track === 'A' ? 'deliverable quality · points' : 'honest trace · points, or veto' }),
-      );
-      if (track === 'B') t.append(this.silentCitations(s, disabled));
-      section.append(t);
-      const ul = el('ul', { className: 'ia-crits' });
-      for (const c of list) ul.append(this.criterion(s, c, disabled));
-      section.append(ul);
-    }
-    if (!s.criteria.some((c) => c.track === 'B'))
-      section.append(
-        el('div', {
-          className: 'ia-track-head',
-          children: [el('span', { className: 'muted', text: 'No track-B criteria.' }), this.silentCitations(s, disabled)],
-        }),
-      );
-    return section;
+      if (!list.length) return nothing;
+      return html`<div class="ia-track-head">
+          <span class=${`ia-track ia-track-${track}`}>${`Track ${track}`}</span
+          ><span class="muted">${track === 'A' ? 'deliverable quality · points' : 'honest trace · points, or veto'}</span>${
+            track === 'B' ? this.silentCitations(s, disabled) : nothing
+          }
+        </div>
+        <ul class="ia-crits">
+          ${repeat(
+            list,
+            (c) => c.id,
+            (c) => this.criterion(s, c, disabled),
+          )}
+        </ul>`;
+    });
+    return html`<section class="ia-group ia-criteria">
+      <div class="ia-crit-bar">
+        <h2 class="ia-group-title">
+          <span>Criteria</span><span class="ia-group-count">${`${all.done}/${all.total} marked`}</span
+          ><span class="muted ia-group-sub">${`human ${human.done}/${human.total}`}</span>
+        </h2>
+        <label class="ia-check"><input type="checkbox" .checked=${live(this.humanOnly)} @change=${toggleHumanOnly} /><span>Human checks only</span></label>
+      </div>
+      ${tracks}
+      ${
+        s.criteria.some((c) => c.track === 'B')
+          ? nothing
+          : html`<div class="ia-track-head"><span class="muted">No track-B criteria.</span>${this.silentCitations(s, disabled)}</div>`
+      }
+    </section>`;
   }
 
-  private criterion(s: Scenario, c: CriterionView, disabled: boolean): HTMLElement {
+  private criterion(s: Scenario, c: CriterionView, disabled: boolean): TemplateResult {
     const value = this.state.results[s.id]?.criteria[c.id];
-    const li = el('li', {
-      className: `ia-crit is-${c.check}${typeof value === 'boolean' ? (value ? ' is-hit' : ' is-miss') : ''}`,
-      attrs: { 'data-criterion': c.id },
-    });
-    const left = el('div', { className: 'ia-crit-main' });
-    const top = el('div', { className: 'ia-crit-top' });
-    top.append(
-      el('span', { className: 'ia-crit-id', text: c.id }),
-      chip(c.dim, 'ia-chip-dim'),
-      chip(c.check === 'human' ? 'human check' : 'mechanical', c.check === 'human' ? 'ia-chip-human' : 'ia-chip-mech'),
-    );
-    if (c.evidence) top.append(chip(`evidence ${c.evidence}`, 'ia-chip-ev', 'Evidence grade of the criterion'));
-    top.append(
-      el('span', {
-        className: c.points === 'veto' ? 'ia-points is-veto' : 'ia-points',
-        text: c.points === 'veto' ? 'VETO' : `${c.points} pts`,
-        title: c.points === 'veto' ? 'One-vote veto: a miss makes the scenario’s track-B score 0' : undefined,
-      }),
-    );
-    left.append(top, plainText('div', 'ia-crit-text', c.text));
     const more: string[] = [];
     if (c.source) more.push(`Source: ${c.source}`);
     if (c.rationale) more.push(`Why: ${c.rationale}`);
-    if (more.length) {
-      const d = el('details', { className: 'ia-crit-more' });
-      d.append(el('summary', { text: 'source and rationale' }));
-      for (const m of more) d.append(plainText('div', 'ia-crit-more-line', m));
-      left.append(d);
-    }
-    const control = yesNo({
-      label: `${c.id} hit or missed`,
-      value,
-      yes: 'Hit',
-      no: 'Miss',
-      disabled,
-      onChange: (v) => this.app.host.post({ type: 'markCriterion', scenarioId: s.id, criterionId: c.id, value: v }),
-    });
-    li.append(left, control);
-    return li;
+    const veto = c.points === 'veto';
+    return html`<li class=${`ia-crit is-${c.check}${typeof value === 'boolean' ? (value ? ' is-hit' : ' is-miss') : ''}`} data-criterion=${c.id}>
+      <div class="ia-crit-main">
+        <div class="ia-crit-top">
+          <span class="ia-crit-id">${c.id}</span>${chipHtml(c.dim, 'ia-chip-dim')}${chipHtml(
+            c.check === 'human' ? 'human check' : 'mechanical',
+            c.check === 'human' ? 'ia-chip-human' : 'ia-chip-mech',
+          )}${c.evidence ? chipHtml(`evidence ${c.evidence}`, 'ia-chip-ev', 'Evidence grade of the criterion') : nothing}<span
+            class=${veto ? 'ia-points is-veto' : 'ia-points'}
+            title=${ifDefined(veto ? 'One-vote veto: a miss makes the scenario’s track-B score 0' : undefined)}
+            >${veto ? 'VETO' : `${c.points} pts`}</span
+          >
+        </div>
+        <div class="ia-crit-text">${visibleText(c.text)}</div>
+        ${
+          more.length
+            ? html`<details class="ia-crit-more">
+              <summary>source and rationale</summary>
+              ${more.map((m) => html`<div class="ia-crit-more-line">${visibleText(m)}</div>`)}
+            </details>`
+            : nothing
+        }
+      </div>
+      ${yesNo({
+        label: `${c.id} hit or missed`,
+        value,
+        yes: 'Hit',
+        no: 'Miss',
+        disabled,
+        onChange: (v) => this.app.host.post({ type: 'markCriterion', scenarioId: s.id, criterionId: c.id, value: v }),
+      })}
+    </li>`;
   }
 
-  private silentCitations(s: Scenario, disabled: boolean): HTMLElement {
-    const wrap = el('span', {
-      className: 'ia-silent',
-      title: 'Citations the agent made without a source it actually retrieved. The gate requires zero across the round.',
-    });
+  private silentCitations(s: Scenario, disabled: boolean): TemplateResult {
     const current = this.state.results[s.id]?.silent_citations;
-    const field = el('input', {
-      className: 'ia-input ia-num',
-      attrs: { type: 'number', min: '0', step: '1', 'aria-label': `Silent citations in ${s.id}`, placeholder: '—' },
-    }) as HTMLInputElement;
-    field.value = current === undefined ? '' : String(current);
-    field.disabled = disabled;
-    const commit = () => {
+    const commit = (ev: Event) => {
+      const field = ev.currentTarget as HTMLInputElement;
       const text = field.value.trim();
       const n = text === '' ? null : Number(text);
       if (n !== null && (!Number.isInteger(n) || n < 0)) {
@@ -345,15 +331,28 @@ export class ScenarioView {
         return;
       }
       field.setCustomValidity('');
+      this.silentDraft = null;
       if ((n ?? undefined) !== current) this.app.host.post({ type: 'setSilentCitations', scenarioId: s.id, value: n });
     };
-    field.addEventListener('change', commit);
-    field.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') commit();
-    });
-    append(wrap, el('span', { className: 'ia-silent-label', text: 'Silent citations' }), field);
-    if (current !== undefined && current > 0) wrap.append(el('span', { className: 'ia-silent-warn', text: 'fails the gate' }));
-    return wrap;
+    // What is typed and not yet committed shows over the saved count, so a state update (a
+    // criterion marked, say) never overwrites it; live() leaves an unchanged field (and caret) alone.
+    const shown = this.silentDraft?.scenarioId === s.id ? this.silentDraft.text : current === undefined ? '' : String(current);
+    return html`<span class="ia-silent" title="Citations the agent made without a source it actually retrieved. The gate requires zero across the round."
+      ><span class="ia-silent-label">Silent citations</span
+      ><input
+        class="ia-input ia-num"
+        type="number"
+        min="0"
+        step="1"
+        aria-label=${`Silent citations in ${s.id}`}
+        placeholder="—"
+        ?disabled=${disabled}
+        .value=${live(shown)}
+        @input=${(ev: Event) => (this.silentDraft = { scenarioId: s.id, text: (ev.currentTarget as HTMLInputElement).value })}
+        @change=${commit}
+        @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && commit(e)}
+      />${current !== undefined && current > 0 ? html`<span class="ia-silent-warn">fails the gate</span>` : nothing}</span
+    >`;
   }
 
   get fileInfo(): ItemFileInfo {

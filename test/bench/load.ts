@@ -1,10 +1,11 @@
 // Benchmark: load + normalize + statistics against bare JSON.parse of the same bytes, in the same run.
 // Target (issue #2): ≤ 2.0× JSON.parse. Tokenizing (o200k_base) is reported separately.
-// Run: npm run bench:load   (prints a table; BENCH_JSON=1 prints JSON too)
+// Run: npm run bench:load   (prints a table; BENCH_JSON=1 prints JSON too; `-- --readers` runs only the readers section)
 import { loadText } from '../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../src/core/load/loadRecord';
 import { countTokens, countTrajectory } from '../../src/core/stats/statistics';
 import { hugeTrajectory, searchAuditBenchCorpus } from './corpus';
+import { readerRows } from './loadReaders';
 
 function time(fn: () => void): number {
   const start = process.hrtime.bigint();
@@ -27,6 +28,18 @@ function percentile(sorted: number[], p: number): number {
 
 const quick = process.argv.includes('--quick');
 const rows: { figure: string; target: string; measured: string; baseline: string; ratio: number }[] = [];
+
+function printTable(): void {
+  console.log('\n| figure | target | measured | baseline (JSON.parse) | ratio |\n| --- | --- | --- | --- | --- |');
+  for (const r of rows) console.log(`| ${r.figure} | ${r.target} | ${r.measured} | ${r.baseline} | ${r.ratio.toFixed(2)}× |`);
+  if (process.env.BENCH_JSON) console.log(JSON.stringify({ bench: 'load', rows }));
+}
+
+if (process.argv.includes('--readers')) {
+  rows.push(...readerRows(quick ? 1 : 3));
+  printTable();
+  process.exit(0);
+}
 
 // 1. SearchAuditBench-shaped corpus.
 const count = quick ? 200 : 1243;
@@ -90,6 +103,7 @@ rows.push({
   ratio: hugeLoad / hugeParse,
 });
 
-console.log('\n| figure | target | measured | baseline (JSON.parse) | ratio |\n| --- | --- | --- | --- | --- |');
-for (const r of rows) console.log(`| ${r.figure} | ${r.target} | ${r.measured} | ${r.baseline} | ${r.ratio.toFixed(2)}× |`);
-if (process.env.BENCH_JSON) console.log(JSON.stringify({ bench: 'load', rows }));
+// 3. Every format reader on a large file of its format.
+rows.push(...readerRows(runs));
+
+printTable();

@@ -1,0 +1,73 @@
+// bench:load's readers section (issue 15 item 6): for every test/bench/formats/<id>.ts, loadText
+// of its makeLarge() against bare JSON.parse of the same bytes (for JSONL, JSON.parse of each
+// line), in the same run. Target: every reader ≤ 2× JSON.parse.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadText } from '../../src/core/load/loadFile';
+
+export interface ReaderRow {
+  figure: string;
+  target: string;
+  measured: string;
+  baseline: string;
+  ratio: number;
+}
+
+function time(fn: () => void): number {
+  const start = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+function best(runs: number, fn: () => void): number {
+  let min = Infinity;
+  for (let i = 0; i < runs; i++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    min = Math.min(min, time(fn));
+  }
+  return min;
+}
+
+/** The bare parse a file of this text needs: one JSON.parse, or one per JSONL line. */
+function bareParse(text: string): () => void {
+  try {
+    JSON.parse(text);
+    return () => JSON.parse(text);
+  } catch {
+    const lines = text.split('\n').filter((line) => line.trim() !== '');
+    return () => {
+      for (const line of lines) JSON.parse(line);
+    };
+  }
+}
+
+export function readerRows(runs: number, log: (line: string) => void = console.log): ReaderRow[] {
+  const dir = join(__dirname, 'formats');
+  const rows: ReaderRow[] = [];
+  for (const entry of readdirSync(dir)
+    .filter((name) => name.endsWith('.ts'))
+    .sort()) {
+    const id = entry.replace(/\.ts$/, '');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- each generator is found at run time
+    const generator = require(join(dir, entry)) as { makeLarge?: () => string };
+    if (typeof generator.makeLarge !== 'function') {
+      log(`readers: ${entry} exports no makeLarge(); skipped`);
+      continue;
+    }
+    const text = generator.makeLarge();
+    const mib = Buffer.byteLength(text) / 2 ** 20;
+    const check = loadText(text, `large-${id}`);
+    if (check.detection.kind !== id) throw new Error(`${entry}: makeLarge() is read as ${check.detection.kind}, not ${id}`);
+    const parseMs = best(runs, bareParse(text));
+    const loadMs = best(runs, () => loadText(text, `large-${id}`));
+    log(`readers: ${id}: ${mib.toFixed(0)} MiB, ${check.records.length} record(s), load ${loadMs.toFixed(0)} ms, JSON.parse ${parseMs.toFixed(0)} ms`);
+    rows.push({
+      figure: `reader ${id}: loadText of a ${mib.toFixed(0)} MiB file (${check.container}, ${check.records.length} records)`,
+      target: '≤ 2.0× JSON.parse',
+      measured: `${loadMs.toFixed(0)} ms`,
+      baseline: `${parseMs.toFixed(0)} ms`,
+      ratio: loadMs / parseMs,
+    });
+  }
+  return rows;
+}

@@ -94,7 +94,7 @@ function readChatLine(line: Obj, position: number): ChatReading {
   if (meta && !onlyResults) message.role = 'system';
   if (line.isSidechain === true) message.agent = typeof line.agentId === 'string' ? `sidechain ${line.agentId}` : 'sidechain';
   else if (meta) message.agent = 'meta';
-  const prompt = message.role === 'user' && line.isSidechain !== true && !NOT_A_PROMPT.test(message.content) && message.content.trim() !== '';
+  const prompt = message.role === 'user' && !NOT_A_PROMPT.test(message.content) && message.content.trim() !== '';
   if (message.role === 'user' && NOT_A_PROMPT.test(message.content)) message.agent ??= 'command';
   return { message, prompt };
 }
@@ -125,6 +125,8 @@ export function loadClaudeCodeLines(values: unknown[], lineNumbers: number[], so
   const usageCounted = new Set<string>();
   let query: string | undefined;
   let sidechainLines = 0;
+  let chatLines = 0;
+  let sidechainQuery: string | undefined;
   values.forEach((value, position) => {
     const line = isObject(value) ? value : {};
     for (const key of ['sessionId', 'cwd', 'version', 'gitBranch', 'slug'] as const)
@@ -132,8 +134,11 @@ export function loadClaudeCodeLines(values: unknown[], lineNumbers: number[], so
     if (line.type === 'user' || line.type === 'assistant') {
       if (!isChatLine(line)) refuseLine(chatLineSchema, value, source, lineNumbers[position], 'a Claude Code chat line; format claude-code');
       const { message, prompt } = readChatLine(line, position);
-      if (prompt && query === undefined) query = message.content;
-      if (line.isSidechain === true) sidechainLines++;
+      chatLines++;
+      if (line.isSidechain === true) {
+        sidechainLines++;
+        if (prompt) sidechainQuery ??= message.content;
+      } else if (prompt) query ??= message.content;
       const raw = line.message as Obj;
       if (typeof raw.model === 'string' && raw.model !== '<synthetic>') models.add(raw.model);
       // Claude Code writes each content block of one response on its own line with the same usage.
@@ -154,6 +159,8 @@ export function loadClaudeCodeLines(values: unknown[], lineNumbers: number[], so
   if (summaries.length) metadata.summaries = summaries;
   if (Object.keys(usage).length) metadata.usage = usage;
   if (sidechainLines) metadata.sidechainMessages = sidechainLines;
+  // A subagent's own file (subagents/agent-<id>.jsonl) is all sidechain: its task is the query.
+  if (sidechainLines === chatLines) query ??= sidechainQuery;
   // One file is one trajectory: its record id is "0" as for any single-trajectory file (the session id is in metadata).
   const id = '0';
   const trajectory = finishTrajectory({ format: 'claude-code', id, messages, metadata, ...(query !== undefined ? { query } : {}) });

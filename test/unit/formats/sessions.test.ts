@@ -138,6 +138,24 @@ describe('claude-code: Claude Code session JSONL', () => {
     assert.deepEqual(t.metadata.usage, { input_tokens: 840, output_tokens: 595, cache_creation_input_tokens: 14336, cache_read_input_tokens: 71680 });
   });
 
+  it("a subagent's own file (all sidechain lines) takes the subagent's task as the query", () => {
+    const lines = linesOf(CLAUDE);
+    const t = textOnly(
+      lines
+        .slice(10, 14)
+        .map((l) => JSON.stringify({ ...JSON.parse(l), agentId: 'a1b2c3d' }))
+        .join('\n'),
+      'agent-a1b2c3d.jsonl',
+    );
+    assert.equal(t.format, 'claude-code');
+    assert.equal(t.query, 'Read src/date.ts and report how February is handled in leap years.');
+    assert.deepEqual(
+      t.messages.map((m) => m.agent),
+      ['sidechain a1b2c3d', 'sidechain a1b2c3d', 'sidechain a1b2c3d', 'sidechain a1b2c3d'],
+    );
+    assert.equal(t.predictedAnswer?.startsWith('February always has 28 days'), true);
+  });
+
   it('a session of only a caveat and a command has no query', () => {
     const lines = linesOf(CLAUDE);
     const t = textOnly([lines[2], lines[3]].join('\n'), 'commands.jsonl');

@@ -7,32 +7,17 @@
 //   npm run eval:heuristic -- [--fit] [--folds 5] <folder…>
 // Default folders: ../shared/data/who-and-when and samples/trajectories (minus its Who&When copies).
 // --fit also fits on all traces and rewrites src/core/audit/heuristic/weights.ts.
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
-import { auditFromSignals, heuristicAudit, heuristicSignals, searchAgentAudit, type HeuristicFinding } from '../src/core/audit/heuristic';
-import { FEATURES, fitWeights, type FitCase, type Weights } from '../src/core/audit/heuristic/rank';
-import { agentOf, type StepSignals } from '../src/core/audit/signals/stepSignals';
-import { loadFile } from '../src/core/load/loadFile';
-import { isTrajectoryRecord } from '../src/core/load/loadRecord';
-import { normalizeRootCause, type RootCause } from '../src/core/model/rootCauses';
+import { writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { auditFromSignals, heuristicAudit, searchAgentAudit } from '../src/core/audit/heuristic';
+import { balancedFitCases, readAnnotatedCases, type AnnotatedCase as Case } from '../src/core/audit/heuristic/corpus';
+import { FEATURES, fitWeights, type Weights } from '../src/core/audit/heuristic/rank';
+import { agentOf } from '../src/core/audit/signals/stepSignals';
+import type { RootCause } from '../src/core/model/rootCauses';
 import type { Trajectory } from '../src/core/model/trajectory';
-import { readSidecar, sidecarPathFor } from '../src/core/sidecar/sidecarFile';
 
 /** The Who&When paper (Zhang et al., ICML 2025, abstract): its best method's accuracy over all 184 traces. Quoted, not measured. */
 const PAPER_BEST = { agent: 0.535, step: 0.142 };
-
-interface Case {
-  id: string;
-  subset: string;
-  t: Trajectory;
-  gold: number;
-  goldAgent?: string;
-  /** The tolerance span and root cause, where the annotation has them (search-agent samples). */
-  span?: [number, number];
-  rootCause?: RootCause;
-  steps: StepSignals[];
-  search?: HeuristicFinding;
-}
 
 const args = process.argv.slice(2);
 const fit = args.includes('--fit');
@@ -42,54 +27,8 @@ const root = resolve(__dirname, '..');
 const folderArgs = args.filter((a, i) => !a.startsWith('--') && !(foldsAt >= 0 && i === foldsAt + 1));
 const folders = folderArgs.length ? folderArgs.map((f) => resolve(f)) : [resolve(root, '../shared/data/who-and-when'), join(root, 'samples', 'trajectories')];
 
-function files(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.(json|jsonl)$/.test(e.name) && !e.name.endsWith('.audit.json'))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-}
-
-function subsetOf(folder: string, file: string): string {
-  const rel = relative(folder, file);
-  if (/(^|\/)Algorithm-Generated\//.test(rel)) return 'Who&When Algorithm-Generated';
-  if (/(^|\/)Hand-Crafted\//.test(rel)) return 'Who&When Hand-Crafted';
-  return `${basename(folder)} (search-agent samples)`;
-}
-
 const started = Date.now();
-const cases: Case[] = [];
-for (const folder of folders.filter((f) => existsSync(f) && statSync(f).isDirectory())) {
-  for (const file of files(folder)) {
-    const rel = relative(folder, file);
-    // The Who&When traces copied into samples/ duplicate the dataset's; the top-level copies in the dataset folder too.
-    if (/who-and-when\//.test(rel) || (/^whowhen-/.test(basename(file)) && !rel.includes('/'))) continue;
-    let loaded;
-    try {
-      loaded = loadFile(file);
-    } catch {
-      continue;
-    }
-    const sidecar = existsSync(sidecarPathFor(file)) ? readSidecar(sidecarPathFor(file)) : undefined;
-    for (const record of loaded.records.filter(isTrajectoryRecord)) {
-      const t = record.trajectory;
-      const annotation = sidecar?.records[record.id]?.annotation;
-      const step = annotation?.criticalStep ?? t.gold?.criticalStep;
-      if (typeof step !== 'number' || t.decisionSteps.length === 0) continue;
-      const span = annotation?.toleranceSpan ?? t.gold?.toleranceSpan;
-      const rootCause = normalizeRootCause(annotation?.rootCause ?? t.gold?.rootCause);
-      cases.push({
-        id: `${relative(root, file)}#${record.id}`,
-        subset: subsetOf(folder, file),
-        t,
-        gold: step,
-        ...(t.gold?.mistakeAgent ? { goldAgent: t.gold.mistakeAgent } : {}),
-        ...(span ? { span: [span[0], span[1]] as [number, number] } : {}),
-        ...(rootCause ? { rootCause } : {}),
-        ...heuristicSignals(t),
-      });
-    }
-  }
-}
+const cases = readAnnotatedCases(folders, root);
 const loadMs = Date.now() - started;
 
 // Folds by trace: a fixed shuffle (hash of the id) dealt round-robin within each subset.
@@ -165,16 +104,12 @@ const rule = new Map<string, Tally>();
 const today = new Map<string, Tally>();
 const rulesChosen = new Map<string, Map<string, number>>();
 const get = (m: Map<string, Tally>, k: string) => m.get(k) ?? (m.set(k, empty()), m.get(k)!);
-// Every subset weighs the same in the fit, so the weights are not those of the largest one alone.
-const subsetSize = new Map<string, number>();
-for (const c of cases) subsetSize.set(c.subset, (subsetSize.get(c.subset) ?? 0) + 1);
-const toFit = (c: Case): FitCase => ({ steps: c.steps, gold: c.gold, weight: cases.length / (subsetSize.size * subsetSize.get(c.subset)!) });
 
 const cvStarted = Date.now();
 for (let fold = 0; fold < K; fold++) {
   const train = cases.filter((c) => foldOf.get(c) !== fold);
   const test = cases.filter((c) => foldOf.get(c) === fold);
-  const weights = fitWeights(train.map(toFit));
+  const weights = fitWeights(balancedFitCases(train));
   for (const c of test) {
     const finding = auditFromSignals(c.t, c, weights);
     count(
@@ -244,7 +179,7 @@ if (long) {
 }
 
 if (fit) {
-  const weights = fitWeights(cases.map(toFit));
+  const weights = fitWeights(balancedFitCases(cases));
   writeWeights(weights, cases.length);
 }
 

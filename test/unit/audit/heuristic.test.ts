@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { heuristicAudit, heuristicSignals } from '../../../src/core/audit/heuristic';
+import { balancedFitCases, readAnnotatedCases } from '../../../src/core/audit/heuristic/corpus';
 import { FEATURES, fitWeights, rankSuspects, type Weights } from '../../../src/core/audit/heuristic/rank';
 import { HEURISTIC_WEIGHTS } from '../../../src/core/audit/heuristic/weights';
 import { MAX_SUSPECTS, runHeuristicAudit } from '../../../src/core/audit/runAudit';
@@ -169,8 +170,13 @@ describe('heuristic auditor: ranking and fitting', () => {
     assert.ok(Math.abs(ranked.reduce((s, x) => s + x.score, 0) - 1) < 0.01, 'scores are a distribution over the steps');
   });
 
-  it('the shipped weights cover every feature with a finite number', () => {
-    for (const f of FEATURES) assert.ok(Number.isFinite(HEURISTIC_WEIGHTS[f]), f);
+  it('the shipped weights are the fit on all annotated traces (npm run eval:heuristic -- --fit regenerates them)', function () {
+    if (!existsSync(whoAndWhen)) this.skip();
+    this.timeout(120000);
+    const cases = readAnnotatedCases([whoAndWhen, join(repo, 'samples', 'trajectories')], repo);
+    assert.equal(cases.filter((c) => c.subset.startsWith('Who&When')).length, 184);
+    const fitted = fitWeights(balancedFitCases(cases));
+    for (const f of FEATURES) assert.ok(Math.abs(fitted[f] - HEURISTIC_WEIGHTS[f]) <= 0.002, `${f}: shipped ${HEURISTIC_WEIGHTS[f]}, fitted ${fitted[f]}`);
   });
 
   it('the top suspect is the diagnosis; its signals give the root cause; the audit validates against the sidecar schema', () => {

@@ -159,7 +159,8 @@ function sweHistoryMessages(history: z.infer<typeof sweHistoryItem>[]): Message[
         const action = item.action?.trim() ? item.action : fencedBlocks(content).at(-1)?.body;
         if (action?.trim()) message.toolCalls = [commandCall(action.replace(/\n$/, ''))];
       }
-      if (item.thought && item.thought.trim() && item.thought.trim() !== content.trim()) message.reasoning = item.thought;
+      // The thought is usually the text of the response before its command: kept apart only when it is not in the content.
+      if (item.thought?.trim() && !content.includes(item.thought.trim())) message.reasoning = item.thought;
       lastActed = message.toolCalls.length > 0;
       return message;
     }
@@ -187,7 +188,7 @@ function sweStepMessages(steps: z.infer<typeof sweStep>[]): Message[] {
     if (calls.length === 0 && step.action.trim()) calls.push(commandCall(step.action.replace(/\n$/, '')));
     const observation = step.observation ?? '';
     const message: Message = { position, role: 'assistant', content: observation ? `${said}\n\nObservation:\n${observation}` : said, toolCalls: calls };
-    if (step.thought && step.response && step.thought.trim() !== step.response.trim()) message.reasoning = step.thought;
+    if (step.thought?.trim() && step.response && !step.response.includes(step.thought.trim())) message.reasoning = step.thought;
     return message;
   });
 }

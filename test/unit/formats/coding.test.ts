@@ -172,6 +172,7 @@ describe('swe-agent: .traj', () => {
     assert.deepEqual(t.messages[7].toolCalls[0].arguments, {
       command: 'edit 41:41\n        if number < 1:\n            raise InvalidPage(number)\nend_of_edit',
     });
+    assert.equal(t.messages[3].reasoning, undefined, 'the thought is the response’s text before its command, not counted twice');
     assert.equal(t.messages[1].role, 'user', 'the demonstration');
     assert.match(t.query ?? '', /^We're currently solving the following issue/);
     assert.equal(t.predictedAnswer, undefined);

@@ -16,7 +16,9 @@ const QUOTE_CHARS = 160;
 /** An exact excerpt of `text` around `index` (at most QUOTE_CHARS), cut at the line. */
 export function quoteAround(text: string, index: number, length = 0): string {
   const lineStart = text.lastIndexOf('\n', Math.max(0, index - 1)) + 1;
-  const from = Math.max(lineStart, index - 40);
+  let from = Math.max(lineStart, index - 40);
+  // Start on a word: back up to the previous space (a few characters at most).
+  for (let k = 0; k < 20 && from > lineStart && /\S/.test(text[from - 1]); k++) from--;
   let to = text.indexOf('\n', index + length);
   if (to < 0) to = text.length;
   to = Math.min(to, from + Math.max(QUOTE_CHARS, length));

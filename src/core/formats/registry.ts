@@ -17,6 +17,7 @@ import { otelReader } from './otel';
 import { openAiChatReader } from './openaiChat';
 import { miniSweAgentReader, sweAgentReader } from './sweAgent';
 import { searchAuditBenchReader } from './searchAuditBench';
+import { smolagentsReader } from './smolagents';
 import { tauBenchReader } from './tauBench';
 import { tongyiReader } from './tongyi';
 import { whoAndWhenReader } from './whoAndWhen';
@@ -75,7 +76,7 @@ export interface TrajectoryReader {
 }
 
 /** Every reader; order only breaks exact ties. */
-export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, atifReader, openHandsReader, sweAgentReader, miniSweAgentReader, magenticOneReader, tauBenchReader, otelReader, langSmithReader, camelReader, openAiChatReader];
+export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, atifReader, openHandsReader, sweAgentReader, miniSweAgentReader, magenticOneReader, tauBenchReader, otelReader, langSmithReader, camelReader, smolagentsReader, openAiChatReader];
 
 export function readerFor(id: TrajectoryFormat): TrajectoryReader | undefined {
   return TRAJECTORY_READERS.find((reader) => reader.id === id);

@@ -9,6 +9,7 @@ import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { Trajectory } from '../../../src/core/model/trajectory';
 import { makeLarge as makeLargeLangSmith } from '../../bench/formats/langsmith';
 import { makeLarge as makeLargeOtel } from '../../bench/formats/otel';
+import { makeLarge as makeLargeSmolagents } from '../../bench/formats/smolagents';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'formats');
 
@@ -223,5 +224,60 @@ describe('langsmith', () => {
     assert.equal(record.trajectory.messages.length, 4);
     assert.equal(record.trajectory.messages[2].issuedBy, 1);
     assert.equal(record.trajectory.predictedAnswer, 'Saturn 24');
+  });
+});
+
+describe('smolagents', () => {
+  it('reads a CodeAgent memory dump: one message per step, action steps as decision steps with their code call, observations and errors', () => {
+    const [record] = recordsOf('smolagents', 'code-agent-memory.json');
+    const t = record.trajectory;
+    assert.deepEqual(
+      t.messages.map((m) => m.role),
+      ['system', 'user', 'assistant', 'assistant', 'assistant', 'system'],
+    );
+    assert.deepEqual(t.decisionSteps, [2, 3, 4]);
+    assert.equal(t.messages[2].toolCalls[0].name, 'python_interpreter');
+    assert.equal(t.messages[2].toolCalls[0].rawArguments, 'bridge = web_search(query="Pont des Arts length")\nprint(bridge)');
+    assert.match(t.messages[2].content, /Observation:\nExecution logs:\n## Search Results/);
+    assert.equal(t.messages[3].isError, true);
+    assert.match(t.messages[3].content, /Error: AgentExecutionError: Code execution failed/);
+    assert.equal(t.messages[5].content, 'Final answer: 9.6');
+    assert.equal(t.query, 'How many seconds would it take for a leopard at full speed to run through Pont des Arts?');
+    assert.equal(t.predictedAnswer, '9.6');
+    assert.equal(t.finalAnswerStep, 4);
+    assert.deepEqual(t.metadata.tokens, { input: 7110, output: 139 });
+    assertClearWinner(rankFormats(fixtureValue('smolagents', 'code-agent-memory.json')), 'smolagents');
+  });
+
+  it('reads a GAIA run record: intermediate_steps with a planning step and tool-calling steps, question, prediction and true answer', () => {
+    const [record] = recordsOf('smolagents', 'gaia-run.json');
+    const t = record.trajectory;
+    assert.deepEqual(
+      t.messages.map((m) => m.role),
+      ['user', 'assistant', 'assistant', 'assistant', 'system'],
+    );
+    assert.equal(t.messages[1].agent, 'planning');
+    assert.deepEqual(t.messages[2].toolCalls[0].arguments, { query: 'element atomic number 74' });
+    assert.equal(t.messages[3].toolCalls[0].name, 'final_answer');
+    assert.equal(t.query, 'Which element has the atomic number 74?');
+    assert.equal(t.predictedAnswer, 'Tungsten');
+    assert.equal(t.goldAnswer, 'Tungsten');
+    assert.equal(t.metadata.task_id, 'gaia-val-0074');
+    assertClearWinner(rankFormats(fixtureValue('smolagents', 'gaia-run.json')), 'smolagents');
+  });
+
+  it('a step of the wrong shape names smolagents and its path', () => {
+    const steps = fixtureValue('smolagents', 'code-agent-memory.json') as Record<string, unknown>[];
+    const broken = structuredClone(steps);
+    broken[3].observations = { text: 'x' };
+    assertLoadError(JSON.stringify(broken, null, 1), /smolagents/, /\$\[3\]\.observations/);
+  });
+
+  it('loads a large generated memory dump with the right counts', () => {
+    const record = loadText(makeLargeSmolagents(200), 'memory.json').records[0];
+    assert.ok(isTrajectoryRecord(record));
+    assert.equal(record.trajectory.messages.length, 2 + 200 + 1);
+    assert.equal(record.trajectory.decisionSteps.length, 200);
+    assert.equal(record.trajectory.predictedAnswer, '200');
   });
 });

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { checkSchema, type SourceText } from '../input/schemaCheck';
+import type { Message, Trajectory } from '../model/trajectory';
+import { isObject, pickString, remainingFields } from './fields';
+import { finishTrajectory } from './finish';
+import type { FormatMatch, TrajectoryReader } from './registry';
+import { toolCallFromRaw } from './toolCalls';
+
+// smolagents agent memory (huggingface/smolagents memory.py), as `agent.memory.get_full_steps()`
+// or `[step.dict() for step in agent.memory.steps]` dumps it: a list of step dicts —
+// SystemPromptStep `{system_prompt}`, TaskStep `{task, task_images}`, PlanningStep
+// `{model_input_messages, model_output_message, plan, timing, token_usage}`, ActionStep
+// `{step_number, model_output, tool_calls: [{id, type, function: {name, arguments}}],
+// observations, action_output, error: {type, message}, is_final_answer, timing, token_usage}`,
+// FinalAnswerStep `{output}` — bare, or inside a run record (`steps` / `intermediate_steps` /
+// `memory`, with `question`, `prediction`, `true_answer` as the GAIA runs write them). One message
+// per step (position rule): an action step is one decision step whose text is its model output
+// followed by its observations, since the memory keeps both in one step.
+
+const STEP_LISTS = ['steps', 'intermediate_steps', 'memory'] as const;
+const ACTION_KEYS = ['model_output', 'observations', 'step_number', 'action_output', 'model_output_message'];
+
+const toolCall = z.looseObject({
+  id: z.string().nullish(),
+  function: z.looseObject({ name: z.string({ message: 'expected the tool name as a string' }), arguments: z.unknown().optional() }).optional(),
+  name: z.string().optional(),
+  arguments: z.unknown().optional(),
+});
+const step = z.looseObject({
+  system_prompt: z.string().nullish(),
+  task: z.string().nullish(),
+  plan: z.string().nullish(),
+  model_output: z.union([z.string(), z.null()], { message: 'expected the model output as a string' }).optional(),
+  tool_calls: z.array(toolCall).nullish(),
+  observations: z.union([z.string(), z.null()], { message: 'expected the observations as a string' }).optional(),
+  error: z.union([z.looseObject({ type: z.string().optional(), message: z.string().optional() }), z.string(), z.null()]).optional(),
+  is_final_answer: z.boolean().nullish(),
+});
+type Step = z.infer<typeof step>;
+
+function isStep(value: unknown): boolean {
+  return (
+    isObject(value) &&
+    (ACTION_KEYS.some((k) => k in value) ||
+      'task' in value ||
+      'system_prompt' in value ||
+      'plan' in value ||
+      ('output' in value && Object.keys(value).length <= 2))
+  );
+}
+
+function isActionStep(value: unknown): boolean {
+  return isObject(value) && ACTION_KEYS.some((k) => k in value);
+}
+
+function stepList(value: unknown): { list: unknown[]; key?: (typeof STEP_LISTS)[number] } | undefined {
+  if (Array.isArray(value)) return { list: value };
+  if (!isObject(value)) return undefined;
+  const key = STEP_LISTS.find((k) => Array.isArray(value[k]));
+  return key ? { list: value[key] as unknown[], key } : undefined;
+}
+
+function text(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+}
+
+function outputMessageText(value: unknown): string {
+  if (!isObject(value)) return '';
+  if (typeof value.content === 'string') return value.content;
+  if (Array.isArray(value.content)) return value.content.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join('\n');
+  return '';
+}
+
+function stepMessage(s: Step, position: number): Message {
+  if (typeof s.system_prompt === 'string') return { position, role: 'system', content: s.system_prompt, toolCalls: [] };
+  if (typeof s.task === 'string' && !isActionStep(s)) return { position, role: 'user', content: s.task, toolCalls: [] };
+  if (typeof s.plan === 'string' && !('step_number' in s) && !('observations' in s))
+    return { position, role: 'assistant', agent: 'planning', content: s.plan, toolCalls: [] };
+  if (!isActionStep(s) && 'output' in s) return { position, role: 'system', agent: 'final answer', content: `Final answer: ${text(s.output)}`, toolCalls: [] };
+  const calls = (s.tool_calls ?? []).map((c) =>
+    toolCallFromRaw(c.function?.name ?? c.name ?? 'unknown', c.function ? c.function.arguments : c.arguments, c.id ?? undefined),
+  );
+  const output = s.model_output ?? outputMessageText(s.model_output_message);
+  const parts = [output.trim()];
+  if (s.observations?.trim()) parts.push(`Observation:\n${s.observations.trim()}`);
+  const error = typeof s.error === 'string' ? s.error : s.error ? [s.error.type, s.error.message].filter(Boolean).join(': ') : '';
+  if (error) parts.push(`Error: ${error}`);
+  const message: Message = { position, role: 'assistant', content: parts.filter(Boolean).join('\n\n'), toolCalls: calls };
+  if (error) message.isError = true;
+  return message;
+}
+
+/** The final answer: FinalAnswerStep `output`, else the action output of a final-answer step. */
+function finalOutput(steps: Step[]): string | undefined {
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const s = steps[i];
+    if (!isActionStep(s) && 'output' in s && s.output !== undefined && s.output !== null) return text(s.output);
+    if (s.is_final_answer && s.action_output !== undefined && s.action_output !== null) return text(s.action_output);
+  }
+  return undefined;
+}
+
+/** `smolagents`: an agent memory dump (bare step list or a run record holding one). */
+export function loadSmolagents(value: unknown, source: SourceText, id: string): Trajectory {
+  const found = stepList(value) ?? { list: [] };
+  const at = { ...source, basePath: [...(source.basePath ?? []), ...(found.key ? [found.key] : [])] };
+  const steps = checkSchema(
+    z.array(step, { message: 'expected the list of memory steps' }),
+    found.key || Array.isArray(value) ? found.list : undefined,
+    at,
+    'smolagents memory steps',
+  );
+  const messages = steps.map(stepMessage);
+  const obj = isObject(value) ? value : {};
+  const task = steps.find((s) => typeof s.task === 'string')?.task ?? undefined;
+  const metadata = found.key ? remainingFields(obj, [found.key]) : {};
+  const tokens = steps.reduce<{ input: number; output: number }>(
+    (sum, s) => {
+      const usage = isObject(s.token_usage) ? s.token_usage : {};
+      return { input: sum.input + (Number(usage.input_tokens) || 0), output: sum.output + (Number(usage.output_tokens) || 0) };
+    },
+    { input: 0, output: 0 },
+  );
+  if (tokens.input || tokens.output) metadata.tokens = tokens;
+  return finishTrajectory({
+    format: 'smolagents',
+    id,
+    messages,
+    query: pickString(obj, ['question', 'task', 'augmented_question']) ?? task,
+    predictedAnswer: pickString(obj, ['prediction', 'answer']) ?? finalOutput(steps),
+    goldAnswer: pickString(obj, ['true_answer', 'gold_answer', 'ground_truth']),
+    metadata,
+  });
+}
+
+function detectSmolagents(value: unknown): FormatMatch | undefined {
+  const found = stepList(value);
+  if (!found || found.list.length === 0) return undefined;
+  if (!found.list.some(isActionStep)) return undefined;
+  const bad = found.list.findIndex((s) => !isStep(s));
+  const where = found.key ? `\`${found.key}\`` : 'a JSON array';
+  if (bad !== -1)
+    return {
+      score: 0.4,
+      reason: `${where} of smolagents memory steps`,
+      missing: [`a memory step (task, model_output, observations…) at ${found.key ?? ''}[${bad}]`],
+    };
+  return { score: 0.9, reason: `${where} of smolagents memory steps (ActionStep \`model_output\`, \`observations\`)` };
+}
+
+export const smolagentsReader: TrajectoryReader = {
+  id: 'smolagents',
+  label: 'smolagents agent memory',
+  detect: detectSmolagents,
+  load: loadSmolagents,
+};

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { heuristicAudit, heuristicSignals } from '../../../src/core/audit/heuristic';
+import { heuristicAudit, heuristicSignals, searchAgentAudit } from '../../../src/core/audit/heuristic';
 import { balancedFitCases, readAnnotatedCases } from '../../../src/core/audit/heuristic/corpus';
 import { FEATURES, fitWeights, rankSuspects, type Weights } from '../../../src/core/audit/heuristic/rank';
 import { HEURISTIC_WEIGHTS } from '../../../src/core/audit/heuristic/weights';
@@ -223,6 +223,22 @@ describe('heuristic auditor: evidence is where it says, on real traces', functio
       }
     }
     assert.ok(records >= 6, `${records} sample records`);
+  });
+
+  it('on the annotated search-agent samples, every case heuristic/v1 placed in the tolerance span stays there, with its root cause', () => {
+    const cases = readAnnotatedCases([join(repo, 'samples', 'trajectories')], repo);
+    assert.ok(cases.length >= 9, `${cases.length} annotated samples`);
+    let kept = 0;
+    for (const c of cases) {
+      const span = c.span ?? [c.gold, c.gold];
+      const v1 = searchAgentAudit(c.t);
+      if (v1.criticalStep < span[0] || v1.criticalStep > span[1]) continue;
+      const v2 = heuristicAudit(c.t);
+      assert.ok(v2.criticalStep >= span[0] && v2.criticalStep <= span[1], `${c.id}: v1 ${v1.criticalStep} in [${span}], v2 ${v2.criticalStep}`);
+      assert.equal(v2.rootCause, v1.rootCause, c.id);
+      kept++;
+    }
+    assert.ok(kept >= 4, `${kept} cases in span`);
   });
 
   it('every suspect of all 184 Who&When traces (../shared/data/who-and-when)', function () {

@@ -193,6 +193,19 @@ function sweStepMessages(steps: z.infer<typeof sweStep>[]): Message[] {
   });
 }
 
+/**
+ * The problem statement inside the agents' default task templates (SWE-agent 0.x `ISSUE:` …
+ * `INSTRUCTIONS:`, SWE-agent 1.x and mini-swe-agent `<pr_description>`, mini's "Please solve this
+ * issue:"); the whole message when it follows none of them. The message itself keeps its text.
+ */
+export function problemInTemplate(text: string): string {
+  const found =
+    /<pr_description>\s*(?:Consider the following PR description:\s*)?([\s\S]*?)\s*<\/pr_description>/.exec(text) ??
+    /\nISSUE:\n([\s\S]*?)\n\s*\nINSTRUCTIONS:/.exec(text) ??
+    /^Please solve this issue: ([\s\S]*?)\n\nYou can execute bash commands/.exec(text);
+  return found?.[1].trim() ? found[1].trim() : text;
+}
+
 /** `replay_config` is an object in some versions and a JSON string in others. */
 function replayConfigOf(value: unknown): Obj | undefined {
   if (isObject(value)) return value;
@@ -250,7 +263,7 @@ export function loadSweAgent(value: unknown, source: SourceText, id: string): Tr
     format: 'swe-agent',
     id,
     messages,
-    query: problemStatementOf(obj) ?? firstUser?.content,
+    query: problemStatementOf(obj) ?? (firstUser ? problemInTemplate(firstUser.content) : undefined),
     predictedAnswer: pickString(info, ['submission']),
     metadata,
   });
@@ -436,10 +449,12 @@ export function loadMiniSweAgent(value: unknown, source: SourceText, id: string)
   const metadata = remainingFields(obj, ['messages']);
   const outcome = exitOutcome(info, 'info');
   if (outcome) metadata.outcome = outcome;
+  const task = messages.find((m) => m.role === 'user');
   return finishTrajectory({
     format: 'mini-swe-agent',
     id,
     messages,
+    query: task ? problemInTemplate(task.content) : undefined,
     predictedAnswer: pickString(info, ['submission']) ?? pickString(exitExtra, ['submission']),
     // A run that ends without a submission has no answer; the last step's text is not one.
     inferPredictedAnswer: false,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AMBIGUITY_MARGIN, FULL_MATCH, rankFormats } from '../../../src/core/formats/registry';
-import { fencedBlocks } from '../../../src/core/formats/sweAgent';
+import { fencedBlocks, problemInTemplate } from '../../../src/core/formats/sweAgent';
 import { InputError } from '../../../src/core/input/inputError';
 import { loadFile, loadText } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
@@ -174,7 +174,8 @@ describe('swe-agent: .traj', () => {
     });
     assert.equal(t.messages[3].reasoning, undefined, 'the thought is the response’s text before its command, not counted twice');
     assert.equal(t.messages[1].role, 'user', 'the demonstration');
-    assert.match(t.query ?? '', /^We're currently solving the following issue/);
+    assert.equal(t.query, 'Paginator.page(0) returns the first page instead of raising InvalidPage.', 'the issue inside the task template');
+    assert.match(t.messages[2].content, /^We're currently solving the following issue/, 'the message keeps its text');
     assert.equal(t.predictedAnswer, undefined);
     assert.deepEqual(t.metadata.outcome, { success: false, score: null, source: 'info.exit_status' });
   });
@@ -198,7 +199,18 @@ describe('swe-agent: .traj', () => {
     assert.equal(t.decisionSteps.length, 5);
     assert.equal(callNames(t).length, 5);
     assert.equal(t.messages[0].role, 'system');
-    assert.match(t.query ?? '', /^<uploaded_files>/, 'the first user message');
+    assert.equal(
+      t.query,
+      "`slugify` drops digits at the end of a title: slugify('Release 2') returns 'release-' instead of 'release-2'.",
+      'the <pr_description> of the first user message',
+    );
+  });
+
+  it('the problem statement inside a task template, else the whole message', () => {
+    assert.equal(problemInTemplate('Here is the issue text:\nISSUE:\nIt breaks.\nTwice.\n\nINSTRUCTIONS:\nNow solve it.'), 'It breaks.\nTwice.');
+    assert.equal(problemInTemplate('<pr_description>\n  Add X.\n</pr_description>\nCan you help me?'), 'Add X.');
+    assert.equal(problemInTemplate('Just do the task.'), 'Just do the task.');
+    assert.equal(problemInTemplate('<pr_description>\n</pr_description>'), '<pr_description>\n</pr_description>', 'an empty statement is no statement');
   });
 
   it('fenced commands: the last complete ``` block (SWE-agent), languages kept', () => {
@@ -230,7 +242,7 @@ describe('mini-swe-agent: .traj.json', () => {
       [11, 10],
       [13, 12],
     ]);
-    assert.match(t.query ?? '', /^<pr_description>\nConsider the following PR description:\nThe `wc` clone/);
+    assert.equal(t.query, 'The `wc` clone in ./wc.py prints 0 lines for a file without a trailing newline. Fix it.');
     assert.equal(t.predictedAnswer?.startsWith('diff --git a/wc.py b/wc.py'), true);
     assert.equal((t.metadata.info as { mini_version: string }).mini_version, '1.9.1');
   });
@@ -246,6 +258,7 @@ describe('mini-swe-agent: .traj.json', () => {
     assert.equal(t.messages[11].role, 'system');
     assert.equal(t.predictedAnswer?.startsWith('diff --git a/cli.py b/cli.py'), true);
     assert.equal(t.finalAnswerStep, 10);
+    assert.equal(t.query, 'Add a --version flag to cli.py that prints the version from pyproject.toml.', 'after "Please solve this issue:"');
   });
 
   it('a run that hit its limits without submitting failed; the Responses API shape is read too', () => {

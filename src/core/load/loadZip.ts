@@ -110,11 +110,12 @@ export function loadZipBytes(bytes: Uint8Array, displayName: string, options: Zi
   const configured = isObject(header.eval.config) && typeof header.eval.config.epochs === 'number' ? header.eval.config.epochs : 1;
   const manyEpochs = configured > 1 || samples.some((s) => s.epoch !== 1);
   const queries = summaryQueries(small, displayName);
-  const readEntry = (entry: string): string => {
+  const spans = entrySpans(bytes, names);
+  const inflateFrom = (archive: Uint8Array, entry: string): string | undefined => {
     let text: string | undefined;
     try {
       walkZip(
-        bytes,
+        archive,
         (name) => name === entry,
         (name, data) => {
           options.onInflate?.(name);
@@ -124,6 +125,12 @@ export function loadZipBytes(bytes: Uint8Array, displayName: string, options: Zi
     } catch (error) {
       throw new InputError(displayName, `cannot inflate ${entry} (${(error as Error).message})`);
     }
+    return text;
+  };
+  const readEntry = (entry: string): string => {
+    // The entry's own bytes when its span is known (reading one sample is then independent of the log's size), else the whole archive.
+    const span = spans?.get(entry);
+    const text = (span ? inflateFrom(bytes.subarray(span[0], span[1]), entry) : undefined) ?? inflateFrom(bytes, entry);
     if (text === undefined) throw new InputError(displayName, `the zip entry ${entry} is gone`);
     return text;
   };
@@ -149,6 +156,40 @@ export function loadZipBytes(bytes: Uint8Array, displayName: string, options: Zi
     records,
     problems,
   };
+}
+
+const LOCAL_HEADER = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const CENTRAL_HEADER = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+
+/**
+ * Where each entry's local header and data lie ([start, end) byte offsets), found by looking for
+ * each local header signature followed by the entry's name, in archive order; undefined when an
+ * entry cannot be found so (readers then walk the whole archive, which is always right).
+ */
+export function entrySpans(bytes: Uint8Array, names: string[]): Map<string, [number, number]> | undefined {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const starts: number[] = [];
+  let from = 0;
+  for (const name of names) {
+    const nameBytes = Buffer.from(name, 'utf8');
+    let at = buffer.indexOf(LOCAL_HEADER, from);
+    while (
+      at !== -1 &&
+      !(
+        at + 30 + nameBytes.length <= buffer.length &&
+        buffer.readUInt16LE(at + 26) === nameBytes.length &&
+        buffer.subarray(at + 30, at + 30 + nameBytes.length).equals(nameBytes)
+      )
+    )
+      at = buffer.indexOf(LOCAL_HEADER, at + 1);
+    if (at === -1) return undefined;
+    starts.push(at);
+    from = at + 30 + nameBytes.length;
+  }
+  const central = buffer.indexOf(CENTRAL_HEADER, from);
+  const spans = new Map<string, [number, number]>();
+  names.forEach((name, i) => spans.set(name, [starts[i], starts[i + 1] ?? (central === -1 ? buffer.length : central)]));
+  return spans;
 }
 
 function parseEntry(text: string, displayName: string, entry: string): unknown {

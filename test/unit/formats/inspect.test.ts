@@ -8,7 +8,7 @@ import { outcomeOfScoreValue } from '../../../src/core/formats/inspect';
 import { InputError } from '../../../src/core/input/inputError';
 import { loadFile, loadText } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../../../src/core/load/loadRecord';
-import { loadZipBytes } from '../../../src/core/load/loadZip';
+import { entrySpans, loadZipBytes } from '../../../src/core/load/loadZip';
 import type { Trajectory } from '../../../src/core/model/trajectory';
 import { buildRecordList } from '../../../src/core/view/recordView';
 import { deflatedEval, zipWithMethod } from '../../fixtures/formats/inspect/makeEval';
@@ -216,6 +216,36 @@ describe('Inspect AI logs', () => {
       inflated.filter((n) => n.startsWith('samples/')),
       ['samples/1_epoch_1.json'],
     );
+  });
+
+  it("finds each entry's own bytes, so opening one sample reads only that entry", () => {
+    for (const file of LOGS.slice(1)) {
+      const bytes = readFileSync(join(FOLDER, file));
+      const names = [
+        '_journal/start.json',
+        'samples/1_epoch_1.json',
+        'samples/1_epoch_2.json',
+        'samples/q-2_epoch_1.json',
+        'samples/q-2_epoch_2.json',
+        'summaries.json',
+        'reductions.json',
+        'header.json',
+      ];
+      const spans = entrySpans(bytes, names);
+      assert.ok(spans, file);
+      let end = 0;
+      for (const name of names) {
+        const [start, stop] = spans.get(name)!;
+        assert.equal(start, end, `${file}: ${name} starts where the previous entry ends`);
+        assert.equal(bytes.subarray(start + 30, start + 30 + name.length).toString('utf8'), name);
+        end = stop;
+      }
+      assert.equal(bytes.readUInt32LE(end), 0x02014b50, `${file}: the last entry ends at the central directory`);
+      // One entry's bytes alone are a readable archive of that entry.
+      const [start, stop] = spans.get('samples/q-2_epoch_2.json')!;
+      const inflated: string[] = [];
+      assert.throws(() => loadZipBytes(bytes.subarray(start, stop), 'one.eval', { onInflate: (n) => inflated.push(n) }), /without header\.json/);
+    }
   });
 
   it('makeLarge() is a large Inspect log that loads with every sample', () => {

@@ -7,6 +7,7 @@ import { registerAuditFolder, registerAuditTrajectory, registerCancelJob } from 
 import { registerExportRepairs } from './commands/exportRepairs';
 import { registerInspectFile } from './commands/inspectFile';
 import { registerOpenInEditor } from './commands/openInEditor';
+import { registerReopenAsFormat } from './commands/reopenAsFormat';
 import { registerOpenSample } from './commands/openSample';
 import { registerRevealStep } from './commands/revealStep';
 import { registerShowOutline } from './commands/showOutline';
@@ -59,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
     registerShowOutline(),
     registerValidateFile(diagnostics, log),
     registerOpenInEditor(),
+    registerReopenAsFormat(context),
     registerOpenSample(),
     registerRevealStep(editorProvider),
     registerEditorOffer(),

@@ -4,6 +4,7 @@ import { isFileNotFound, readUriBytes } from '../uriFiles';
 import { InputError } from '../../core/input/inputError';
 import { decodeText } from '../../core/input/readText';
 import { loadBytes, type LoadedFile } from '../../core/load/loadFile';
+import type { TrajectoryFormat } from '../../core/model/trajectory';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../../core/load/loadRecord';
 import { annotationSchema, type Sidecar } from '../../core/sidecar/schema';
 import {
@@ -76,10 +77,11 @@ export class TrajectoryDocument implements vscode.CustomDocument {
     step(0);
   }
 
-  static async open(uri: vscode.Uri, backup?: AnnotationBackup): Promise<TrajectoryDocument> {
+  /** `format`: the reader the user chose ("Reopen as format…"); detection otherwise. */
+  static async open(uri: vscode.Uri, backup?: AnnotationBackup, format?: TrajectoryFormat): Promise<TrajectoryDocument> {
     const bytes = await readUriBytes(uri);
     const displayName = vscode.workspace.asRelativePath(uri);
-    const loaded = loadBytes(bytes, displayName);
+    const loaded = loadBytes(bytes, displayName, { format });
     if (!loaded.records.some(isTrajectoryRecord)) {
       throw new InputError(displayName, `is a ${loaded.detection.kind}, not a trajectory (${loaded.detection.reason})`);
     }

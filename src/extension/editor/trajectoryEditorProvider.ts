@@ -5,6 +5,7 @@ import type { Log } from '../log';
 import type { AnnotationBackup } from '../../core/editing/annotationEdits';
 import { PanelSession, type AnnotationEditor } from './panelSession';
 import { TrajectoryDocument } from './trajectoryDocument';
+import { chosenFormat } from '../commands/reopenAsFormat';
 import { webviewPage } from '../webviewPage';
 
 /**
@@ -83,7 +84,7 @@ export class TrajectoryEditorProvider implements AnnotationEditor {
     }
     try {
       const started = Date.now();
-      const document = await TrajectoryDocument.open(uri, backup);
+      const document = await TrajectoryDocument.open(uri, backup, chosenFormat(this.context, uri));
       this.log.info(`opened ${document.loaded.file} in ${Date.now() - started} ms`);
       this.watchSidecar(document);
       if (document.sidecarProblem) void vscode.window.showWarningMessage(document.sidecarProblem);

@@ -148,11 +148,13 @@ const SWE_ROLES: Record<string, Role> = {
 /** history[i] → message i: the system prompt is system, the commands tool calls, the outputs tool returns. */
 function sweHistoryMessages(history: z.infer<typeof sweHistoryItem>[]): Message[] {
   let lastActed = false;
+  // Every message names its agent ("main", "primary"); the name tells something only when several agents speak.
+  const multiAgent = new Set(history.map((item) => item.agent ?? '')).size > 1;
   const messages = history.map((item, position): Message => {
     const content = partsToText(item.content ?? null);
     let role: Role = SWE_ROLES[item.role] ?? 'system';
     const message: Message = { position, role, content, toolCalls: [] };
-    if (item.agent) message.agent = item.agent;
+    if (multiAgent && item.agent) message.agent = item.agent;
     if (role === 'assistant') {
       message.toolCalls = callsOf(item.tool_calls);
       if (message.toolCalls.length === 0) {

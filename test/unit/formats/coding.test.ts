@@ -152,6 +152,7 @@ describe('swe-agent: .traj', () => {
       [11, 10],
     ]);
     assert.equal(t.messages[3].toolCallId, 'call_a1');
+    assert.equal(t.messages[2].agent, undefined, 'one agent ("main") is not named on every row');
     assert.equal(
       t.query,
       "`slugify` drops digits at the end of a title: slugify('Release 2') returns 'release-' instead of 'release-2'.",
@@ -203,6 +204,21 @@ describe('swe-agent: .traj', () => {
       t.query,
       "`slugify` drops digits at the end of a title: slugify('Release 2') returns 'release-' instead of 'release-2'.",
       'the <pr_description> of the first user message',
+    );
+  });
+
+  it('names the agents when several speak (a reviewer beside the main agent)', () => {
+    const t = trajectoryOf({
+      history: [
+        { role: 'system', content: 's', agent: 'main', message_type: 'system_prompt' },
+        { role: 'user', content: 'task', agent: 'main', message_type: 'observation' },
+        { role: 'assistant', content: 'patch it', agent: 'main', action: 'submit', message_type: 'action' },
+        { role: 'assistant', content: 'looks right', agent: 'reviewer', message_type: 'thought' },
+      ],
+    });
+    assert.deepEqual(
+      t.messages.map((m) => m.agent),
+      ['main', 'main', 'main', 'reviewer'],
     );
   });
 

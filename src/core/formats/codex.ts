@@ -1,15 +1,15 @@
 // `codex`: a Codex CLI rollout (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl). One file is one
 // session; message i is line i. Two layouts: `{timestamp, type, payload}` lines (session_meta,
 // response_item, event_msg, turn_context, compacted), and the legacy one (a session object line,
-// then bare ResponseItems and `{record_type: "state"}` lines). The TypeScript CLI's
-// `{session, items}` JSON is read as one value.
+// then bare ResponseItems and `{record_type: "state"}` lines); also the `codex exec --json` event
+// stream. The TypeScript CLI's `{session, items}` JSON is read as one value.
 import { z } from 'zod';
 import type { SourceText } from '../input/schemaCheck';
 import type { Message, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, TrajectoryReader } from './registry';
-import { firstFailing, refuseLine, shortText, typeOf } from './sessionLines';
+import { addTo, firstFailing, refuseLine, shortText, typeOf } from './sessionLines';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 type Obj = Record<string, unknown>;
@@ -192,6 +192,7 @@ function finish(messages: Message[], metadata: Obj, query: string | undefined, i
 }
 
 export function loadCodexLines(values: unknown[], lineNumbers: number[], source: SourceText): Loaded {
+  if (isExecEvent(values[0])) return loadCodexExecLines(values, lineNumbers, source);
   const messages: Message[] = [];
   const metadata: Obj = {};
   const models = new Set<string>();
@@ -252,8 +253,123 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
   return finish(messages, metadata, query, '0', lineNumbers[0] ?? 1);
 }
 
+// `codex exec --json` output: thread events `{type: thread.started | turn.started | turn.completed |
+// turn.failed | item.started | item.updated | item.completed | error}`, items {id, type (item_type
+// in the first version), …}: agent_message, reasoning, command_execution, file_change,
+// mcp_tool_call, web_search, todo_list, error.
+const EXEC_EVENTS = new Set(['thread.started', 'turn.started', 'turn.completed', 'turn.failed', 'item.started', 'item.updated', 'item.completed', 'error']);
+const TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'web_search']);
+const execItemSchema = z.looseObject({
+  item: z.looseObject({ id: z.string({ message: 'expected the item `id` as a string' }), type: z.string({ message: 'expected the item `type` as a string' }) }),
+});
+
+function isExecEvent(value: unknown): boolean {
+  return isObject(value) && typeof value.type === 'string' && EXEC_EVENTS.has(value.type) && !('payload' in value);
+}
+
+function execItemType(item: Obj): string {
+  const type = typeof item.type === 'string' ? item.type : String(item.item_type);
+  return type === 'assistant_message' ? 'agent_message' : type;
+}
+
+/** The call an exec tool item stands for: its tool name and arguments. */
+function execCall(item: Obj, type: string): { name: string; args: unknown } {
+  if (type === 'command_execution') return { name: 'shell', args: { command: item.command } };
+  if (type === 'web_search') return { name: 'web_search', args: { query: item.query } };
+  if (type === 'file_change') return { name: 'apply_patch', args: { changes: item.changes } };
+  return { name: [item.server, item.tool].filter((p) => typeof p === 'string').join('.') || 'mcp_tool', args: item.arguments ?? {} };
+}
+
+function execOutput(item: Obj, type: string): { text: string; failed: boolean } {
+  const failed = item.status === 'failed' || item.status === 'declined' || (typeof item.exit_code === 'number' && item.exit_code !== 0) || isObject(item.error);
+  if (type === 'command_execution') return { text: typeof item.aggregated_output === 'string' ? item.aggregated_output : '', failed };
+  if (type === 'file_change')
+    return {
+      text: (Array.isArray(item.changes) ? item.changes : []).map((c) => (isObject(c) ? `${String(c.kind)} ${String(c.path)}` : String(c))).join('\n'),
+      failed,
+    };
+  if (isObject(item.error)) return { text: `Error: ${String(item.error.message ?? '')}`, failed };
+  return { text: item.result === undefined || item.result === null ? '' : contentText(isObject(item.result) ? item.result.content : item.result), failed };
+}
+
+export function loadCodexExecLines(values: unknown[], lineNumbers: number[], source: SourceText): Loaded {
+  const started = new Set<string>();
+  const metadata: Obj = {};
+  const usage: Record<string, number> = {};
+  const messages = values.map((value, position): Message => {
+    const line = isObject(value) ? value : {};
+    const event = typeof line.type === 'string' ? line.type : 'entry';
+    if (event === 'item.started' || event === 'item.updated' || event === 'item.completed') {
+      const item = isObject(line.item) ? line.item : undefined;
+      if (!item || typeof item.id !== 'string' || (typeof item.type !== 'string' && typeof item.item_type !== 'string'))
+        refuseLine(execItemSchema, value, source, lineNumbers[position], 'a codex exec --json item event; format codex');
+      const type = execItemType(item);
+      const message: Message = { position, role: 'system', agent: type, content: '', toolCalls: [] };
+      if (event === 'item.updated') {
+        message.content = `[${type} update]`;
+        return message;
+      }
+      if (TOOL_ITEMS.has(type)) {
+        const { name, args } = execCall(item, type);
+        const output = execOutput(item, type);
+        // Started, then completed: the call, then its return; completed alone: the call with its output.
+        if (event === 'item.completed' && started.has(item.id)) {
+          message.role = 'tool';
+          message.toolCallId = item.id;
+          message.content = output.text;
+        } else {
+          message.role = 'assistant';
+          message.toolCalls.push(toolCallFromRaw(name, args, item.id));
+          if (event === 'item.started') started.add(item.id);
+          else message.content = output.text;
+        }
+        if (event === 'item.completed' && output.failed) message.isError = true;
+        delete message.agent;
+        return message;
+      }
+      if (type === 'agent_message' || type === 'reasoning') {
+        message.role = 'assistant';
+        delete message.agent;
+        const text = typeof item.text === 'string' ? item.text : '';
+        if (type === 'reasoning') message.reasoning = text;
+        else message.content = text;
+        return message;
+      }
+      if (type === 'error') message.isError = true;
+      const text =
+        type === 'todo_list' && Array.isArray(item.items)
+          ? item.items.map((t) => (isObject(t) ? `${t.completed ? '[x]' : '[ ]'} ${String(t.text)}` : '')).join('\n')
+          : contentText(item.message ?? item.text ?? '');
+      message.content = `[${type}] ${text}`.trim();
+      return message;
+    }
+    const message: Message = { position, role: 'system', agent: event, content: `[${event}]`, toolCalls: [] };
+    if (event === 'thread.started' && typeof line.thread_id === 'string') {
+      metadata.threadId ??= line.thread_id;
+      message.content = `[thread started] ${line.thread_id}`;
+    } else if (event === 'turn.completed' && isObject(line.usage)) {
+      for (const key of Object.keys(line.usage)) addTo(usage, key, line.usage[key]);
+    } else if (event === 'turn.failed' || event === 'error') {
+      message.isError = true;
+      const error = isObject(line.error) ? line.error.message : line.message;
+      if (typeof error === 'string') message.content = `[${event}] ${error}`;
+    }
+    return message;
+  });
+  if (Object.keys(usage).length) metadata.usage = usage;
+  metadata.layout = 'codex exec --json';
+  return finish(messages, metadata, undefined, '0', lineNumbers[0] ?? 1);
+}
+
 function detectCodexLines(values: unknown[]): FormatMatch | undefined {
   if (values.length === 0) return undefined;
+  if (isExecEvent(values[0])) {
+    const reason = 'JSONL events `thread.started`/`turn.*`/`item.*` (codex exec --json)';
+    const foreign = firstFailing(values, isExecEvent);
+    if (foreign !== -1) return { score: 0.4, reason, missing: [`a codex exec event {type: thread.started/turn.*/item.*/error} on JSON line ${foreign + 1}`] };
+    if (!values.some((v) => typeOf(v) === 'item.completed')) return { score: 0.4, reason, missing: ['`item.completed` events'] };
+    return { score: 0.9, reason };
+  }
   if (isLegacySession(values[0])) {
     const rest = values.slice(1);
     if (rest.length === 0 || !rest.some(isLegacyLine)) return undefined;

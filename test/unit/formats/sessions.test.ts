@@ -19,6 +19,7 @@ const CLAUDE = join(FIXTURES, 'claude-code', 'session.jsonl');
 const CODEX = join(FIXTURES, 'codex', 'rollout-2025-09-22T14-03-00-0199706a-3c1e-7b52-a0d4-5e8f21c9b7aa.jsonl');
 const CODEX_LEGACY = join(FIXTURES, 'codex', 'rollout-legacy.jsonl');
 const CODEX_TS = join(FIXTURES, 'codex', 'rollout-typescript.json');
+const CODEX_EXEC = join(FIXTURES, 'codex', 'exec-json.jsonl');
 const GEMINI = join(FIXTURES, 'gemini-cli', 'session-2025-10-03T16-20-3b6f0a2e.jsonl');
 const GEMINI_JSON = join(FIXTURES, 'gemini-cli', 'session-2025-08-11T07-45-e8d1c4b7.json');
 const GEMINI_CHECKPOINT = join(FIXTURES, 'gemini-cli', 'checkpoint-render.json');
@@ -253,6 +254,28 @@ describe('codex: Codex CLI rollouts', () => {
     assert.equal(t.predictedAnswer, 'It compiles the TypeScript project with `tsc -p .`.');
     assert.equal(t.metadata.id, 'c2f1d0e8-7a3b-4c59-b1e6-0d8f4a2c9e71');
   });
+  it('the `codex exec --json` stream: a started tool item is the call and its completed item the return; a completed-only item is the call with its output', () => {
+    const t = only(CODEX_EXEC);
+    assert.equal(t.format, 'codex');
+    assert.deepEqual(roles(t), ['system', 'system', 'assistant', 'assistant', 'tool', 'assistant', 'assistant', 'tool', 'system', 'assistant', 'system']);
+    assert.deepEqual(t.decisionSteps, [2, 3, 5, 6, 9]);
+    assert.equal(t.messages[2].reasoning, '**Checking the failing test** before touching the parser.');
+    assert.deepEqual(calls(t), ['shell', 'apply_patch', 'docs.search']);
+    assert.deepEqual(t.messages[6].toolCalls[0].arguments, { query: 'collapse repeated dashes regex' });
+    assert.deepEqual(returns(t), [
+      [4, 3, 'item_1'],
+      [7, 6, 'item_3'],
+    ]);
+    assert.equal(t.messages[4].isError, true, 'exit code 1');
+    assert.equal(t.messages[4].content, "FAIL test/slug.test.js\n  expected 'a-b' but got 'a--b'\n");
+    assert.equal(t.messages[5].content, 'update /work/slug/src/slug.js');
+    assert.equal(t.messages[7].content, 'Use /-+/g to collapse runs of dashes.');
+    assert.equal(t.messages[8].content, '[todo_list] [x] Fix dash collapsing\n[ ] Run the tests');
+    assert.equal(t.query, undefined, 'the exec stream does not record the prompt');
+    assert.equal(t.predictedAnswer, "Repeated separators now collapse to one dash; `slug('a  b')` gives `a-b`.");
+    assert.deepEqual(t.metadata.usage, { input_tokens: 24763, cached_input_tokens: 24448, output_tokens: 122 });
+    assert.equal(t.metadata.threadId, '019a2d7a-41c4-78b1-b7cc-a45d62a89cd5');
+  });
 });
 
 describe('gemini-cli: Gemini CLI sessions', () => {
@@ -330,7 +353,7 @@ describe('gemini-cli: Gemini CLI sessions', () => {
 });
 
 describe('session formats: detection', () => {
-  const jsonl = [CLAUDE, CODEX, CODEX_LEGACY, GEMINI];
+  const jsonl = [CLAUDE, CODEX, CODEX_LEGACY, CODEX_EXEC, GEMINI];
   const json = [CODEX_TS, GEMINI_JSON, GEMINI_CHECKPOINT];
   const expected = (path: string) => path.split('/').at(-2) as TrajectoryFormat;
   const parsedLines = (path: string) => linesOf(path).map((l) => JSON.parse(l) as unknown);
@@ -453,6 +476,13 @@ describe('session formats: broken files', () => {
       ),
       /looks like Codex CLI rollout \(`codex`\).*rollout line shape .* on JSON line 6/,
     );
+    assert.match(
+      loadError(
+        withLine(linesOf(CODEX_EXEC), 3, (l) => delete l.item.id),
+        'e.jsonl',
+      ),
+      /^e\.jsonl:4:\d+: at \$\.item\.id: missing id; expected string \(a codex exec --json item event; format codex\)$/,
+    );
     const ts = JSON.parse(readFileSync(CODEX_TS, 'utf8'));
     ts.items[1].name = null;
     assert.match(
@@ -521,6 +551,7 @@ describe('session formats: large generated sessions and the CLI', () => {
       [CODEX, 'codex', 18, 6, 4],
       [CODEX_LEGACY, 'codex', 8, 3, 1],
       [CODEX_TS, 'codex', 4, 2, 1],
+      [CODEX_EXEC, 'codex', 11, 5, 3],
       [GEMINI, 'gemini-cli', 15, 4, 2],
       [GEMINI_JSON, 'gemini-cli', 3, 2, 1],
       [GEMINI_CHECKPOINT, 'gemini-cli', 6, 3, 1],

@@ -33,10 +33,10 @@ function files(dir: string): string[] {
     .sort();
 }
 
-function subsetOf(folder: string, file: string): string {
-  const rel = relative(folder, file);
-  if (/(^|\/)Algorithm-Generated\//.test(rel)) return 'Who&When Algorithm-Generated';
-  if (/(^|\/)Hand-Crafted\//.test(rel)) return 'Who&When Hand-Crafted';
+function subsetOf(folder: string, file: string, t: Trajectory): string {
+  if (/(^|[\\/])Algorithm-Generated[\\/]/.test(file)) return 'Who&When Algorithm-Generated';
+  if (/(^|[\\/])Hand-Crafted[\\/]/.test(file)) return 'Who&When Hand-Crafted';
+  if (t.format === 'who-and-when') return `Who&When (${basename(folder)})`;
   return `${basename(folder)} (search-agent samples)`;
 }
 
@@ -64,7 +64,7 @@ export function readAnnotatedCases(folders: string[], root: string): AnnotatedCa
         const rootCause = normalizeRootCause(annotation?.rootCause ?? t.gold?.rootCause);
         cases.push({
           id: `${relative(root, file)}#${record.id}`,
-          subset: subsetOf(folder, file),
+          subset: subsetOf(folder, file, t),
           t,
           gold: step,
           ...(t.gold?.mistakeAgent ? { goldAgent: t.gold.mistakeAgent } : {}),

@@ -85,6 +85,14 @@ describe('openhands: event streams', () => {
     assert.equal(t.messages[0].content.startsWith('You are OpenHands agent'), true);
   });
 
+  it('reads the server’s trajectory export, `{trajectory: [events]}`, as the same events', () => {
+    const events = JSON.parse(readFileSync(fixture('openhands', 'event-stream.json'), 'utf8')) as unknown[];
+    const t = trajectoryOf({ trajectory: events });
+    assert.equal(t.format, 'openhands');
+    assert.equal(roles(t), 'susssatatatatas');
+    assert.deepEqual(t.decisionSteps, [5, 7, 9, 11, 13]);
+  });
+
   it('reads the flat events of 2024 histories (resolver output): no ids or causes, a return answers the action before it', () => {
     const t = single('openhands', 'resolver-flat.json');
     assert.equal(t.format, 'openhands');

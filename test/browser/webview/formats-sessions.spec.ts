@@ -33,6 +33,15 @@ const CASES: [string, string, string, { position: number; role: string; text: st
     ],
   ],
   [
+    'codex-exec',
+    'codex',
+    'exec-json.jsonl',
+    [
+      { position: 3, role: 'assistant', text: 'shell' },
+      { position: 4, role: 'tool', text: 'FAIL test/slug.test.js' },
+    ],
+  ],
+  [
     'gemini-cli',
     'gemini-cli',
     'session-2025-10-03T16-20-3b6f0a2e.jsonl',

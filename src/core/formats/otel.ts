@@ -523,7 +523,7 @@ function loadOtelLines(values: unknown[], lineNumbers: number[], source: SourceT
 }
 
 /** The text of each line by its 1-based number, so a schema error on a line gets its column. */
-function lineTexts(text: string | undefined): (lineNumber: number) => string | undefined {
+export function lineTexts(text: string | undefined): (lineNumber: number) => string | undefined {
   if (text === undefined) return () => undefined;
   const starts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);

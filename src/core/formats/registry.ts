@@ -14,6 +14,7 @@ import { langSmithReader } from './langsmith';
 import { magenticOneReader } from './magenticOne';
 import { openHandsReader } from './openhands';
 import { otelReader } from './otel';
+import { openAiAgentsReader } from './openaiAgents';
 import { openAiChatReader } from './openaiChat';
 import { miniSweAgentReader, sweAgentReader } from './sweAgent';
 import { searchAuditBenchReader } from './searchAuditBench';
@@ -76,7 +77,7 @@ export interface TrajectoryReader {
 }
 
 /** Every reader; order only breaks exact ties. */
-export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, atifReader, openHandsReader, sweAgentReader, miniSweAgentReader, magenticOneReader, tauBenchReader, otelReader, langSmithReader, camelReader, smolagentsReader, openAiChatReader];
+export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, atifReader, openHandsReader, sweAgentReader, miniSweAgentReader, magenticOneReader, tauBenchReader, otelReader, langSmithReader, camelReader, smolagentsReader, openAiAgentsReader, openAiChatReader];
 
 export function readerFor(id: TrajectoryFormat): TrajectoryReader | undefined {
   return TRAJECTORY_READERS.find((reader) => reader.id === id);

@@ -8,6 +8,7 @@ import { loadFile, loadText } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { Trajectory } from '../../../src/core/model/trajectory';
 import { makeLarge as makeLargeLangSmith } from '../../bench/formats/langsmith';
+import { makeLarge as makeLargeAgents } from '../../bench/formats/openai-agents';
 import { makeLarge as makeLargeOtel } from '../../bench/formats/otel';
 import { makeLarge as makeLargeSmolagents } from '../../bench/formats/smolagents';
 
@@ -279,5 +280,78 @@ describe('smolagents', () => {
     assert.equal(record.trajectory.messages.length, 2 + 200 + 1);
     assert.equal(record.trajectory.decisionSteps.length, 200);
     assert.equal(record.trajectory.predictedAnswer, '200');
+  });
+});
+
+describe('openai-agents', () => {
+  it("reads the exporter's payload: the trace item first, then one message per span in start order; a response span's calls are the function spans after it", () => {
+    const [record] = recordsOf('openai-agents', 'exporter-payload.json');
+    const t = record.trajectory;
+    assert.equal(record.id, 'trace_4f1c2a9b8d7e4a6c9b0d1e2f3a4b5c6d');
+    assert.deepEqual(
+      t.messages.map((m) => m.content.split(' ')[0]),
+      ['workflow', 'agent', 'guardrail', 'model', 'Lisbon:', 'Error:', 'model', 'handoff', 'agent', 'Lisbon'],
+    );
+    assert.deepEqual(
+      t.messages.map((m) => m.role),
+      ['system', 'system', 'system', 'assistant', 'tool', 'tool', 'assistant', 'system', 'system', 'assistant'],
+    );
+    assert.deepEqual(t.decisionSteps, [3, 6, 9]);
+    assert.deepEqual(
+      t.messages[3].toolCalls.map((c) => c.arguments),
+      [{ city: 'Lisbon' }, { city: 'Porto' }],
+    );
+    assert.equal(t.messages[4].issuedBy, 3);
+    assert.equal(t.messages[5].issuedBy, 3);
+    assert.equal(t.messages[5].isError, true);
+    assert.match(t.messages[5].content, /Error running tool/);
+    assert.equal(t.messages[7].content, 'handoff Triage agent → Booking agent');
+    assert.equal(t.query, 'Where is it warmer today, Lisbon or Porto? Then book me a train there.');
+    assert.equal(t.predictedAnswer, 'Lisbon is warmer (24 °C). I can book the 14:00 train to Lisbon.');
+    assert.deepEqual(t.metadata.agents, ['Triage agent', 'Booking agent']);
+    assert.equal(t.metadata.workflow, 'Travel assistant');
+    assertClearWinner(rankFormats(fixtureValue('openai-agents', 'exporter-payload.json')), 'openai-agents');
+  });
+
+  it('reads JSONL of trace items: generation spans with tool calls, function spans linked by order', () => {
+    const [record] = recordsOf('openai-agents', 'spans.jsonl');
+    const t = record.trajectory;
+    assert.deepEqual(
+      t.messages.map((m) => m.role),
+      ['system', 'system', 'assistant', 'tool', 'assistant'],
+    );
+    assert.equal(t.messages[2].toolCalls[0].name, 'square');
+    assert.equal(t.messages[3].issuedBy, 2);
+    assert.equal(t.messages[3].toolCallId, 'call_sq');
+    assert.equal(t.query, 'What is 12 squared?');
+    assert.equal(t.predictedAnswer, '12 squared is 144.');
+    assertClearWinner(rankLineFormats(fixtureLines('openai-agents', 'spans.jsonl')), 'openai-agents');
+  });
+
+  it('a span without span_data names the OpenAI Agents span, its path and line', () => {
+    const payload = fixtureValue('openai-agents', 'exporter-payload.json') as { data: Record<string, unknown>[] };
+    const broken = structuredClone(payload);
+    delete broken.data[4].span_data;
+    assertLoadError(JSON.stringify(broken, null, 1), /payload|broken\.json:\d+:\d+: at \$\.data\[4\]\.span_data: missing span_data/, /OpenAI Agents span/);
+    const lines = readFileSync(join(FIXTURES, 'openai-agents', 'spans.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    const badLine = JSON.parse(lines[2]) as Record<string, unknown>;
+    delete badLine.trace_id;
+    badLine.trace_id = 7;
+    assert.throws(
+      () => loadText([...lines.slice(0, 2), JSON.stringify(badLine), ...lines.slice(3)].join('\n'), 'spans.jsonl'),
+      (error: unknown) => error instanceof InputError && /spans\.jsonl:3:\d+: at \$\.trace_id/.test(error.message),
+    );
+  });
+
+  it('loads a large generated payload with the right counts', () => {
+    const loaded = loadText(makeLargeAgents(20), 'payload.json');
+    assert.equal(loaded.records.length, 20);
+    const record = loaded.records[19];
+    assert.ok(isTrajectoryRecord(record));
+    assert.equal(record.trajectory.messages.length, 1 + 1 + 1 + 3 + 1);
+    assert.equal(record.trajectory.messages[2].toolCalls.length, 3);
+    assert.equal(record.trajectory.predictedAnswer, 'Answer 19');
   });
 });

@@ -1,0 +1,277 @@
+import { z } from 'zod';
+import { checkSchema, type SourceText } from '../input/schemaCheck';
+import type { Message, ToolCall, Trajectory } from '../model/trajectory';
+import { isObject } from './fields';
+import { finishTrajectory } from './finish';
+import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
+import { lineTexts } from './otel';
+import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+
+// OpenAI Agents SDK traces (openai/openai-agents-python `agents.tracing`), as its exporter sends
+// them (`{data: [item.export(), …]}`), as a JSON array of those items, or as JSONL of them: trace
+// items `{object: "trace", id, workflow_name, group_id, metadata}` and span items `{object:
+// "trace.span", id, trace_id, parent_id, started_at, ended_at, span_data: {type, …}, error}` with
+// span_data agent {name, handoffs, tools}, generation {input, output (chat messages), model,
+// usage}, response {response_id, usage}, function {name, input, output}, handoff {from_agent,
+// to_agent}, guardrail {name, triggered}, custom, mcp_tools…. One record per trace; its trace item
+// first, then one message per span in start order. Generation and response spans are decision
+// steps, function spans tool returns. A response span carries only the response id, not the
+// model's output; the SDK's run loop runs exactly the tool calls of the response before them, so
+// the function spans up to the next model call are that response's calls.
+
+type Obj = Record<string, unknown>;
+type Path = (string | number)[];
+
+const spanItem = z.looseObject({
+  object: z.literal('trace.span', { message: 'expected "trace" or "trace.span"' }),
+  id: z.string({ message: 'expected the span id as a string' }),
+  trace_id: z.string({ message: 'expected the trace id as a string' }),
+  parent_id: z.string().nullish(),
+  started_at: z.string({ message: 'expected the start time (ISO 8601)' }).nullish(),
+  span_data: z.looseObject({ type: z.string({ message: 'expected the span type (agent, generation, function, response, handoff…)' }) }),
+  error: z.looseObject({ message: z.string().optional() }).nullish(),
+});
+const traceItem = z.looseObject({
+  object: z.literal('trace'),
+  id: z.string({ message: 'expected the trace id as a string' }),
+  workflow_name: z.string().nullish(),
+});
+type SpanItem = z.infer<typeof spanItem>;
+
+function isItem(value: unknown): value is Obj {
+  return isObject(value) && (value.object === 'trace' || value.object === 'trace.span');
+}
+
+function traceOf(value: unknown): string {
+  if (!isObject(value)) return '';
+  if (value.object === 'trace' && typeof value.id === 'string') return value.id;
+  return typeof value.trace_id === 'string' ? value.trace_id : '';
+}
+
+function itemsOf(value: unknown): { list: unknown[]; base: Path } | undefined {
+  if (Array.isArray(value)) return { list: value, base: [] };
+  if (isObject(value) && Array.isArray(value.data)) return { list: value.data, base: ['data'] };
+  return undefined;
+}
+
+function text(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+}
+
+function messageText(m: Obj): string {
+  if (typeof m.content === 'string') return m.content;
+  if (Array.isArray(m.content)) return m.content.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join('\n');
+  return '';
+}
+
+function generationCalls(m: Obj): ToolCall[] {
+  if (!Array.isArray(m.tool_calls)) return [];
+  return m.tool_calls
+    .filter(isObject)
+    .flatMap((c) =>
+      isObject(c.function) && typeof c.function.name === 'string'
+        ? [toolCallFromRaw(c.function.name, c.function.arguments, typeof c.id === 'string' ? c.id : undefined)]
+        : [],
+    );
+}
+
+function spanMessage(span: SpanItem, position: number): Message {
+  const data = span.span_data as Obj & { type: string };
+  const name = typeof data.name === 'string' ? data.name : data.type;
+  const error = span.error?.message;
+  let message: Message;
+  switch (data.type) {
+    case 'generation': {
+      const outputs = Array.isArray(data.output) ? data.output.filter(isObject) : [];
+      message = {
+        position,
+        role: 'assistant',
+        agent: typeof data.model === 'string' ? data.model : 'generation',
+        content: outputs.map(messageText).filter(Boolean).join('\n'),
+        toolCalls: outputs.flatMap(generationCalls),
+      };
+      break;
+    }
+    case 'response':
+      message = { position, role: 'assistant', agent: 'response', content: `model response ${text(data.response_id)}`.trim(), toolCalls: [] };
+      break;
+    case 'function':
+      message = { position, role: 'tool', agent: name, content: text(data.output), toolCalls: [] };
+      break;
+    case 'agent': {
+      const tools = Array.isArray(data.tools) && data.tools.length ? ` (tools: ${data.tools.join(', ')})` : '';
+      message = { position, role: 'system', agent: name, content: `agent ${name}${tools}`, toolCalls: [] };
+      break;
+    }
+    case 'handoff':
+      message = {
+        position,
+        role: 'system',
+        agent: text(data.from_agent) || 'handoff',
+        content: `handoff ${text(data.from_agent)} → ${text(data.to_agent)}`,
+        toolCalls: [],
+      };
+      break;
+    case 'guardrail':
+      message = { position, role: 'system', agent: name, content: `guardrail ${name}${data.triggered ? ' triggered' : ' passed'}`, toolCalls: [] };
+      break;
+    default:
+      message = { position, role: 'system', agent: name, content: `${data.type} ${name === data.type ? '' : name}`.trim(), toolCalls: [] };
+  }
+  if (error) {
+    message.isError = true;
+    message.content = message.content ? `${message.content}\nError: ${error}` : `Error: ${error}`;
+  }
+  return message;
+}
+
+/** The function spans after a response span are its calls (see the header comment). */
+function attachResponseCalls(spans: SpanItem[], messages: Message[]): void {
+  let response: Message | undefined;
+  spans.forEach((span, i) => {
+    const type = (span.span_data as Obj).type;
+    if (type === 'response' || type === 'generation') response = type === 'response' ? messages[i] : undefined;
+    else if (type === 'function' && response) {
+      const data = span.span_data as Obj;
+      const id = `fn:${span.id}`;
+      response.toolCalls.push(
+        toolCallFromRaw(typeof data.name === 'string' ? data.name : 'function', typeof data.input === 'string' ? data.input : data.input, id),
+      );
+      messages[i].toolCallId = id;
+    }
+  });
+}
+
+interface Entry {
+  raw: unknown;
+  path: Path;
+  /** The line's own source, for JSONL. */
+  source?: SourceText;
+}
+
+function traceTrajectory(entries: Entry[], source: SourceText, id: string): Trajectory {
+  const base = source.basePath ?? [];
+  const traces: Obj[] = [];
+  const spans: { span: SpanItem; index: number }[] = [];
+  entries.forEach(({ raw, path, source: own }, index) => {
+    const at = own ?? { ...source, basePath: [...base, ...path] };
+    if (isObject(raw) && raw.object === 'trace') traces.push(checkSchema(traceItem, raw, at, 'an OpenAI Agents trace'));
+    else spans.push({ span: checkSchema(spanItem, raw, at, 'an OpenAI Agents span'), index });
+  });
+  const time = (s: SpanItem) => (s.started_at ? Date.parse(s.started_at) : Number.NaN);
+  spans.sort((a, b) => time(a.span) - time(b.span) || a.index - b.index);
+  const header: Message[] = traces.map((t, position) => ({
+    position,
+    role: 'system',
+    agent: 'trace',
+    content: `workflow ${text(t.workflow_name)}`.trim(),
+    toolCalls: [],
+  }));
+  const spanMessages = spans.map(({ span }, i) => spanMessage(span, header.length + i));
+  attachResponseCalls(
+    spans.map((s) => s.span),
+    spanMessages,
+  );
+  const messages = [...header, ...spanMessages];
+  linkToolReturns(messages);
+  const generations = spans.filter((s) => (s.span.span_data as Obj).type === 'generation');
+  const firstInput = generations.length ? (generations[0].span.span_data as Obj).input : undefined;
+  const question = Array.isArray(firstInput) ? firstInput.filter(isObject).find((m) => m.role === 'user') : undefined;
+  const metadata: Obj = { spans: spans.length };
+  if (traces[0]) {
+    metadata.workflow = traces[0].workflow_name;
+    if (traces[0].group_id) metadata.group_id = traces[0].group_id;
+    if (traces[0].metadata) metadata.traceMetadata = traces[0].metadata;
+  }
+  const agents = [...new Set(spans.filter((s) => (s.span.span_data as Obj).type === 'agent').map((s) => (s.span.span_data as Obj).name))];
+  if (agents.length) metadata.agents = agents;
+  return finishTrajectory({
+    format: 'openai-agents',
+    id,
+    messages,
+    query: question ? messageText(question) || undefined : undefined,
+    // A response span's text is not exported: only generation spans hold an answer.
+    inferPredictedAnswer: generations.length > 0,
+    metadata,
+  });
+}
+
+const index = new WeakMap<object, Map<string, { raw: unknown; path: Path }[]>>();
+
+function byTrace(container: object): Map<string, { raw: unknown; path: Path }[]> {
+  let map = index.get(container);
+  if (map) return map;
+  map = new Map();
+  const items = itemsOf(container);
+  (items?.list ?? []).forEach((raw, i) => {
+    const key = traceOf(raw);
+    let list = map!.get(key);
+    if (!list) map!.set(key, (list = []));
+    list.push({ raw, path: [...(items?.base ?? []), i] });
+  });
+  index.set(container, map);
+  return map;
+}
+
+function split(value: unknown): SplitRecord[] {
+  return [...byTrace(value as object).keys()].map((trace) => ({ id: trace || 'no-trace-id', value: { agentsSource: value, agentsTrace: trace }, path: [] }));
+}
+
+function load(value: unknown, source: SourceText, id: string): Trajectory {
+  const ref = isObject(value) && 'agentsTrace' in value ? (value as { agentsSource: object; agentsTrace: string }) : undefined;
+  const container = ref ? ref.agentsSource : (value as object);
+  const map = byTrace(container);
+  const entries = map.get(ref ? ref.agentsTrace : ([...map.keys()][0] ?? '')) ?? [];
+  if (!entries.length) checkSchema(spanItem, undefined, source, 'an OpenAI Agents span');
+  return traceTrajectory(entries, source, id);
+}
+
+function detect(value: unknown): FormatMatch | undefined {
+  const items = itemsOf(value);
+  if (!items || items.list.length === 0 || !items.list.some(isItem)) return undefined;
+  const where = items.base.length ? '`data`' : 'a JSON array';
+  if (!items.list.some((i) => isObject(i) && i.object === 'trace.span'))
+    return { score: 0.4, reason: `${where} of OpenAI Agents trace items`, missing: ['"trace.span" items'] };
+  const bad = items.list.findIndex((i) => !isItem(i));
+  if (bad !== -1) return { score: 0.4, reason: `${where} of OpenAI Agents trace items`, missing: [`\`object\` "trace" or "trace.span" in item ${bad}`] };
+  return { score: 0.9, reason: `${where} of OpenAI Agents SDK traces and spans (\`object\`: "trace.span", \`span_data\`)` };
+}
+
+function detectLines(values: unknown[]): FormatMatch | undefined {
+  const items = values.filter(isItem).length;
+  if (items === 0) return undefined;
+  if (items < values.length)
+    return {
+      score: 0.4,
+      reason: `JSONL with ${items} of ${values.length} lines OpenAI Agents trace items`,
+      missing: ['`object` "trace" or "trace.span" on every line'],
+    };
+  return { score: 0.9, reason: `JSONL of ${items} OpenAI Agents SDK trace items` };
+}
+
+function loadLines(values: unknown[], lineNumbers: number[], source: SourceText): { id: string; trajectory: Trajectory; line: number }[] {
+  const traces = new Map<string, { entries: Entry[]; line: number }>();
+  const lineText = lineTexts(source.text);
+  values.forEach((raw, i) => {
+    const key = traceOf(raw);
+    let trace = traces.get(key);
+    if (!trace) traces.set(key, (trace = { entries: [], line: lineNumbers[i] }));
+    trace.entries.push({ raw, path: [], source: { file: source.file, text: lineText(lineNumbers[i]), lineOffset: lineNumbers[i] - 1 } });
+  });
+  return [...traces].map(([traceId, trace]) => ({
+    id: traceId || 'no-trace-id',
+    trajectory: traceTrajectory(trace.entries, source, traceId || 'no-trace-id'),
+    line: trace.line,
+  }));
+}
+
+export const openAiAgentsReader: TrajectoryReader = {
+  id: 'openai-agents',
+  label: 'OpenAI Agents SDK traces',
+  detect,
+  load,
+  split,
+  detectLines,
+  loadLines,
+};

@@ -40,6 +40,25 @@ const CASES: [string, string, number, { position: number; role: string; text: st
       { position: 2, role: 'tool', text: '146 confirmed moons' },
     ],
   ],
+  ['camel', 'owl-history.json', 3, [{ position: 0, role: 'assistant', text: 'search_google' }]],
+  [
+    'smolagents',
+    'code-agent-memory.json',
+    6,
+    [
+      { position: 1, role: 'user', text: 'leopard' },
+      { position: 2, role: 'assistant', text: 'python_interpreter' },
+    ],
+  ],
+  [
+    'openai-agents',
+    'exporter-payload.json',
+    10,
+    [
+      { position: 0, role: 'system', text: 'Travel assistant' },
+      { position: 3, role: 'assistant', text: 'get_weather' },
+    ],
+  ],
 ];
 
 test.beforeAll(() => mkdirSync(formatsShots, { recursive: true }));

@@ -243,7 +243,10 @@ describe('Inspect AI logs', () => {
       assert.equal(bytes.readUInt32LE(end), 0x02014b50, `${file}: the last entry ends at the central directory`);
       // One entry's bytes alone are an archive of that entry and nothing else.
       const [sampleStart, sampleStop] = spans.get('samples/q-2_epoch_2.json')!;
-      assert.throws(() => loadZipBytes(bytes.subarray(sampleStart, sampleStop), 'one.eval'), /without header\.json or _journal\/start\.json \(entries: samples\/q-2_epoch_2\.json\)/);
+      assert.throws(
+        () => loadZipBytes(bytes.subarray(sampleStart, sampleStop), 'one.eval'),
+        /without header\.json or _journal\/start\.json \(entries: samples\/q-2_epoch_2\.json\)/,
+      );
     }
   });
 

@@ -155,7 +155,8 @@ export function writeOpenAiChat(trajectory: Trajectory): { value: unknown; lost:
   };
   // The outcome stays a top-level key, where the reader puts it back into metadata.outcome; the
   // other source fields are nested so that none of them (a `history`, a `question`) changes how the file is detected.
-  if (trajectory.predictedAnswer === undefined && trajectory.finalAnswerStep !== undefined)
+  const finalStep = trajectory.finalAnswerStep === undefined ? undefined : trajectory.messages[trajectory.finalAnswerStep];
+  if (trajectory.predictedAnswer === undefined && finalStep && finalStep.toolCalls.length === 0 && finalStep.content.trim())
     lost.push("that the source records no predicted answer (an openai-chat reader takes the final step's text as one)");
   const { outcome, ...rest } = trajectory.metadata;
   if (outcome !== undefined) value.outcome = outcome;

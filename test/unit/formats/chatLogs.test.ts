@@ -12,7 +12,7 @@ import { InputError } from '../../../src/core/input/inputError';
 import { loadFile, loadText } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { Trajectory } from '../../../src/core/model/trajectory';
-import { trajectoryOf } from '../helpers';
+import { runCli, trajectoryOf } from '../helpers';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'formats');
 
@@ -358,4 +358,43 @@ describe('camel', () => {
     assert.equal(record.trajectory.decisionSteps.length, 300);
     assert.equal(record.trajectory.messages[299].toolCalls.length, 2);
   });
+});
+
+describe('trajaudit inspect --json on the chat-log fixtures', () => {
+  for (const [format, file, counts] of [
+    ['tongyi-react', 'webdancer-chatml.json', [{ messages: 7, steps: 3, calls: 2, success: null }]],
+    ['magentic-one', 'agentchat-python-match.json', [{ messages: 7, steps: 5, calls: 1, success: null }]],
+    [
+      'tau-bench',
+      'retail-results.json',
+      [
+        { messages: 16, steps: 7, calls: 3, success: true },
+        { messages: 8, steps: 3, calls: 2, success: false },
+      ],
+    ],
+    ['camel', 'role-playing.json', [{ messages: 6, steps: 2, calls: 1, success: null }]],
+  ] as const) {
+    it(`${format} ${file}: ${counts.length} record(s) with their counts and outcome`, async () => {
+      const { code, out } = await runCli(['inspect', join(FIXTURES, format, file), '--json']);
+      assert.equal(code, 0);
+      const parsed = JSON.parse(out) as unknown;
+      const reports = (Array.isArray(parsed) ? parsed : [parsed]) as {
+        format: string;
+        messages: number;
+        decisionSteps: number[];
+        toolCalls: number;
+        outcome?: { success: boolean | null };
+      }[];
+      assert.deepEqual(
+        reports.map((r) => ({
+          format: r.format,
+          messages: r.messages,
+          steps: r.decisionSteps.length,
+          calls: r.toolCalls,
+          success: r.outcome?.success ?? null,
+        })),
+        counts.map((c) => ({ format, ...c })),
+      );
+    });
+  }
 });

@@ -7,6 +7,7 @@ import { InputError } from '../../../src/core/input/inputError';
 import { loadFile, loadText } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { Trajectory } from '../../../src/core/model/trajectory';
+import { runCli } from '../helpers';
 import { makeLarge as makeLargeLangSmith } from '../../bench/formats/langsmith';
 import { makeLarge as makeLargeAgents } from '../../bench/formats/openai-agents';
 import { makeLarge as makeLargeOtel } from '../../bench/formats/otel';
@@ -354,4 +355,39 @@ describe('openai-agents', () => {
     assert.equal(record.trajectory.messages[2].toolCalls.length, 3);
     assert.equal(record.trajectory.predictedAnswer, 'Answer 19');
   });
+});
+
+describe('trajaudit inspect --json on the trace fixtures', () => {
+  for (const [format, file, counts] of [
+    [
+      'otel',
+      'otlp-genai.json',
+      [
+        { messages: 4, steps: 2, calls: 1 },
+        { messages: 3, steps: 2, calls: 1 },
+      ],
+    ],
+    ['otel', 'phoenix-spans.jsonl', [{ messages: 5, steps: 2, calls: 1 }]],
+    [
+      'langsmith',
+      'runs-list.json',
+      [
+        { messages: 4, steps: 2, calls: 1 },
+        { messages: 3, steps: 1, calls: 0 },
+      ],
+    ],
+    ['smolagents', 'code-agent-memory.json', [{ messages: 6, steps: 3, calls: 3 }]],
+    ['openai-agents', 'exporter-payload.json', [{ messages: 10, steps: 3, calls: 2 }]],
+  ] as const) {
+    it(`${format} ${file}: ${counts.length} record(s) with their counts`, async () => {
+      const { code, out } = await runCli(['inspect', join(FIXTURES, format, file), '--json']);
+      assert.equal(code, 0);
+      const parsed = JSON.parse(out) as unknown;
+      const reports = (Array.isArray(parsed) ? parsed : [parsed]) as { format: string; messages: number; decisionSteps: number[]; toolCalls: number }[];
+      assert.deepEqual(
+        reports.map((r) => ({ format: r.format, messages: r.messages, steps: r.decisionSteps.length, calls: r.toolCalls })),
+        counts.map((c) => ({ format, ...c })),
+      );
+    });
+  }
 });

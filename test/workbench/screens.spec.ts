@@ -51,7 +51,11 @@ for (const [theme, label] of [
       const report = mergeWorst(first, await contrastReport(frame));
       expect(report.length, 'contrast probes found text').toBeGreaterThan(10);
       const weak = report.filter((r) => r.ratio >= r.min && r.ratio < r.target);
-      for (const r of weak) testInfo.annotations.push({ type: 'warning', description: `${theme}: ${describeProbe(r)} is below ${r.target}:1` });
+      for (const r of weak) {
+        const warning = `${theme}: ${describeProbe(r)} is below ${r.target}:1`;
+        testInfo.annotations.push({ type: 'warning', description: warning });
+        console.log(`  # warning (${warning})`);
+      }
       expect(report.filter((r) => r.ratio < r.min).map(describeProbe), 'text with too little contrast (< 3:1)').toEqual([]);
     });
   });

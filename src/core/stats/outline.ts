@@ -1,10 +1,13 @@
 import type { Message, ToolCall, Trajectory } from '../model/trajectory';
+import { callKind, type ToolKind, type ToolNames } from './toolKinds';
 
 export interface OutlineEntry {
   position: number;
   agent?: string;
   /** Compact tool-call summary, e.g. `search(query=["a", "b"])`. */
   calls: string[];
+  /** Each call's kind (toolKinds.ts: search, visit, code, file-edit, other), in the order of `calls`. */
+  kinds: ToolKind[];
   preview: string;
   isFinalAnswer: boolean;
 }
@@ -73,12 +76,13 @@ export function previewOf(message: Message, max: number): string {
 }
 
 /** O(τ): every decision step's position with a truncated preview (seed 002, §4). Deterministic. */
-export function buildOutline(trajectory: Trajectory, previewChars = 160): OutlineEntry[] {
+export function buildOutline(trajectory: Trajectory, previewChars = 160, names: ToolNames = {}): OutlineEntry[] {
   return trajectory.decisionSteps.map((position) => {
     const message = trajectory.messages[position];
     const entry: OutlineEntry = {
       position,
       calls: message.toolCalls.map((c) => summarizeCall(c)),
+      kinds: message.toolCalls.map((c) => callKind(c, names)),
       preview: previewOf(message, previewChars),
       isFinalAnswer: position === trajectory.finalAnswerStep,
     };

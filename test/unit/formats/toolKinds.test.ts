@@ -6,6 +6,7 @@ import type { ToolCall } from '../../../src/core/model/trajectory';
 import { atomicOperations, countTrajectory } from '../../../src/core/stats/statistics';
 import { callKind, toolKind, TOOL_KINDS } from '../../../src/core/stats/toolKinds';
 import { buildRows } from '../../../src/core/view/rows';
+import { buildOutline } from '../../../src/core/stats/outline';
 import { trajectoryOf } from '../helpers';
 
 const call = (name: string, args: unknown): ToolCall => ({ name, arguments: args, rawArguments: JSON.stringify(args), argumentsValid: true });
@@ -73,5 +74,10 @@ describe('tool kinds: the table', () => {
     assert.deepEqual([counts.toolCalls, counts.atomicOps, counts.searchCalls, counts.visitCalls], [3, 1 + 2 + 1, 1, 0]);
     assert.deepEqual(buildRows(t)[1].callKinds, ['code', 'search', 'file-edit'], 'the rows carry the kinds to the editor');
     assert.equal(buildRows(t)[2].callKinds, undefined);
+    assert.deepEqual(
+      buildOutline(t).map((e) => e.kinds),
+      [['code', 'search', 'file-edit'], []],
+      'the outline carries them too',
+    );
   });
 });

@@ -77,7 +77,28 @@ export interface TrajectoryReader {
 }
 
 /** Every reader; order only breaks exact ties. */
-export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [searchAuditBenchReader, whoAndWhenReader, tongyiReader, anthropicReader, claudeCodeReader, codexReader, geminiCliReader, inspectReader, atifReader, openHandsReader, sweAgentReader, miniSweAgentReader, magenticOneReader, tauBenchReader, otelReader, langSmithReader, camelReader, smolagentsReader, openAiAgentsReader, openAiChatReader];
+export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [
+  searchAuditBenchReader,
+  whoAndWhenReader,
+  tongyiReader,
+  anthropicReader,
+  claudeCodeReader,
+  codexReader,
+  geminiCliReader,
+  inspectReader,
+  atifReader,
+  openHandsReader,
+  sweAgentReader,
+  miniSweAgentReader,
+  magenticOneReader,
+  tauBenchReader,
+  otelReader,
+  langSmithReader,
+  camelReader,
+  smolagentsReader,
+  openAiAgentsReader,
+  openAiChatReader,
+];
 
 export function readerFor(id: TrajectoryFormat): TrajectoryReader | undefined {
   return TRAJECTORY_READERS.find((reader) => reader.id === id);

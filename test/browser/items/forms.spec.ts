@@ -57,3 +57,13 @@ test('scenarios: typing a silent-citation count while a state update arrives kee
   await page.keyboard.press('Enter');
   await expect.poll(() => host.postedOf('setSilentCitations').at(-1)?.value).toBe(12);
 });
+
+test('Delegation text is shown exactly as in the item (pre-wrapped fields carry no template whitespace)', async ({ openItems }) => {
+  const { page, host } = await openItems('deleg-en');
+  const init = host.sentOf('init')[0];
+  if (init.payload.kind !== 'delegation') throw new Error(`expected a Delegation item, got ${init.payload.kind}`);
+  const view = init.payload.state.view;
+  expect(await page.locator('.ia-answer').textContent()).toBe(view.goldenAnswer.join(''));
+  expect(await page.locator('.ia-query').textContent()).toBe(view.query);
+  expect(await page.locator('.ia-doc-golden .ia-doc-content').first().textContent()).toBe(view.golden[0].content);
+});

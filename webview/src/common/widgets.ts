@@ -28,12 +28,6 @@ export interface ButtonElement extends HTMLElement {
   disabled: boolean;
   secondary: boolean;
 }
-export interface CollapsibleElement extends HTMLElement {
-  open: boolean;
-  heading: string;
-  description: string;
-}
-
 export function button(label: string, opts: { secondary?: boolean; title?: string; onClick?: () => void; className?: string } = {}): ButtonElement {
   const b = el('vscode-button', { text: label, className: opts.className, title: opts.title }) as ButtonElement;
   if (opts.secondary) b.setAttribute('secondary', '');
@@ -60,18 +54,6 @@ export function textfield(opts: { placeholder?: string; type?: string; label?: s
   return t;
 }
 
-/**
- * A native textarea styled like VS Code's. (vscode-textarea's stylesheet uses a data: image for
- * its resize cursor, which the webview CSP `img-src ${cspSource}` blocks.)
- */
-export function textarea(opts: { placeholder?: string; rows?: number; className?: string } = {}): ValueElement {
-  const t = el('textarea', { className: `vsc-textarea ${opts.className ?? ''}`.trim() }) as HTMLTextAreaElement & ValueElement;
-  if (opts.placeholder) t.placeholder = opts.placeholder;
-  t.rows = opts.rows ?? 3;
-  t.spellcheck = true;
-  return t;
-}
-
 export function checkbox(label: string, checked = false, title?: string): CheckedElement {
   const c = el('vscode-checkbox', { title }) as CheckedElement;
   c.setAttribute('label', label);
@@ -83,14 +65,4 @@ export function badge(text: string, opts: { title?: string; className?: string; 
   const b = el('vscode-badge', { text, title: opts.title, className: opts.className });
   if (opts.variant) b.setAttribute('variant', opts.variant);
   return b;
-}
-
-export function collapsible(heading: string, open: boolean, description = ''): CollapsibleElement {
-  const c = el('vscode-collapsible') as CollapsibleElement;
-  c.heading = heading;
-  c.setAttribute('heading', heading);
-  if (description) c.setAttribute('description', description);
-  c.open = open;
-  if (open) c.setAttribute('open', '');
-  return c;
 }

@@ -297,6 +297,8 @@ export class AnnotationPanel {
     const rubricCount = this.textDrafts.has('rubrics') ? (splitRubrics(rubricsValue) ?? []).length : (a.repairRubrics ?? []).length;
     const rubricsOk = rubricCount >= 3 && rubricCount <= 5;
 
+    // A native textarea styled like VS Code's: vscode-textarea's stylesheet uses a data: image for
+    // its resize cursor, which the webview CSP `img-src ${cspSource}` blocks.
     const textarea = (key: TextKey, label: string, placeholder: string, rows: number) =>
       html`<textarea
         class="vsc-textarea"

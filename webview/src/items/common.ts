@@ -1,62 +1,44 @@
-// DOM pieces shared by the item views. Every piece of item text is untrusted and reaches the page
-// only as text nodes (el/append/appendVisibleText); highlights split the text into runs first.
+// Template pieces shared by the item views (Lit). Every piece of item text is untrusted and reaches
+// the page only through text bindings (visibleText); highlights split the text into runs first.
 import { html, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { append, appendVisibleText, el } from '../common/dom';
+import { el } from '../common/dom';
 import { CONTROL_RE, controlName } from '../../../src/shared/rowText';
 import type { Field } from '../../../src/shared/itemProtocol';
 import { segmentsOf, type HighlightRange } from './segments';
 
 /** Text with highlighted runs as <mark> elements (class `markClass` plus `${markClass}-<span>`). */
-export function highlightedText(
-  tag: 'div' | 'span',
-  className: string,
+export function highlighted(
   text: string,
   ranges: readonly HighlightRange[],
   markClass = 'ia-mark',
   markTitle?: (spans: number[]) => string,
-): HTMLElement {
-  const node = el(tag, { className });
-  for (const seg of segmentsOf(text, ranges)) {
-    if (!seg.spans.length) {
-      appendVisibleText(node, seg.text);
-      continue;
-    }
-    const mark = el('mark', { className: `${markClass} ${markClass}-${seg.spans[0] % 6}${seg.spans.length > 1 ? ` ${markClass}-multi` : ''}` });
-    mark.dataset.spans = seg.spans.join(' ');
-    if (markTitle) mark.title = markTitle(seg.spans);
-    appendVisibleText(mark, seg.text);
-    node.appendChild(mark);
-  }
-  return node;
+): (string | TemplateResult)[] {
+  return segmentsOf(text, ranges).flatMap((seg) =>
+    seg.spans.length
+      ? [
+          html`<mark
+            class=${`${markClass} ${markClass}-${seg.spans[0] % 6}${seg.spans.length > 1 ? ` ${markClass}-multi` : ''}`}
+            data-spans=${seg.spans.join(' ')}
+            title=${ifDefined(markTitle?.(seg.spans))}
+            >${visibleText(seg.text)}</mark
+          >`,
+        ]
+      : visibleText(seg.text),
+  );
 }
 
-export function plainText(tag: 'div' | 'span' | 'p', className: string, text: string): HTMLElement {
-  const node = el(tag, { className });
-  appendVisibleText(node, text);
-  return node;
+export function chip(text: string, className = '', title?: string): TemplateResult {
+  return html`<span class=${`ia-chip ${className}`.trim()} title=${ifDefined(title)}>${text}</span>`;
 }
 
-export function chip(text: string, className = '', title?: string): HTMLElement {
-  return el('span', { className: `ia-chip ${className}`.trim(), text, title });
-}
-
-export function sectionLabel(text: string, extra?: Node | string | null): HTMLElement {
-  const h = el('div', { className: 'ia-label' });
-  append(h, el('span', { text }), extra ?? null);
-  return h;
+export function sectionLabel(text: string): TemplateResult {
+  return html`<div class="ia-label"><span>${text}</span></div>`;
 }
 
 /** A definition list of fields (keys are ours or the file's; both are rendered as text). */
-export function fieldList(fields: readonly Field[], className = ''): HTMLElement {
-  const dl = el('dl', { className: `ia-fields ${className}`.trim() });
-  for (const f of fields) {
-    dl.append(el('dt', { text: f.key || '—' }));
-    const dd = el('dd');
-    appendVisibleText(dd, f.value);
-    dl.append(dd);
-  }
-  return dl;
+export function fieldList(fields: readonly Field[], className = ''): TemplateResult {
+  return html`<dl class=${`ia-fields ${className}`.trim()}>${fields.map((f) => html`<dt>${f.key || '—'}</dt><dd>${visibleText(f.value)}</dd>`)}</dl>`;
 }
 
 export interface YesNoOptions {
@@ -87,19 +69,6 @@ export function yesNo(opts: YesNoOptions): TemplateResult {
   return html`<div class=${`ia-yesno${opts.compact ? ' is-compact' : ''}`} role="group" aria-label=${opts.label}>${button(true)}${button(false)}</div>`;
 }
 
-export function chipHtml(text: string, className = '', title?: string): TemplateResult {
-  return html`<span class=${`ia-chip ${className}`.trim()} title=${ifDefined(title)}>${text}</span>`;
-}
-
-export function sectionLabelHtml(text: string): TemplateResult {
-  return html`<div class="ia-label"><span>${text}</span></div>`;
-}
-
-/** A definition list of fields (keys are ours or the file's; both are rendered as text). */
-export function fieldListHtml(fields: readonly Field[], className = ''): TemplateResult {
-  return html`<dl class=${`ia-fields ${className}`.trim()}>${fields.map((f) => html`<dt>${f.key || '—'}</dt><dd>${visibleText(f.value)}</dd>`)}</dl>`;
-}
-
 /** Untrusted text for a Lit template: text parts, with invisible/bidi characters as marked escapes (as appendVisibleText). */
 export function visibleText(text: string): (string | TemplateResult)[] {
   const parts: (string | TemplateResult)[] = [];
@@ -114,12 +83,6 @@ export function visibleText(text: string): (string | TemplateResult)[] {
   }
   if (last < text.length) parts.push(last === 0 ? text : text.slice(last));
   return parts;
-}
-
-export function toolbarButton(label: string, title: string, onClick: () => void, className = ''): HTMLButtonElement {
-  const b = el('button', { className: `ia-tb ${className}`.trim(), text: label, title, attrs: { type: 'button' } });
-  b.addEventListener('click', onClick);
-  return b;
 }
 
 /** A native text input styled like VS Code's. */

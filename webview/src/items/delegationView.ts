@@ -6,7 +6,7 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { ref } from 'lit/directives/ref.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { appendVisibleText, el } from '../common/dom';
+import { el } from '../common/dom';
 import type {
   DelegationBlindView,
   DelegationFullView,
@@ -22,7 +22,7 @@ import type {
   VisibleDoc,
 } from '../../../src/shared/itemProtocol';
 import type { ItemApp } from './itemApp';
-import { chip, debounce, fieldList, flash, highlightedText, plainText, sectionLabel, visibleText, yesNo } from './common';
+import { chip, debounce, fieldList, flash, highlighted, sectionLabel, visibleText, yesNo } from './common';
 
 type Group = 'golden' | 'irrelevant' | 'distractor';
 
@@ -45,6 +45,9 @@ const AUDIT_LABELS: [keyof DistractorAudit, string][] = [
   ['synthetic_url', 'Synthetic URL'],
   ['pseudo_publish_time', 'Pseudo publish time'],
 ];
+
+const BLIND_NOTE =
+  'Blind review: you see what an evaluated model sees (document text and metadata) and the pipeline’s document groups. The pipeline’s audit fields, evidence spans and reasoning are withheld.';
 
 const STATUS_GLYPH: Record<ItemListEntry['review'], string> = { none: '○', partial: '◐', complete: '●' };
 const STATUS_TEXT: Record<ItemListEntry['review'], string> = {
@@ -118,7 +121,6 @@ export class DelegationView {
   }
 
   private render(resetScroll: boolean): void {
-    const scroll = this.main.scrollTop;
     this.root.classList.toggle('is-blind', this.state.blind);
     this.root.classList.toggle('has-list', this.state.items.length > 1);
     this.blindToggle.setAttribute('aria-checked', String(this.state.blind));
@@ -127,7 +129,8 @@ export class DelegationView {
     this.renderList();
     this.renderMain();
     this.renderSide();
-    this.main.scrollTop = resetScroll ? 0 : scroll;
+    // Lit keeps the column (and its scroll position) across updates; another item starts at its top.
+    if (resetScroll) this.main.scrollTop = 0;
   }
 
   // ── item list ───────────────────────────────────────────────────────────────────────────
@@ -136,35 +139,42 @@ export class DelegationView {
     const items = this.state.items;
     this.list.hidden = items.length <= 1;
     if (items.length <= 1) return;
-    const head = el('div', {
-      className: 'ia-list-head',
-      children: [el('span', { text: 'ITEMS' }), el('span', { className: 'muted', text: String(items.length) })],
-    });
-    const ul = el('ul', { className: 'ia-list-items', attrs: { role: 'listbox', 'aria-label': 'Items in this file' } });
-    for (const item of items) {
-      const selected = item.id === this.state.itemId;
-      const li = el('li', {
-        className: `ia-list-item${selected ? ' is-selected' : ''}`,
-        attrs: { role: 'option', 'aria-selected': String(selected), tabindex: selected ? '0' : '-1', 'data-id': item.id },
-      });
-      const top = el('div', { className: 'ia-list-top' });
-      top.append(
-        el('span', { className: `ia-status ia-status-${item.review}`, text: STATUS_GLYPH[item.review], title: STATUS_TEXT[item.review] }),
-        el('span', { className: 'ia-list-id', text: item.id }),
-      );
-      if (item.reviews) top.append(el('span', { className: 'ia-list-count', text: `${item.reviews} review${item.reviews > 1 ? 's' : ''}` }));
-      li.append(top, el('div', { className: 'ia-list-label', text: item.label }));
-      li.addEventListener('click', () => this.select(item.id));
-      li.addEventListener('keydown', (ev) => {
-        if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
-          ev.preventDefault();
-          const i = items.findIndex((x) => x.id === item.id) + (ev.key === 'ArrowDown' ? 1 : -1);
-          if (items[i]) this.select(items[i].id);
-        }
-      });
-      ul.append(li);
-    }
-    this.list.replaceChildren(head, ul);
+    const onKey = (ev: KeyboardEvent, index: number) => {
+      if (ev.key !== 'ArrowDown' && ev.key !== 'ArrowUp') return;
+      ev.preventDefault();
+      const next = items[index + (ev.key === 'ArrowDown' ? 1 : -1)];
+      if (next) this.select(next.id);
+    };
+    render(
+      html`<div class="ia-list-head"><span>ITEMS</span><span class="muted">${String(items.length)}</span></div>
+        <ul class="ia-list-items" role="listbox" aria-label="Items in this file">
+          ${repeat(
+            items,
+            (item) => item.id,
+            (item, index) => {
+              const selected = item.id === this.state.itemId;
+              return html`<li
+                class=${selected ? 'ia-list-item is-selected' : 'ia-list-item'}
+                role="option"
+                aria-selected=${String(selected)}
+                tabindex=${selected ? '0' : '-1'}
+                data-id=${item.id}
+                @click=${() => this.select(item.id)}
+                @keydown=${(ev: KeyboardEvent) => onKey(ev, index)}
+              >
+                <div class="ia-list-top">
+                  <span class=${`ia-status ia-status-${item.review}`} title=${STATUS_TEXT[item.review]}>${STATUS_GLYPH[item.review]}</span
+                  ><span class="ia-list-id">${item.id}</span>${
+                    item.reviews ? html`<span class="ia-list-count">${`${item.reviews} review${item.reviews > 1 ? 's' : ''}`}</span>` : nothing
+                  }
+                </div>
+                <div class="ia-list-label">${item.label}</div>
+              </li>`;
+            },
+          )}
+        </ul>`,
+      this.list,
+    );
     this.list.querySelector<HTMLElement>('.is-selected')?.scrollIntoView({ block: 'nearest' });
   }
 
@@ -178,124 +188,108 @@ export class DelegationView {
 
   private renderMain(): void {
     const v = this.state.view;
-    const parts: HTMLElement[] = [];
-    const qa = el('section', { className: 'ia-qa' });
-    const idLine = el('div', { className: 'ia-qa-id' });
-    idLine.append(el('span', { className: 'ia-item-id', text: v.id }));
-    if (v.mode === 'full') for (const m of v.meta) idLine.append(chip(`${m.key}: ${m.value}`, `ia-chip-meta ia-chip-${m.key}`));
-    qa.append(idLine, sectionLabel('QUERY'), plainText('div', 'ia-query', v.query), sectionLabel('GOLDEN ANSWER'));
-    const answer = el('div', { className: 'ia-answer' });
-    if (v.goldenAnswer.length === 1) appendVisibleText(answer, v.goldenAnswer[0]);
-    else {
-      const ul = el('ul');
-      for (const a of v.goldenAnswer) ul.append(plainText('p', '', a));
-      answer.append(ul);
-    }
-    qa.append(answer);
-    parts.push(qa);
-    if (v.mode === 'blind') {
-      parts.push(
-        el('div', {
-          className: 'ia-blind-note',
-          children: [
-            el('span', { className: 'ia-blind-icon', text: '◐' }),
-            el('span', {
-              text: 'Blind review: you see what an evaluated model sees (document text and metadata) and the pipeline’s document groups. The pipeline’s audit fields, evidence spans and reasoning are withheld.',
-            }),
-          ],
-        }),
-      );
-    }
-    parts.push(this.group('golden', v), this.group('irrelevant', v), this.group('distractor', v));
-    if (v.mode === 'full' && v.extra.length) {
-      const extra = el('section', { className: 'ia-group' });
-      extra.append(el('h2', { className: 'ia-group-title', text: 'Other fields' }), fieldList(v.extra));
-      parts.push(extra);
-    }
-    this.main.replaceChildren(...parts);
+    render(
+      html`<section class="ia-qa">
+          <div class="ia-qa-id">
+            <span class="ia-item-id">${v.id}</span>${v.mode === 'full' ? v.meta.map((m) => chip(`${m.key}: ${m.value}`, `ia-chip-meta ia-chip-${m.key}`)) : nothing}
+          </div>
+          ${sectionLabel('QUERY')}
+          <div class="ia-query">${visibleText(v.query)}</div>
+          ${sectionLabel('GOLDEN ANSWER')}
+          <div class="ia-answer">${
+            v.goldenAnswer.length === 1 ? visibleText(v.goldenAnswer[0]) : html`<ul>${v.goldenAnswer.map((a) => html`<p>${visibleText(a)}</p>`)}</ul>`
+          }</div>
+        </section>
+        ${
+          v.mode === 'blind'
+            ? html`<div class="ia-blind-note">
+              <span class="ia-blind-icon">◐</span
+><span>${BLIND_NOTE}</span>
+            </div>`
+            : nothing
+        }
+        ${this.group('golden', v)}${this.group('irrelevant', v)}${this.group('distractor', v)}
+        ${
+          v.mode === 'full' && v.extra.length
+            ? html`<section class="ia-group">
+              <h2 class="ia-group-title">Other fields</h2>
+              ${fieldList(v.extra)}
+            </section>`
+            : nothing
+        }`,
+      this.main,
+    );
   }
 
   private docsOf(group: Group, v: DelegationFullView | DelegationBlindView): (VisibleDoc | FullDoc | FullDistractorDoc)[] {
     return group === 'golden' ? v.golden : group === 'irrelevant' ? v.irrelevant : v.distractors;
   }
 
-  private group(group: Group, v: DelegationFullView | DelegationBlindView): HTMLElement {
+  private group(group: Group, v: DelegationFullView | DelegationBlindView): TemplateResult {
     const docs = this.docsOf(group, v);
-    const section = el('section', { className: `ia-group ia-group-${group}`, attrs: { 'aria-label': GROUP_TITLE[group] } });
-    const title = el('h2', { className: 'ia-group-title', title: GROUP_HINT[group] });
-    title.append(
-      el('span', { className: 'ia-group-dot' }),
-      el('span', { text: GROUP_TITLE[group] }),
-      el('span', { className: 'ia-group-count', text: String(docs.length) }),
-    );
-    section.append(title);
-    if (!docs.length) section.append(el('div', { className: 'ia-empty', text: 'None' }));
-    for (const doc of docs) section.append(this.docCard(group, doc, v));
-    return section;
+    return html`<section class=${`ia-group ia-group-${group}`} aria-label=${GROUP_TITLE[group]}>
+      <h2 class="ia-group-title" title=${GROUP_HINT[group]}>
+        <span class="ia-group-dot"></span><span>${GROUP_TITLE[group]}</span><span class="ia-group-count">${String(docs.length)}</span>
+      </h2>
+      ${docs.length ? nothing : html`<div class="ia-empty">None</div>`}
+      ${repeat(
+        docs,
+        (doc) => doc.doc_id,
+        (doc) => this.docCard(group, doc, v),
+      )}
+    </section>`;
   }
 
-  private docCard(group: Group, doc: VisibleDoc | FullDoc | FullDistractorDoc, v: DelegationFullView | DelegationBlindView): HTMLElement {
-    const card = el('article', { className: `ia-doc ia-doc-${group}`, attrs: { id: `doc-${doc.doc_id}`, 'data-doc': doc.doc_id } });
-    const head = el('header', { className: 'ia-doc-head' });
-    head.append(el('span', { className: 'ia-docid', text: doc.doc_id }), plainText('span', 'ia-doc-title', doc.title ?? '(untitled)'));
+  private docCard(group: Group, doc: VisibleDoc | FullDoc | FullDistractorDoc, v: DelegationFullView | DelegationBlindView): TemplateResult {
     const full = v.mode === 'full' ? (doc as FullDoc) : undefined;
     const audit = v.mode === 'full' && group === 'distractor' ? (doc as FullDistractorDoc).audit : undefined;
-    if (audit?.distractor_type) head.append(chip(audit.distractor_type.replace(/_/g, ' '), 'ia-chip-dtype', 'distractor_type (pipeline)'));
-    card.append(head);
-    const meta = el('div', { className: 'ia-doc-meta' });
-    const metaParts: HTMLElement[] = [];
-    if (doc.site_name) metaParts.push(plainText('span', 'ia-site', doc.site_name));
-    if (doc.publish_time) metaParts.push(plainText('span', 'ia-time', doc.publish_time));
-    metaParts.forEach((p, i) => {
-      if (i) meta.append(el('span', { className: 'ia-sep', text: '·', attrs: { 'aria-hidden': 'true' } }));
-      meta.append(p);
-    });
-    if (doc.url) {
-      // Shown as text, never as a link: the address is untrusted content too.
-      const url = plainText('div', 'ia-url', doc.url);
-      url.title = doc.url;
-      meta.append(url);
-    }
-    if (meta.childNodes.length) card.append(meta);
-    const ranges = full?.highlights ?? [];
-    const evidence = v.mode === 'full' ? v.evidence : [];
-    card.append(highlightedText('div', 'ia-doc-content', doc.content, ranges, 'ia-mark', (spans) => spans.map((s) => `Evidence span ${s + 1}`).join(', ')));
-    if (audit) card.append(this.auditBox(audit));
-    if (full?.extra.length) card.append(fieldList(full.extra, 'ia-doc-extra'));
-    if (group === 'golden' && v.mode === 'full') {
-      const cited = evidence.filter((e) => e.foundIn.includes(doc.doc_id)).length;
-      if (!cited) card.append(el('div', { className: 'ia-doc-warn', text: 'No evidence span was found in this golden document.' }));
-    }
-    if (v.mode === 'blind' && group !== 'golden') card.append(this.docJudgment(group, doc.doc_id));
-    return card;
+    const metaParts: TemplateResult[] = [];
+    if (doc.site_name) metaParts.push(html`<span class="ia-site">${visibleText(doc.site_name)}</span>`);
+    if (doc.publish_time) metaParts.push(html`<span class="ia-time">${visibleText(doc.publish_time)}</span>`);
+    const uncited = group === 'golden' && v.mode === 'full' && !v.evidence.some((e) => e.foundIn.includes(doc.doc_id));
+    return html`<article class=${`ia-doc ia-doc-${group}`} id=${`doc-${doc.doc_id}`} data-doc=${doc.doc_id}>
+      <header class="ia-doc-head">
+        <span class="ia-docid">${doc.doc_id}</span><span class="ia-doc-title">${visibleText(doc.title ?? '(untitled)')}</span>${
+          audit?.distractor_type ? chip(audit.distractor_type.replace(/_/g, ' '), 'ia-chip-dtype', 'distractor_type (pipeline)') : nothing
+        }
+      </header>
+      ${
+        metaParts.length || doc.url
+          ? html`<div class="ia-doc-meta">
+            ${metaParts.map((part, i) => (i ? html`<span class="ia-sep" aria-hidden="true">·</span>${part}` : part))}${
+              doc.url
+                ? // Shown as text, never as a link: the address is untrusted content too.
+                  html`<div class="ia-url" title=${doc.url}>${visibleText(doc.url)}</div>`
+                : nothing
+            }
+          </div>`
+          : nothing
+      }
+      <div class="ia-doc-content">${highlighted(doc.content, full?.highlights ?? [], 'ia-mark', (spans) => spans.map((x) => `Evidence span ${x + 1}`).join(', '))}</div>
+      ${audit ? this.auditBox(audit) : nothing} ${full?.extra.length ? fieldList(full.extra, 'ia-doc-extra') : nothing}
+      ${uncited ? html`<div class="ia-doc-warn">No evidence span was found in this golden document.</div>` : nothing}
+      ${v.mode === 'blind' && group !== 'golden' ? this.docJudgment(group, doc.doc_id) : nothing}
+    </article>`;
   }
 
-  private auditBox(audit: DistractorAudit): HTMLElement {
-    const box = el('div', { className: 'ia-audit' });
-    const head = el('div', { className: 'ia-audit-head' });
-    head.append(el('span', { text: 'Pipeline audit fields' }));
-    if (audit.source_doc_key) {
-      const link = el('button', {
-        className: 'ia-link',
-        text: `source: ${audit.source_doc_key}`,
-        attrs: { type: 'button' },
-        title: 'source_doc_key: the golden document this distractor perturbs',
-      });
-      link.addEventListener('click', () => this.reveal(audit.source_doc_key!));
-      head.append(link);
-    }
-    box.append(head);
-    const dl = el('dl', { className: 'ia-fields ia-audit-fields' });
-    for (const [key, label] of AUDIT_LABELS) {
-      const value = audit[key];
-      if (value === undefined) continue;
-      dl.append(el('dt', { text: label, title: key }));
-      const dd = el('dd', { className: `ia-audit-${key}` });
-      appendVisibleText(dd, value);
-      dl.append(dd);
-    }
-    box.append(dl);
-    return box;
+  private auditBox(audit: DistractorAudit): TemplateResult {
+    const source = audit.source_doc_key;
+    return html`<div class="ia-audit">
+      <div class="ia-audit-head">
+        <span>Pipeline audit fields</span>${
+          source
+            ? html`<button class="ia-link" type="button" title="source_doc_key: the golden document this distractor perturbs" @click=${() => this.reveal(source)}
+              >${`source: ${source}`}</button
+            >`
+            : nothing
+        }
+      </div>
+      <dl class="ia-fields ia-audit-fields">
+        ${AUDIT_LABELS.filter(([key]) => audit[key] !== undefined).map(
+          ([key, label]) => html`<dt title=${key}>${label}</dt><dd class=${`ia-audit-${key}`}>${visibleText(audit[key]!)}</dd>`,
+        )}
+      </dl>
+    </div>`;
   }
 
   private reveal(docId: string): void {
@@ -315,29 +309,21 @@ export class DelegationView {
 
   // ── blind review: per-document judgments and the form ───────────────────────────────────
 
-  private docJudgment(group: Group, docId: string): HTMLElement {
-    const row = el('div', { className: 'ia-judge', attrs: { 'data-judge': `${group}:${docId}` } });
-    this.renderDocJudgment(row, group, docId);
-    return row;
-  }
-
-  private renderDocJudgment(row: HTMLElement, group: Group, docId: string): void {
+  private docJudgment(group: Group, docId: string): TemplateResult {
     const review = this.state.myReview;
     const value = group === 'irrelevant' ? review?.irrelevant_labels?.[docId] : review?.distractor_validity?.[docId];
     const question =
       group === 'irrelevant'
         ? 'Label correct? This document does not support the golden answer or give a fact needed to derive it.'
         : 'Valid distractor? Plausible and query-relevant, yet rejectable by a query constraint visible in the item.';
-    render(
-      html`<span class="ia-judge-q">${question}</span>${yesNo({
+    return html`<div class=${typeof value === 'boolean' ? 'ia-judge is-answered' : 'ia-judge'} data-judge=${`${group}:${docId}`}>
+      <span class="ia-judge-q">${question}</span>${yesNo({
         label: `${group === 'irrelevant' ? 'Irrelevant label correct' : 'Valid distractor'}: ${docId}`,
         value,
         disabled: !this.canJudge(),
         onChange: (v) => this.judgeDoc(group === 'irrelevant' ? 'irrelevant' : 'distractor', docId, v),
-      })}`,
-      row,
-    );
-    row.classList.toggle('is-answered', typeof value === 'boolean');
+      })}
+    </div>`;
   }
 
   private judgeDoc(group: 'irrelevant' | 'distractor', docId: string, value: boolean | null): void {
@@ -357,12 +343,7 @@ export class DelegationView {
   }
 
   private renderReviewControls(): void {
-    if (this.state.blind) {
-      for (const row of this.main.querySelectorAll<HTMLElement>('.ia-judge')) {
-        const [group, ...rest] = (row.dataset.judge ?? '').split(':');
-        this.renderDocJudgment(row, group as Group, rest.join(':'));
-      }
-    }
+    if (this.state.blind) this.renderMain();
     this.renderSide();
   }
 

@@ -1,9 +1,10 @@
 // DeepSearchQA (seed 001): a readable table of problems with filters by category and answer
 // type, and a search over problem, answer and id.
+import { html, render } from 'lit';
 import { el } from '../common/dom';
 import type { DsqaRow } from '../../../src/shared/itemProtocol';
 import type { ItemApp } from './itemApp';
-import { chip, debounce, highlightedText, input, select } from './common';
+import { chip, debounce, highlighted, input, select } from './common';
 import { searchRanges } from './segments';
 
 export class DsqaView {
@@ -90,22 +91,20 @@ export class DsqaView {
         (!type || r.answerType === type) &&
         (!ql || r.problem.toLowerCase().includes(ql) || r.answer.toLowerCase().includes(ql) || r.id.toLowerCase() === ql),
     );
-    const rows: HTMLElement[] = [];
-    for (const r of shown) {
-      const tr = el('tr', { attrs: { 'data-id': r.id } });
-      tr.append(
-        el('td', { className: 'c-id', text: r.id }),
-        el('td', { className: 'c-problem', children: [highlightedText('div', 'ia-cell-text', r.problem, searchRanges(r.problem, q), 'ia-hit')] }),
-        el('td', { className: 'c-cat', children: [chip(r.category || '—', 'ia-chip-cat')] }),
-        el('td', {
-          className: 'c-type',
-          children: [chip(r.answerType === 'Set Answer' ? 'Set' : 'Single', r.answerType === 'Set Answer' ? 'ia-chip-set' : 'ia-chip-single', r.answerType)],
-        }),
-        el('td', { className: 'c-answer', children: [highlightedText('div', 'ia-cell-text', r.answer, searchRanges(r.answer, q), 'ia-hit')] }),
-      );
-      rows.push(tr);
-    }
-    this.tbody.replaceChildren(...rows);
+    const cell = (text: string) => html`<div class="ia-cell-text">${highlighted(text, searchRanges(text, q), 'ia-hit')}</div>`;
+    render(
+      shown.map((r) => {
+        const set = r.answerType === 'Set Answer';
+        return html`<tr data-id=${r.id}>
+          <td class="c-id">${r.id}</td>
+          <td class="c-problem">${cell(r.problem)}</td>
+          <td class="c-cat">${chip(r.category || '—', 'ia-chip-cat')}</td>
+          <td class="c-type">${chip(set ? 'Set' : 'Single', set ? 'ia-chip-set' : 'ia-chip-single', r.answerType)}</td>
+          <td class="c-answer">${cell(r.answer)}</td>
+        </tr>`;
+      }),
+      this.tbody,
+    );
     this.empty.hidden = shown.length > 0;
     this.count.textContent = shown.length === this.rows.length ? `${this.rows.length} rows` : `${shown.length} of ${this.rows.length} rows`;
   }

@@ -1,11 +1,12 @@
 // The benchmark-item view (Delegation items, DeepSearchQA, Clarify-Then-Search, scenario sets).
 // Started by itemsMain.ts (dist/webview-items.js), the bundle of item pages.
 import './items.css';
+import { html, render } from 'lit';
 import { el } from '../common/dom';
 import type { ItemFileInfo, ItemToWebview } from '../../../src/shared/itemProtocol';
 import { connectItemHost, type ItemHostLink } from './itemHost';
 import type { VsCodeApi } from '../common/hostLink';
-import { chip, toolbarButton } from './common';
+import { chip } from './common';
 import { DelegationView } from './delegationView';
 import { DsqaView } from './dsqaView';
 import { ClarifyView } from './clarifyView';
@@ -58,8 +59,11 @@ export class ItemApp {
 
   showError(message: string): void {
     this.banner.hidden = false;
-    const close = toolbarButton('✕', 'Dismiss', () => (this.banner.hidden = true), 'ia-banner-close');
-    this.banner.replaceChildren(el('span', { className: 'ia-banner-icon', text: '⚠' }), el('span', { className: 'ia-banner-text', text: message }), close);
+    render(
+      html`<span class="ia-banner-icon">⚠</span><span class="ia-banner-text">${message}</span
+        ><button class="ia-tb ia-banner-close" type="button" title="Dismiss" @click=${() => (this.banner.hidden = true)}>✕</button>`,
+      this.banner,
+    );
   }
 
   /** Toolbar slot for the current view's buttons. */
@@ -69,16 +73,24 @@ export class ItemApp {
 
   private renderHeader(info: ItemFileInfo): void {
     const name = info.file.split(/[\\/]/).pop() ?? info.file;
-    const title = el('div', { className: 'ia-title' });
-    title.append(
-      el('span', { className: 'ia-file', text: name, title: info.file }),
-      chip(`${info.kindLabel} · ${info.container}`, 'ia-chip-kind', `Detected by content: ${info.detectionReason}`),
-      el('span', { className: 'ia-count muted', text: `${info.records} ${info.records === 1 ? 'record' : 'records'}` }),
+    render(
+      html`<div class="ia-title">
+          <span class="ia-file" title=${info.file}>${name}</span>${chip(
+            `${info.kindLabel} · ${info.container}`,
+            'ia-chip-kind',
+            `Detected by content: ${info.detectionReason}`,
+          )}<span class="ia-count muted">${`${info.records} ${info.records === 1 ? 'record' : 'records'}`}</span>
+        </div>
+        <div class="ia-header-right">
+          ${this.tools}<button
+            class="ia-tb ia-tb-secondary"
+            type="button"
+            title="Open the file in the text editor"
+            @click=${() => this.host.post({ type: 'openAsText' })}
+          >Open as Text</button>
+        </div>`,
+      this.header,
     );
-    const open = toolbarButton('Open as Text', 'Open the file in the text editor', () => this.host.post({ type: 'openAsText' }), 'ia-tb-secondary');
-    const right = el('div', { className: 'ia-header-right' });
-    right.append(this.tools, open);
-    this.header.replaceChildren(title, right);
     const notes: string[] = [];
     if (info.readOnlyReason) notes.push(info.readOnlyReason);
     if (info.problems.length)

@@ -8,7 +8,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { el } from '../common/dom';
 import type { CriterionView, ItemFileInfo, ItemToWebview, ScenarioSetView, ScenarioState, ScenarioView as Scenario } from '../../../src/shared/itemProtocol';
 import type { ItemApp } from './itemApp';
-import { chip, chipHtml, fieldListHtml, sectionLabelHtml, toolbarButton, visibleText, yesNo } from './common';
+import { chip, fieldList, sectionLabel, visibleText, yesNo } from './common';
 
 const fmt = (x: number | null | undefined) => (x === null || x === undefined ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(1));
 
@@ -76,93 +76,88 @@ export class ScenarioView {
   // ── left: the scenarios ─────────────────────────────────────────────────────────────────
 
   private renderList(): void {
-    const head = el('div', {
-      className: 'ia-list-head',
-      children: [el('span', { text: 'SCENARIOS' }), el('span', { className: 'muted', text: String(this.set.scenarios.length) })],
-    });
-    const ul = el('ul', { className: 'ia-list-items', attrs: { role: 'listbox', 'aria-label': 'Scenarios' } });
-    this.set.scenarios.forEach((s, i) => {
-      const selected = s.id === this.scenarioId;
-      const li = el('li', {
-        className: `ia-list-item${selected ? ' is-selected' : ''}`,
-        attrs: { role: 'option', 'aria-selected': String(selected), tabindex: selected ? '0' : '-1', 'data-id': s.id },
-      });
-      const human = this.marked(s, true);
-      const score = this.state.scores[s.id];
-      const top = el('div', { className: 'ia-list-top' });
-      const status = human.total === 0 ? 'none' : human.done === human.total ? 'complete' : human.done ? 'partial' : 'none';
-      top.append(
-        el('span', {
-          className: `ia-status ia-status-${status}`,
-          text: status === 'complete' ? '●' : status === 'partial' ? '◐' : '○',
-          title: `${human.done} of ${human.total} human criteria marked`,
-        }),
-        el('span', { className: 'ia-list-id', text: s.id }),
-      );
-      if (this.state.changed.includes(s.id)) top.append(el('span', { className: 'ia-dirty', text: '●', title: 'Unsaved marks' }));
-      if (s.difficulty) top.append(chip(s.difficulty, 'ia-chip-diff'));
-      li.append(top, el('div', { className: 'ia-list-label', text: s.type ?? '' }));
-      const scores = el('div', { className: 'ia-list-scores' });
-      scores.append(
-        el('span', { className: 'ia-score-pill', text: `A ${fmt(score?.a)}`, title: 'Track A score (0–100)' }),
-        el('span', {
-          className: `ia-score-pill${score?.veto_failed ? ' is-veto' : ''}`,
-          text: score?.veto_failed ? 'B 0 · veto' : `B ${fmt(score?.b)}`,
-          title: 'Track B score (0–100; a failed veto criterion makes it 0)',
-        }),
-        el('span', { className: 'muted', text: `human ${human.done}/${human.total}` }),
-      );
-      li.append(scores);
-      li.addEventListener('click', () => this.select(s.id));
-      li.addEventListener('keydown', (ev) => {
-        if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
-          ev.preventDefault();
-          const next = this.set.scenarios[i + (ev.key === 'ArrowDown' ? 1 : -1)];
-          if (next) {
-            this.select(next.id);
-            (this.list.querySelector(`[data-id="${CSS.escape(next.id)}"]`) as HTMLElement | null)?.focus();
-          }
-        }
-      });
-      ul.append(li);
-    });
-    const summary = el('div', { className: 'ia-list-foot' });
+    const scenarios = this.set.scenarios;
     const gate = this.state.gate;
-    summary.append(
-      el('div', { children: [el('span', { className: 'muted', text: 'Track A mean ' }), el('strong', { text: fmt(this.state.aMean) })] }),
-      el('div', {
-        className: gate.passed ? 'ia-gate is-pass' : 'ia-gate is-fail',
-        text: gate.passed ? '✓ gate passed' : '✗ gate not passed',
-        title: gate.reasons.join('\n'),
-      }),
+    const onKey = (ev: KeyboardEvent, index: number) => {
+      if (ev.key !== 'ArrowDown' && ev.key !== 'ArrowUp') return;
+      ev.preventDefault();
+      const next = scenarios[index + (ev.key === 'ArrowDown' ? 1 : -1)];
+      if (!next) return;
+      this.select(next.id);
+      this.list.querySelector<HTMLElement>(`[data-id="${CSS.escape(next.id)}"]`)?.focus();
+    };
+    render(
+      html`<div class="ia-list-head"><span>SCENARIOS</span><span class="muted">${String(scenarios.length)}</span></div>
+        <ul class="ia-list-items" role="listbox" aria-label="Scenarios">
+          ${repeat(
+            scenarios,
+            (s) => s.id,
+            (s, i) => {
+              const selected = s.id === this.scenarioId;
+              const human = this.marked(s, true);
+              const score = this.state.scores[s.id];
+              const status = human.total === 0 ? 'none' : human.done === human.total ? 'complete' : human.done ? 'partial' : 'none';
+              return html`<li
+                class=${selected ? 'ia-list-item is-selected' : 'ia-list-item'}
+                role="option"
+                aria-selected=${String(selected)}
+                tabindex=${selected ? '0' : '-1'}
+                data-id=${s.id}
+                @click=${() => this.select(s.id)}
+                @keydown=${(ev: KeyboardEvent) => onKey(ev, i)}
+              >
+                <div class="ia-list-top">
+                  <span class=${`ia-status ia-status-${status}`} title=${`${human.done} of ${human.total} human criteria marked`}
+                    >${status === 'complete' ? '●' : status === 'partial' ? '◐' : '○'}</span
+                  ><span class="ia-list-id">${s.id}</span>${
+                    this.state.changed.includes(s.id) ? html`<span class="ia-dirty" title="Unsaved marks">●</span>` : nothing
+                  }${s.difficulty ? chip(s.difficulty, 'ia-chip-diff') : nothing}
+                </div>
+                <div class="ia-list-label">${s.type ?? ''}</div>
+                <div class="ia-list-scores">
+                  <span class="ia-score-pill" title="Track A score (0–100)">${`A ${fmt(score?.a)}`}</span
+                  ><span class=${score?.veto_failed ? 'ia-score-pill is-veto' : 'ia-score-pill'} title="Track B score (0–100; a failed veto criterion makes it 0)"
+                    >${score?.veto_failed ? 'B 0 · veto' : `B ${fmt(score?.b)}`}</span
+                  ><span class="muted">${`human ${human.done}/${human.total}`}</span>
+                </div>
+              </li>`;
+            },
+          )}
+        </ul>
+        <div class="ia-list-foot">
+          <div><span class="muted">Track A mean </span><strong>${fmt(this.state.aMean)}</strong></div>
+          <div class=${gate.passed ? 'ia-gate is-pass' : 'ia-gate is-fail'} title=${gate.reasons.join('\n')}>${gate.passed ? '✓ gate passed' : '✗ gate not passed'}</div>
+        </div>`,
+      this.list,
     );
-    this.list.replaceChildren(head, ul, summary);
   }
 
   // ── top: where results go ───────────────────────────────────────────────────────────────
 
   private renderRunBar(): void {
     const s = this.state;
-    const where = el('div', { className: 'ia-run-where' });
-    where.append(el('span', { className: 'ia-label', text: 'RESULTS' }), el('span', { className: 'ia-run-path', text: s.resultsFile, title: s.resultsFile }));
-    const badges = el('span', { className: 'ia-run-badges' });
-    badges.append(chip(s.resultsExists ? 'existing file: marks merge into it' : 'new file', s.resultsExists ? 'ia-chip-ok' : 'ia-chip-new'));
-    badges.append(
-      chip(s.manifest === 'present' ? 'trajaudit.run.json ✓' : 'trajaudit.run.json created on save', s.manifest === 'present' ? 'ia-chip-ok' : 'ia-chip-new'),
+    render(
+      html`<div class="ia-run-row">
+          <div class="ia-run-where">
+            <span class="ia-label">RESULTS</span><span class="ia-run-path" title=${s.resultsFile}>${s.resultsFile}</span
+            ><span class="ia-run-badges"
+              >${chip(s.resultsExists ? 'existing file: marks merge into it' : 'new file', s.resultsExists ? 'ia-chip-ok' : 'ia-chip-new')}${chip(
+                s.manifest === 'present' ? 'trajaudit.run.json ✓' : 'trajaudit.run.json created on save',
+                s.manifest === 'present' ? 'ia-chip-ok' : 'ia-chip-new',
+              )}${s.changed.length ? chip(`${s.changed.length} scenario${s.changed.length > 1 ? 's' : ''} unsaved`, 'ia-chip-dirty') : nothing}</span
+            >
+          </div>
+          <button
+            class="ia-tb ia-tb-secondary"
+            type="button"
+            title="Choose the run folder (results.jsonl + trajaudit.run.json) for these marks"
+            @click=${() => this.app.host.post({ type: 'chooseRunFolder' })}
+          >Change Run Folder…</button>
+        </div>
+        ${s.problem ? html`<div class="ia-run-problem">${`⚠ ${s.problem}`}</div>` : nothing}
+        ${s.notices.map((n) => html`<div class="ia-run-notice">${`ⓘ ${n}`}</div>`)}`,
+      this.runBar,
     );
-    if (s.changed.length) badges.append(chip(`${s.changed.length} scenario${s.changed.length > 1 ? 's' : ''} unsaved`, 'ia-chip-dirty'));
-    where.append(badges);
-    const change = toolbarButton(
-      'Change Run Folder…',
-      'Choose the run folder (results.jsonl + trajaudit.run.json) for these marks',
-      () => this.app.host.post({ type: 'chooseRunFolder' }),
-      'ia-tb-secondary',
-    );
-    const row = el('div', { className: 'ia-run-row', children: [where, change] });
-    const parts: HTMLElement[] = [row];
-    if (s.problem) parts.push(el('div', { className: 'ia-run-problem', text: `⚠ ${s.problem}` }));
-    for (const n of s.notices) parts.push(el('div', { className: 'ia-run-notice', text: `ⓘ ${n}` }));
-    this.runBar.replaceChildren(...parts);
   }
 
   // ── main: the scenario ──────────────────────────────────────────────────────────────────
@@ -180,8 +175,8 @@ export class ScenarioView {
     return html`${this.setHeader()}
       <section class="ia-qa">
         <div class="ia-qa-id">
-          <span class="ia-item-id">${s.id}</span>${s.type ? chipHtml(s.type, 'ia-chip-meta') : nothing}${
-            s.difficulty ? chipHtml(`difficulty: ${s.difficulty}`, 'ia-chip-diff') : nothing
+          <span class="ia-item-id">${s.id}</span>${s.type ? chip(s.type, 'ia-chip-meta') : nothing}${
+            s.difficulty ? chip(`difficulty: ${s.difficulty}`, 'ia-chip-diff') : nothing
           }<span class="ia-scores"
             >${line ? nothing : html`<span class="ia-score-note muted">no results line yet</span>`}${
               unmarked
@@ -197,14 +192,14 @@ export class ScenarioView {
             ></span
           >
         </div>
-        ${s.input ? html`${sectionLabelHtml('INPUT')}<div class="ia-query">${visibleText(s.input)}</div>` : nothing}
-        ${s.trap ? html`${sectionLabelHtml('TRAP')}<div class="ia-trap">${visibleText(s.trap)}</div>` : nothing}
+        ${s.input ? html`${sectionLabel('INPUT')}<div class="ia-query">${visibleText(s.input)}</div>` : nothing}
+        ${s.trap ? html`${sectionLabel('TRAP')}<div class="ia-trap">${visibleText(s.trap)}</div>` : nothing}
       </section>
       ${
         s.expected.length
           ? html`<section class="ia-group">
             <h2 class="ia-group-title"><span>Expected deliverable</span></h2>
-            ${fieldListHtml(s.expected, 'ia-expected')}
+            ${fieldList(s.expected, 'ia-expected')}
           </section>`
           : nothing
       }
@@ -213,7 +208,7 @@ export class ScenarioView {
         s.extra.length
           ? html`<section class="ia-group">
             <h2 class="ia-group-title">Other fields</h2>
-            ${fieldListHtml(s.extra)}
+            ${fieldList(s.extra)}
           </section>`
           : nothing
       }`;
@@ -226,11 +221,11 @@ export class ScenarioView {
         <span class="ia-sethead-name">${set.name ?? 'Scenario set'}</span
         ><span class="muted">${` · ${set.scenarios.length} scenarios · ${set.scenarios.reduce((n, x) => n + x.criteria.length, 0)} criteria · scoring rules`}</span>
       </summary>
-      ${set.scoring.length ? fieldListHtml(set.scoring, 'ia-scoring') : nothing} ${set.meta.length ? fieldListHtml(set.meta, 'ia-setmeta') : nothing}
+      ${set.scoring.length ? fieldList(set.scoring, 'ia-scoring') : nothing} ${set.meta.length ? fieldList(set.meta, 'ia-setmeta') : nothing}
       ${
         set.sources.length
           ? html`<div class="ia-sources">
-            ${set.sources.map((x) => chipHtml(`${x.id}${x.grade ? ` · ${x.grade}` : ''}`, 'ia-chip-src', [x.url, x.tier].filter(Boolean).join(' — ')))}
+            ${set.sources.map((x) => chip(`${x.id}${x.grade ? ` · ${x.grade}` : ''}`, 'ia-chip-src', [x.url, x.tier].filter(Boolean).join(' — ')))}
           </div>`
           : nothing
       }
@@ -289,10 +284,10 @@ export class ScenarioView {
     return html`<li class=${`ia-crit is-${c.check}${typeof value === 'boolean' ? (value ? ' is-hit' : ' is-miss') : ''}`} data-criterion=${c.id}>
       <div class="ia-crit-main">
         <div class="ia-crit-top">
-          <span class="ia-crit-id">${c.id}</span>${chipHtml(c.dim, 'ia-chip-dim')}${chipHtml(
+          <span class="ia-crit-id">${c.id}</span>${chip(c.dim, 'ia-chip-dim')}${chip(
             c.check === 'human' ? 'human check' : 'mechanical',
             c.check === 'human' ? 'ia-chip-human' : 'ia-chip-mech',
-          )}${c.evidence ? chipHtml(`evidence ${c.evidence}`, 'ia-chip-ev', 'Evidence grade of the criterion') : nothing}<span
+          )}${c.evidence ? chip(`evidence ${c.evidence}`, 'ia-chip-ev', 'Evidence grade of the criterion') : nothing}<span
             class=${veto ? 'ia-points is-veto' : 'ia-points'}
             title=${ifDefined(veto ? 'One-vote veto: a miss makes the scenario’s track-B score 0' : undefined)}
             >${veto ? 'VETO' : `${c.points} pts`}</span

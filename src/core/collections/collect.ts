@@ -1,0 +1,150 @@
+// The trajectories of a collection: every trajectory record under the given files and folders,
+// each with its sidecar record (human annotation, audits). Files that cannot be read are listed,
+// one line each, and the rest of the collection is still read.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatProblem, problemFromError, type Problem } from '../input/inputError';
+import { loadFile } from '../load/loadFile';
+import { isTrajectoryRecord } from '../load/loadRecord';
+import type { GoldAnnotation, Trajectory, TrajectoryFormat } from '../model/trajectory';
+import { MANIFEST_FILE } from '../runs/manifest';
+import type { Annotation, SidecarRecord } from '../sidecar/schema';
+import { readSidecar, sidecarPathFor } from '../sidecar/sidecarFile';
+
+export interface CollectedTrajectory {
+  file: string;
+  record: string;
+  trajectory: Trajectory;
+  /** The record's entry in `<file>.audit.json`, when the sidecar has one. */
+  sidecarRecord?: SidecarRecord;
+}
+
+/** One file or record that could not be read: `message` says where in the file and what was wrong. */
+export interface Unreadable {
+  file: string;
+  message: string;
+}
+
+export interface Collection {
+  trajectories: CollectedTrajectory[];
+  unreadable: Unreadable[];
+}
+
+/** Files a folder walk reads as trajectories: JSON, JSONL and Inspect .eval logs. */
+const TRAJECTORY_FILE = /\.(json|jsonl|eval)$/i;
+const SKIP_DIRS = new Set(['node_modules']);
+
+/** Sidecars, lock files and run manifests are beside trajectories but are not trajectories. */
+function isCompanionFile(name: string): boolean {
+  return name.endsWith('.audit.json') || name === MANIFEST_FILE || name.endsWith('.lock');
+}
+
+function walk(folder: string, out: string[]): void {
+  for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name.startsWith('.') || SKIP_DIRS.has(entry.name)) continue;
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) walk(path, out);
+    else if (entry.isFile() && TRAJECTORY_FILE.test(entry.name) && !isCompanionFile(entry.name)) out.push(path);
+  }
+}
+
+function unreadableOf(problem: Problem): Unreadable {
+  // The message without the file name, which is its own key.
+  const where = formatProblem('', problem.message, problem);
+  return { file: problem.file, message: where.replace(/^:/, '').trim() };
+}
+
+export interface CollectOptions {
+  format?: TrajectoryFormat;
+}
+
+/** Every trajectory record under `paths` (folders recursively, in name order; files as given). */
+export function collectTrajectories(paths: readonly string[], options: CollectOptions = {}): Collection {
+  const files: string[] = [];
+  const unreadable: Unreadable[] = [];
+  for (const path of paths) {
+    let isFolder = false;
+    try {
+      isFolder = statSync(path).isDirectory();
+    } catch (error) {
+      unreadable.push({ file: path, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})` });
+      continue;
+    }
+    if (isFolder) walk(path, files);
+    else files.push(path);
+  }
+  const trajectories: CollectedTrajectory[] = [];
+  for (const file of files) {
+    let records;
+    try {
+      const loaded = loadFile(file, { format: options.format });
+      unreadable.push(...loaded.problems.map(unreadableOf));
+      records = loaded.records;
+    } catch (error) {
+      unreadable.push(unreadableOf(problemFromError(file, error)));
+      continue;
+    }
+    const found = records.filter(isTrajectoryRecord);
+    if (found.length === 0) {
+      // A folder may hold item files and the like; a file named on the command line must be a trajectory.
+      if (paths.includes(file) && records.length > 0) unreadable.push({ file, message: `is not a trajectory file (detected ${records[0].kind})` });
+      continue;
+    }
+    let sidecarRecords: Record<string, SidecarRecord> = {};
+    const sidecarPath = sidecarPathFor(file);
+    if (existsSync(sidecarPath)) {
+      try {
+        sidecarRecords = readSidecar(sidecarPath)?.records ?? {};
+      } catch (error) {
+        unreadable.push(unreadableOf(problemFromError(sidecarPath, error)));
+      }
+    }
+    for (const record of found) {
+      try {
+        const trajectory = record.trajectory; // an Inspect sample is read here, and may fail alone
+        const sidecarRecord = Object.hasOwn(sidecarRecords, record.id) ? sidecarRecords[record.id] : undefined;
+        trajectories.push({ file, record: record.id, trajectory, ...(sidecarRecord ? { sidecarRecord } : {}) });
+      } catch (error) {
+        unreadable.push(unreadableOf(problemFromError(file, error)));
+      }
+    }
+  }
+  return { trajectories, unreadable };
+}
+
+/** The labels one rater gave a case. */
+export interface CaseLabel {
+  criticalStep?: number;
+  toleranceSpan?: [number, number];
+  rootCause?: string;
+}
+
+function hasLabel(label: CaseLabel): boolean {
+  return label.criticalStep !== undefined || label.rootCause !== undefined;
+}
+
+export function labelOfAnnotation(annotation: Annotation | null | undefined): CaseLabel | undefined {
+  if (!annotation) return undefined;
+  const label: CaseLabel = {
+    ...(typeof annotation.criticalStep === 'number' ? { criticalStep: annotation.criticalStep } : {}),
+    ...(annotation.toleranceSpan ? { toleranceSpan: [annotation.toleranceSpan[0], annotation.toleranceSpan[1]] as [number, number] } : {}),
+    ...(annotation.rootCause ? { rootCause: annotation.rootCause } : {}),
+  };
+  return hasLabel(label) ? label : undefined;
+}
+
+export function labelOfGold(gold: GoldAnnotation | undefined): CaseLabel | undefined {
+  if (!gold) return undefined;
+  const rootCause = gold.rootCause ?? gold.rootCauseRaw;
+  const label: CaseLabel = {
+    ...(gold.criticalStep !== undefined ? { criticalStep: gold.criticalStep } : {}),
+    ...(gold.toleranceSpan ? { toleranceSpan: gold.toleranceSpan } : {}),
+    ...(rootCause ? { rootCause } : {}),
+  };
+  return hasLabel(label) ? label : undefined;
+}
+
+/** The reference label of a trajectory: the human annotation in the sidecar, else the gold in the file. */
+export function referenceLabel(t: CollectedTrajectory): CaseLabel | undefined {
+  return labelOfAnnotation(t.sidecarRecord?.annotation) ?? labelOfGold(t.trajectory.gold);
+}

@@ -8,6 +8,7 @@ import { HARNESS_COMMANDS } from './commands/harness';
 import { inspectCommand } from './commands/inspect';
 import { outlineCommand } from './commands/outline';
 import { scoreCommand } from './commands/score';
+import { statsCommand } from './commands/stats';
 import { validateCommand } from './commands/validate';
 import { CliUsageError, type CliIo } from './io';
 import { CliOptionError, commandUsage, parseCommandArgs, synopsis, wrap, type CliCommand } from './options';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly CliCommand[] = [
   auditCommand,
   exportRepairsCommand,
   convertCommand,
+  statsCommand,
   ...HARNESS_COMMANDS,
 ];
 

@@ -135,6 +135,14 @@ export function loadMagenticOne(value: unknown, source: SourceText, id: string):
   const messages = list.map((entry, position) => {
     const at = { ...source, basePath: [...(source.basePath ?? []), position] };
     // Each entry is checked against the shape it claims, so the message names the field it lacks.
+    // The well-formed common case skips zod (logs run to tens of thousands of turns).
+    if (
+      isObject(entry) &&
+      typeof entry.role === 'string' &&
+      (typeof entry.content === 'string' || entry.content === null) &&
+      (entry.name === undefined || entry.name === null || typeof entry.name === 'string')
+    )
+      return fromRoleEntry(entry as z.infer<typeof roleEntry>, position);
     if (isObject(entry) && 'source' in entry && !('role' in entry))
       return fromSourceEntry(checkSchema(sourceEntry, entry, at, 'an AgentChat message'), position, source);
     return fromRoleEntry(checkSchema(roleEntry, entry, at, 'a Magentic-One {role, content} message'), position);

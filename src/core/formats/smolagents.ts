@@ -38,6 +38,34 @@ const step = z.looseObject({
 });
 type Step = z.infer<typeof step>;
 
+const optionalString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+
+/** What `step` accepts, checked by hand. */
+function plainStep(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  if (!optionalString(value.system_prompt) || !optionalString(value.task) || !optionalString(value.plan)) return false;
+  if (!optionalString(value.model_output) || !optionalString(value.observations)) return false;
+  if (!(value.is_final_answer === undefined || value.is_final_answer === null || typeof value.is_final_answer === 'boolean')) return false;
+  const error = value.error;
+  if (!(
+    optionalString(error) ||
+    (isObject(error) && (error.type === undefined || typeof error.type === 'string') && (error.message === undefined || typeof error.message === 'string'))
+  ))
+    return false;
+  const calls = value.tool_calls;
+  if (calls === undefined || calls === null) return true;
+  return (
+    Array.isArray(calls) &&
+    calls.every(
+      (c) =>
+        isObject(c) &&
+        optionalString(c.id) &&
+        (c.function === undefined || (isObject(c.function) && typeof c.function.name === 'string')) &&
+        (c.name === undefined || typeof c.name === 'string'),
+    )
+  );
+}
+
 function isStep(value: unknown): boolean {
   return (
     isObject(value) &&
@@ -105,12 +133,12 @@ function finalOutput(steps: Step[]): string | undefined {
 export function loadSmolagents(value: unknown, source: SourceText, id: string): Trajectory {
   const found = stepList(value) ?? { list: [] };
   const at = { ...source, basePath: [...(source.basePath ?? []), ...(found.key ? [found.key] : [])] };
-  const steps = checkSchema(
-    z.array(step, { message: 'expected the list of memory steps' }),
-    found.key || Array.isArray(value) ? found.list : undefined,
-    at,
-    'smolagents memory steps',
-  );
+  const list = found.key || Array.isArray(value) ? found.list : undefined;
+  // The well-formed common case skips zod (memories run to thousands of steps); anything else gets zod's exact message.
+  const steps =
+    Array.isArray(list) && list.every(plainStep)
+      ? (list as Step[])
+      : checkSchema(z.array(step, { message: 'expected the list of memory steps' }), list, at, 'smolagents memory steps');
   const messages = steps.map(stepMessage);
   const obj = isObject(value) ? value : {};
   const task = steps.find((s) => typeof s.task === 'string')?.task ?? undefined;

@@ -2,6 +2,7 @@ import { InputError } from '../core/input/inputError';
 import { redactSecrets, registerSecretsFromEnv } from '../core/secrets/redact';
 import { agreementCommand } from './commands/agreement';
 import { auditCommand } from './commands/audit';
+import { compareCommand } from './commands/compare';
 import { convertCommand } from './commands/convert';
 import { exportRepairsCommand } from './commands/exportRepairs';
 import { HARNESS_COMMANDS } from './commands/harness';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly CliCommand[] = [
   exportRepairsCommand,
   convertCommand,
   statsCommand,
+  compareCommand,
   ...HARNESS_COMMANDS,
 ];
 

@@ -33,6 +33,19 @@ const runSchema = z.looseObject({
 });
 type Run = z.infer<typeof runSchema> & { path: Path };
 
+const optional = (v: unknown, type: 'string' | 'number') => v === undefined || v === null || typeof v === type;
+const optionalMap = (v: unknown) => v === undefined || v === null || isObject(v);
+
+/** What `runSchema` accepts, checked by hand for the common case (exports run to thousands of runs). */
+function plainRun(raw: unknown): z.infer<typeof runSchema> | undefined {
+  if (!isObject(raw) || typeof raw.id !== 'string' || typeof raw.name !== 'string' || typeof raw.run_type !== 'string') return undefined;
+  if (!(optional(raw.start_time, 'string') || typeof raw.start_time === 'number') || !optionalMap(raw.inputs) || !optionalMap(raw.outputs)) return undefined;
+  if (!optional(raw.error, 'string') || !optional(raw.parent_run_id, 'string') || !optional(raw.trace_id, 'string') || !optional(raw.dotted_order, 'string'))
+    return undefined;
+  if (!(raw.child_runs === undefined || raw.child_runs === null || Array.isArray(raw.child_runs))) return undefined;
+  return raw as z.infer<typeof runSchema>;
+}
+
 function looksRun(value: unknown): value is Obj {
   return isObject(value) && typeof value.run_type === 'string' && ('inputs' in value || 'child_runs' in value || 'outputs' in value);
 }
@@ -252,7 +265,7 @@ function loadLangSmith(value: unknown, source: SourceText, id: string): Trajecto
   const map = groupsOf(container);
   const entries = map.get(ref ? ref.langsmithTrace : ([...map.keys()][0] ?? '')) ?? [];
   const runs = entries.map(({ raw, path }): Run => {
-    const run = checkSchema(runSchema, raw, { ...source, basePath: [...(source.basePath ?? []), ...path] }, 'a LangSmith run');
+    const run = plainRun(raw) ?? checkSchema(runSchema, raw, { ...source, basePath: [...(source.basePath ?? []), ...path] }, 'a LangSmith run');
     return { ...run, path };
   });
   if (runs.length === 0) checkSchema(runSchema, undefined, source, 'a LangSmith run');

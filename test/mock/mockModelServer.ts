@@ -7,7 +7,10 @@
 // - injected faults: status errors with proper error bodies and retry-after,
 //   hangs, connection resets, broken and non-JSON bodies (failNext or per reply);
 // - a log of every request: parsed body, headers minus credentials, start/end times;
-// - a prompt-cache simulation, so cached-token accounting can be tested end to end.
+// - a prompt-cache simulation, so cached-token accounting can be tested end to end;
+// - both providers' batch APIs (OpenAI files + batches, Anthropic message batches), each
+//   item answered by the same script as the sync endpoint, with scriptable batch outcomes
+//   (batchOutcome: K polls to finish, expired, failed, per-item errors).
 //
 // Only node: imports, so unit tests (tsx) and the esbuild-bundled integration
 // tests can both import it. No network beyond 127.0.0.1.
@@ -73,6 +76,55 @@ export interface MockReply {
 }
 
 export type MockHandler = (request: MockRequest) => MockReply | Promise<MockReply>;
+
+/** How one submitted batch plays out (queued with batchOutcome; default: ends at the first retrieve). */
+export interface MockBatchOutcome {
+  /** Retrieves that still report the batch in progress before it ends (default 0). */
+  pollsUntilDone?: number;
+  /**
+   * How it ends. 'completed' (default; Anthropic: processing_status 'ended'). 'expired': the
+   * completion window closed; items after the first `answeredBeforeExpiry` expire (OpenAI:
+   * error-file lines with code batch_expired; Anthropic: results of type 'expired').
+   * 'failed' (OpenAI): the batch fails as a whole, no output file.
+   */
+  end?: 'completed' | 'expired' | 'failed';
+  answeredBeforeExpiry?: number;
+  /** Per-item outcome by custom id, instead of the scripted reply. */
+  items?: Record<string, 'errored' | 'expired' | 'canceled'>;
+  /** The error message of a failed batch. */
+  message?: string;
+}
+
+/** One batch the mock accepted: a submission. */
+export interface MockBatchSubmission {
+  protocol: MockProtocol;
+  id: string;
+  customIds: string[];
+}
+
+interface MockBatch extends MockBatchSubmission {
+  outcome: MockBatchOutcome;
+  polls: number;
+  items: Array<{ customId: string; body: any }>;
+  createdAt: number;
+  endedAt?: number;
+  inputFileId?: string;
+  endpoint?: string;
+  /** OpenAI status or Anthropic processing_status. */
+  status: string;
+  outputFileId?: string;
+  errorFileId?: string;
+  resultsJsonl?: string;
+  counts: { succeeded: number; errored: number; expired: number; canceled: number };
+}
+
+interface MockFile {
+  id: string;
+  filename: string;
+  purpose: string;
+  content: string;
+  createdAt: number;
+}
 
 export interface MockRequest {
   /** 1-based arrival order. */
@@ -163,6 +215,13 @@ export class MockModelServer {
   #cachedPrefixes = new Set<string>();
   #port = 0;
   #closed = false;
+  readonly #files = new Map<string, MockFile>();
+  readonly #batches = new Map<string, MockBatch>();
+  #batchOutcomes: MockBatchOutcome[] = [];
+  /** Every batch accepted (OpenAI POST /v1/batches, Anthropic POST /v1/messages/batches), in order. */
+  readonly batchSubmissions: MockBatchSubmission[] = [];
+  /** The batch items as answered, in the shape of sync requests (for assertions on bodies). */
+  readonly batchItemRequests: MockRequest[] = [];
 
   private constructor(options: MockServerOptions) {
     this.#options = options;
@@ -223,9 +282,20 @@ export class MockModelServer {
     return this;
   }
 
-  /** Forgets the log, the queues, the handler and the simulated cache. */
+  /** The next batches created play out as `outcomes`, in order; later ones end at their first retrieve. */
+  batchOutcome(...outcomes: MockBatchOutcome[]): this {
+    this.#batchOutcomes.push(...outcomes);
+    return this;
+  }
+
+  /** Forgets the log, the queues, the handler, the simulated cache and the batches. */
   reset(): this {
     this.requests.length = 0;
+    this.batchSubmissions.length = 0;
+    this.batchItemRequests.length = 0;
+    this.#files.clear();
+    this.#batches.clear();
+    this.#batchOutcomes = [];
     this.#queue = [];
     this.#repeat = undefined;
     this.#handler = undefined;
@@ -323,6 +393,9 @@ export class MockModelServer {
     });
     this.#notify();
 
+    if (protocol === 'other' && batchRoute(path)) {
+      return this.#handleBatchRoute(entry, req, res, body);
+    }
     if (protocol === 'other') {
       if (req.method === 'GET' && /\/models$/.test(path)) {
         return this.#sendJson(entry, res, 200, { object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' }] }, {}, 'replied');
@@ -381,6 +454,305 @@ export class MockModelServer {
       'replied',
       cache.commit,
     );
+  }
+
+  // ---- batch APIs ------------------------------------------------------------------
+
+  async #handleBatchRoute(entry: MockRequest, req: IncomingMessage, res: ServerResponse, body: any): Promise<void> {
+    const method = req.method ?? 'GET';
+    const path = entry.path;
+    const protocol: MockProtocol = path.startsWith('/v1/messages/batches') ? 'anthropic' : 'openai';
+    const fail = (status: number, message: string) => this.#sendError(entry, res, protocol, { type: 'status', status, message });
+    const key = req.headers.authorization?.replace(/^Bearer\s+/i, '') ?? (req.headers['x-api-key'] as string | undefined) ?? '';
+    if (this.#options.apiKey !== undefined && key !== this.#options.apiKey) return fail(401, 'Incorrect API key provided.');
+    const queuedFault = this.#faults.shift();
+    if (queuedFault) return this.#sendFault(entry, req, res, protocol, queuedFault);
+    const ok = (json: unknown) => this.#sendJson(entry, res, 200, json, { [protocol === 'anthropic' ? 'request-id' : 'x-request-id']: `req_mock_${entry.seq}` }, 'replied');
+    let m: RegExpExecArray | null;
+
+    if (method === 'POST' && path === '/v1/files') {
+      const form = await new Response(entry.rawBody, { headers: { 'content-type': String(req.headers['content-type'] ?? '') } }).formData().catch(() => undefined);
+      const file = form?.get('file');
+      const purpose = form?.get('purpose');
+      if (!form || typeof file === 'string' || !file) return fail(400, 'mock server: expected multipart/form-data with a "file" part');
+      if (typeof purpose !== 'string' || !purpose) return fail(400, "mock server: missing required parameter 'purpose'");
+      const record: MockFile = { id: `file-mock${this.#files.size + 1}`, filename: file.name, purpose, content: await file.text(), createdAt: nowSeconds() };
+      this.#files.set(record.id, record);
+      return ok(openaiFileObject(record));
+    }
+    if (method === 'GET' && (m = /^\/v1\/files\/([^/]+)\/content$/.exec(path))) {
+      const file = this.#files.get(m[1]);
+      if (!file) return fail(404, `No such File object: ${m[1]}`);
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(Buffer.byteLength(file.content)) });
+      res.end(file.content, () => this.#end(entry, 'replied', 200));
+      return;
+    }
+    if (method === 'GET' && (m = /^\/v1\/files\/([^/]+)$/.exec(path))) {
+      const file = this.#files.get(m[1]);
+      return file ? ok(openaiFileObject(file)) : fail(404, `No such File object: ${m[1]}`);
+    }
+    if (method === 'POST' && path === '/v1/batches') {
+      const file = this.#files.get(String(body?.input_file_id ?? ''));
+      if (!file) return fail(400, `No such File object: ${String(body?.input_file_id)}`);
+      if (file.purpose !== 'batch') return fail(400, `file ${file.id} has purpose "${file.purpose}", expected "batch"`);
+      if (body.endpoint !== '/v1/chat/completions') return fail(400, `mock server: unsupported endpoint ${JSON.stringify(body.endpoint)}`);
+      if (body.completion_window !== '24h') return fail(400, "completion_window must be '24h'");
+      const items: MockBatch['items'] = [];
+      const problems: string[] = [];
+      file.content.split('\n').forEach((line, index) => {
+        if (!line.trim()) return;
+        let item: any;
+        try {
+          item = JSON.parse(line);
+        } catch {
+          problems.push(`line ${index + 1}: not JSON`);
+          return;
+        }
+        if (typeof item?.custom_id !== 'string' || item.method !== 'POST' || item.url !== body.endpoint || typeof item.body !== 'object') {
+          problems.push(`line ${index + 1}: expected {custom_id, method: "POST", url: "${body.endpoint}", body}`);
+        } else if (items.some((i) => i.customId === item.custom_id)) problems.push(`line ${index + 1}: duplicate custom_id ${item.custom_id}`);
+        else items.push({ customId: item.custom_id, body: item.body });
+      });
+      const batch = this.#newBatch('openai', `batch_mock${this.#batches.size + 1}`, items);
+      batch.inputFileId = file.id;
+      batch.endpoint = body.endpoint;
+      batch.status = 'validating';
+      // An invalid input file fails the batch at validation, as the real API does.
+      if (problems.length) batch.outcome = { end: 'failed', message: problems.join('; ') };
+      return ok(this.#openaiBatchObject(batch));
+    }
+    if (method === 'GET' && (m = /^\/v1\/batches\/([^/]+)$/.exec(path))) {
+      const batch = this.#batches.get(m[1]);
+      if (!batch || batch.protocol !== 'openai') return fail(404, `No batch found with id '${m[1]}'.`);
+      await this.#advance(batch);
+      return ok(this.#openaiBatchObject(batch));
+    }
+    if (method === 'POST' && path === '/v1/messages/batches') {
+      const requests: any[] = Array.isArray(body?.requests) ? body.requests : [];
+      if (!requests.length) return fail(400, 'requests: expected a non-empty list');
+      const seen = new Set<string>();
+      for (const [i, r] of requests.entries()) {
+        if (typeof r?.custom_id !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(r.custom_id)) return fail(400, `requests.${i}.custom_id: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`);
+        if (seen.has(r.custom_id)) return fail(400, `requests.${i}.custom_id: duplicate custom_id ${r.custom_id}`);
+        if (typeof r.params !== 'object' || r.params === null) return fail(400, `requests.${i}.params: Field required`);
+        seen.add(r.custom_id);
+      }
+      const batch = this.#newBatch(
+        'anthropic',
+        `msgbatch_mock${this.#batches.size + 1}`,
+        requests.map((r) => ({ customId: r.custom_id as string, body: r.params })),
+      );
+      batch.status = 'in_progress';
+      return ok(this.#anthropicBatchObject(batch));
+    }
+    if (method === 'GET' && (m = /^\/v1\/messages\/batches\/([^/]+)\/results$/.exec(path))) {
+      const batch = this.#batches.get(m[1]);
+      if (!batch || batch.protocol !== 'anthropic') return fail(404, `No batch found with id '${m[1]}'.`);
+      if (batch.resultsJsonl === undefined) return fail(400, `Batch ${batch.id} has not ended yet`);
+      res.writeHead(200, { 'content-type': 'application/binary', 'content-length': String(Buffer.byteLength(batch.resultsJsonl)) });
+      res.end(batch.resultsJsonl, () => this.#end(entry, 'replied', 200));
+      return;
+    }
+    if (method === 'GET' && (m = /^\/v1\/messages\/batches\/([^/]+)$/.exec(path))) {
+      const batch = this.#batches.get(m[1]);
+      if (!batch || batch.protocol !== 'anthropic') return fail(404, `No batch found with id '${m[1]}'.`);
+      await this.#advance(batch);
+      return ok(this.#anthropicBatchObject(batch));
+    }
+    return fail(404, `mock server: no route for ${method} ${path}`);
+  }
+
+  #newBatch(protocol: MockProtocol, id: string, items: MockBatch['items']): MockBatch {
+    const batch: MockBatch = {
+      protocol,
+      id,
+      customIds: items.map((i) => i.customId),
+      outcome: this.#batchOutcomes.shift() ?? {},
+      polls: 0,
+      items,
+      createdAt: nowSeconds(),
+      status: 'in_progress',
+      counts: { succeeded: 0, errored: 0, expired: 0, canceled: 0 },
+    };
+    this.#batches.set(id, batch);
+    this.batchSubmissions.push({ protocol, id, customIds: [...batch.customIds] });
+    return batch;
+  }
+
+  /** One retrieve: counts the poll; when the outcome's polls are used up, answers every item and ends the batch. */
+  async #advance(batch: MockBatch): Promise<void> {
+    if (batch.endedAt !== undefined) return;
+    batch.polls++;
+    if (batch.polls <= (batch.outcome.pollsUntilDone ?? 0)) {
+      batch.status = 'in_progress';
+      return;
+    }
+    const outcome = batch.outcome;
+    const end = outcome.end ?? 'completed';
+    batch.endedAt = nowSeconds();
+    if (end === 'failed' && batch.protocol === 'openai') {
+      batch.status = 'failed';
+      return;
+    }
+    const output: string[] = [];
+    const errors: string[] = [];
+    for (const [index, item] of batch.items.entries()) {
+      const forced = outcome.items?.[item.customId] ?? (end === 'expired' && index >= (outcome.answeredBeforeExpiry ?? 0) ? 'expired' : undefined);
+      const lineId = `batch_req_mock_${batch.id}_${index + 1}`;
+      if (forced === 'expired' || forced === 'canceled') {
+        batch.counts[forced]++;
+        if (batch.protocol === 'anthropic') output.push(JSON.stringify({ custom_id: item.customId, result: { type: forced } }));
+        else {
+          const error =
+            forced === 'expired'
+              ? { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' }
+              : { code: 'batch_cancelled', message: 'This request was not executed because the batch was cancelled.' };
+          errors.push(JSON.stringify({ id: lineId, custom_id: item.customId, response: null, error }));
+        }
+        continue;
+      }
+      const answer =
+        forced === 'errored'
+          ? { fault: { type: 'status' as const, status: 500, message: 'The server had an error processing this request (mock)' } }
+          : await this.#answerItem(batch.protocol, item.body);
+      if ('json' in answer) {
+        batch.counts.succeeded++;
+        output.push(
+          JSON.stringify(
+            batch.protocol === 'anthropic'
+              ? { custom_id: item.customId, result: { type: 'succeeded', message: answer.json } }
+              : { id: lineId, custom_id: item.customId, response: { status_code: 200, request_id: `req_mock_${lineId}`, body: answer.json }, error: null },
+          ),
+        );
+        continue;
+      }
+      batch.counts.errored++;
+      const fault = answer.fault.type === 'status' ? answer.fault : { type: 'status' as const, status: 500, message: `mock server: fault ${answer.fault.type} in a batch item` };
+      const message = fault.message ?? `mock error ${fault.status}`;
+      if (batch.protocol === 'anthropic') {
+        output.push(
+          JSON.stringify({
+            custom_id: item.customId,
+            result: { type: 'errored', error: { type: 'error', error: { type: fault.errorType ?? anthropicErrorType(fault.status), message } } },
+          }),
+        );
+      } else {
+        errors.push(
+          JSON.stringify({
+            id: lineId,
+            custom_id: item.customId,
+            response: {
+              status_code: fault.status,
+              request_id: `req_mock_${lineId}`,
+              body: { error: { message, type: fault.errorType ?? openaiErrorType(fault.status), param: null, code: null } },
+            },
+            error: null,
+          }),
+        );
+      }
+    }
+    const jsonl = (lines: string[]) => (lines.length ? `${lines.join('\n')}\n` : '');
+    if (batch.protocol === 'anthropic') {
+      batch.status = 'ended';
+      batch.resultsJsonl = jsonl(output);
+      return;
+    }
+    batch.status = end === 'expired' ? 'expired' : 'completed';
+    const addFile = (content: string): string => {
+      const file: MockFile = { id: `file-mock${this.#files.size + 1}`, filename: 'batch_output.jsonl', purpose: 'batch_output', content, createdAt: nowSeconds() };
+      this.#files.set(file.id, file);
+      return file.id;
+    };
+    if (output.length) batch.outputFileId = addFile(jsonl(output));
+    if (errors.length) batch.errorFileId = addFile(jsonl(errors));
+  }
+
+  /** A batch item answered as the sync endpoint would answer its body (same script, faults, usage and cache simulation). */
+  async #answerItem(protocol: MockProtocol, body: any): Promise<{ json: unknown } | { fault: MockFault }> {
+    const text = protocol === 'anthropic' ? anthropicText(body) : openaiText(body);
+    const entry: MockRequest = {
+      seq: this.requests.length + this.batchItemRequests.length + 1,
+      protocol,
+      method: 'POST',
+      path: protocol === 'anthropic' ? '/v1/messages' : '/v1/chat/completions',
+      headers: {},
+      auth: 'none',
+      body,
+      rawBody: JSON.stringify(body),
+      model: typeof body?.model === 'string' ? body.model : '',
+      system: text.system,
+      userText: text.user.join('\n\n'),
+      lastUserText: text.user[text.user.length - 1] ?? '',
+      startedAt: now(),
+      outcome: 'pending',
+    };
+    this.batchItemRequests.push(entry);
+    const cache = this.#cacheLookup(protocol, body);
+    let reply: MockReply;
+    try {
+      reply = await this.#nextReply(entry);
+    } catch (error) {
+      reply = { fault: { type: 'status', status: 500, message: `mock server: script failed: ${(error as Error).message}` } };
+    }
+    entry.endedAt = now();
+    if (reply.fault) {
+      entry.outcome = 'fault';
+      entry.fault = reply.fault.type;
+      return { fault: reply.fault };
+    }
+    entry.outcome = 'replied';
+    entry.status = 200;
+    const json = protocol === 'openai' ? this.#openaiCompletion(body, reply, cache) : this.#anthropicMessage(body, reply, cache);
+    cache.commit();
+    return { json };
+  }
+
+  #openaiBatchObject(batch: MockBatch): unknown {
+    const ended = batch.endedAt ?? null;
+    const failed = batch.status === 'failed';
+    return {
+      id: batch.id,
+      object: 'batch',
+      endpoint: batch.endpoint,
+      errors: failed ? { object: 'list', data: [{ code: 'invalid_request', message: batch.outcome.message ?? 'The batch failed (mock)', param: null, line: null }] } : null,
+      input_file_id: batch.inputFileId,
+      completion_window: '24h',
+      status: batch.status,
+      output_file_id: batch.outputFileId ?? null,
+      error_file_id: batch.errorFileId ?? null,
+      created_at: batch.createdAt,
+      in_progress_at: batch.polls > 0 ? batch.createdAt : null,
+      expires_at: batch.createdAt + 86_400,
+      finalizing_at: ended !== null && !failed ? ended : null,
+      completed_at: batch.status === 'completed' ? ended : null,
+      failed_at: failed ? ended : null,
+      expired_at: batch.status === 'expired' ? ended : null,
+      cancelling_at: null,
+      cancelled_at: null,
+      request_counts: {
+        total: batch.items.length,
+        completed: batch.counts.succeeded,
+        failed: batch.counts.errored + batch.counts.expired + batch.counts.canceled,
+      },
+      metadata: null,
+    };
+  }
+
+  #anthropicBatchObject(batch: MockBatch): unknown {
+    const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+    const ended = batch.endedAt !== undefined;
+    return {
+      id: batch.id,
+      type: 'message_batch',
+      processing_status: batch.status,
+      request_counts: { processing: ended ? 0 : batch.items.length, ...batch.counts },
+      ended_at: ended ? iso(batch.endedAt!) : null,
+      created_at: iso(batch.createdAt),
+      expires_at: iso(batch.createdAt + 86_400),
+      archived_at: null,
+      cancel_initiated_at: null,
+      results_url: ended ? `${this.url}/v1/messages/batches/${batch.id}/results` : null,
+    };
   }
 
   #cacheLookup(protocol: MockProtocol, body: any): CacheState {
@@ -660,6 +1032,26 @@ export function routeMatches(match: MockRouteMatch, request: MockRequest): boole
 }
 
 // ---- helpers ---------------------------------------------------------------------
+
+function batchRoute(path: string): boolean {
+  return /^\/v1\/(files|batches)(\/|$)/.test(path) || /^\/v1\/messages\/batches(\/|$)/.test(path);
+}
+
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+function openaiFileObject(file: MockFile): unknown {
+  return {
+    id: file.id,
+    object: 'file',
+    bytes: Buffer.byteLength(file.content),
+    created_at: file.createdAt,
+    filename: file.filename,
+    purpose: file.purpose,
+    status: 'processed',
+    expires_at: null,
+    status_details: null,
+  };
+}
 
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'api-key', 'proxy-authorization', 'cookie']);
 

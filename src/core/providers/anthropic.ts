@@ -95,32 +95,40 @@ export class AnthropicMessagesClient implements ModelClient {
       async (attemptSignal) => checkMessage(await this.#sdk.messages.create(body, { signal: attemptSignal, timeout: policy.timeoutMs, maxRetries: 0 })),
       (error, timedOut) => classifySdkError(error, timedOut, Anthropic, policy.timeoutMs),
     );
-    const u = message.usage;
-    const read = u?.cache_read_input_tokens ?? 0;
-    const write = u?.cache_creation_input_tokens ?? 0;
-    const result: ChatResult = {
-      text: message.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
-      usage: {
-        // Anthropic's input_tokens excludes cache reads and writes; ours is the total.
-        inputTokens: (u?.input_tokens ?? 0) + read + write,
-        outputTokens: u?.output_tokens ?? 0,
-        cachedInputTokens: read,
-        cacheWriteInputTokens: write,
-      },
-      latencyMs: Date.now() - started,
-      attempts,
-      finishReason: message.stop_reason ?? null,
-      truncated: message.stop_reason === 'max_tokens',
-      model: message.model || this.model,
-    };
-    const requestId = (message as { _request_id?: string | null })._request_id;
-    if (requestId) result.requestId = requestId;
-    const calls = message.content.flatMap((block) =>
-      block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : [],
-    );
-    if (calls.length) result.toolCalls = calls;
-    return redactReply(result, [this.#options.apiKey]);
+    return messageToResult(message, { model: this.model, latencyMs: Date.now() - started, attempts, secrets: [this.#options.apiKey] });
   }
+}
+
+/** A Messages API message (sync, or a succeeded batch result) as a ChatResult, secrets redacted. */
+export function messageToResult(
+  message: Message,
+  context: { model: string; latencyMs: number; attempts: number; secrets: ReadonlyArray<string | undefined> },
+): ChatResult {
+  const u = message.usage;
+  const read = u?.cache_read_input_tokens ?? 0;
+  const write = u?.cache_creation_input_tokens ?? 0;
+  const result: ChatResult = {
+    text: message.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
+    usage: {
+      // Anthropic's input_tokens excludes cache reads and writes; ours is the total.
+      inputTokens: (u?.input_tokens ?? 0) + read + write,
+      outputTokens: u?.output_tokens ?? 0,
+      cachedInputTokens: read,
+      cacheWriteInputTokens: write,
+    },
+    latencyMs: context.latencyMs,
+    attempts: context.attempts,
+    finishReason: message.stop_reason ?? null,
+    truncated: message.stop_reason === 'max_tokens',
+    model: message.model || context.model,
+  };
+  const requestId = (message as { _request_id?: string | null })._request_id;
+  if (requestId) result.requestId = requestId;
+  const calls = message.content.flatMap((block) =>
+    block.type === 'tool_use' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : [],
+  );
+  if (calls.length) result.toolCalls = calls;
+  return redactReply(result, context.secrets);
 }
 
 /**

@@ -89,32 +89,40 @@ export class OpenAIChatClient implements ModelClient {
         checkCompletion(await this.#sdk.chat.completions.create(body, { signal: attemptSignal, timeout: policy.timeoutMs, maxRetries: 0 })),
       (error, timedOut) => classifySdkError(error, timedOut, OpenAI, policy.timeoutMs),
     );
-    const choice = completion.choices[0];
-    const usage = completion.usage;
-    const finishReason = choice.finish_reason ?? null;
-    const result: ChatResult = {
-      text: choice.message?.content ?? '',
-      usage: {
-        inputTokens: usage?.prompt_tokens ?? 0,
-        outputTokens: usage?.completion_tokens ?? 0,
-        cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-        cacheWriteInputTokens: (usage?.prompt_tokens_details as { cache_write_tokens?: number } | undefined)?.cache_write_tokens ?? 0,
-      },
-      latencyMs: Date.now() - started,
-      attempts,
-      finishReason,
-      truncated: finishReason === 'length',
-      model: completion.model || this.model,
-    };
-    const requestId = (completion as { _request_id?: string | null })._request_id;
-    if (requestId) result.requestId = requestId;
-    if (choice.message?.refusal) result.refusal = choice.message.refusal;
-    const calls = (choice.message?.tool_calls ?? []).flatMap((c) =>
-      c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }] : [],
-    );
-    if (calls.length) result.toolCalls = calls;
-    return redactReply(result, [this.#options.apiKey]);
+    return completionToResult(completion, { model: this.model, latencyMs: Date.now() - started, attempts, secrets: [this.#options.apiKey] });
   }
+}
+
+/** A chat completion (sync, or one line of a batch output file) as a ChatResult, secrets redacted. */
+export function completionToResult(
+  completion: ChatCompletion,
+  context: { model: string; latencyMs: number; attempts: number; secrets: ReadonlyArray<string | undefined> },
+): ChatResult {
+  const choice = completion.choices[0];
+  const usage = completion.usage;
+  const finishReason = choice.finish_reason ?? null;
+  const result: ChatResult = {
+    text: choice.message?.content ?? '',
+    usage: {
+      inputTokens: usage?.prompt_tokens ?? 0,
+      outputTokens: usage?.completion_tokens ?? 0,
+      cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+      cacheWriteInputTokens: (usage?.prompt_tokens_details as { cache_write_tokens?: number } | undefined)?.cache_write_tokens ?? 0,
+    },
+    latencyMs: context.latencyMs,
+    attempts: context.attempts,
+    finishReason,
+    truncated: finishReason === 'length',
+    model: completion.model || context.model,
+  };
+  const requestId = (completion as { _request_id?: string | null })._request_id;
+  if (requestId) result.requestId = requestId;
+  if (choice.message?.refusal) result.refusal = choice.message.refusal;
+  const calls = (choice.message?.tool_calls ?? []).flatMap((c) =>
+    c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }] : [],
+  );
+  if (calls.length) result.toolCalls = calls;
+  return redactReply(result, context.secrets);
 }
 
 /** A provider-neutral message in the chat-completions wire shape (tool calls and tool results included). */

@@ -74,12 +74,23 @@ function detectMagenticOne(value: unknown): FormatMatch | undefined {
     return { score: 0.85, reason: `an array of AutoGen AgentChat messages ({source, type, content}; types ${[...types].slice(0, 4).join(', ')})` };
   }
   if (!isRoleEntry(value[0])) return undefined;
-  const roles = [...new Set(value.filter(isRoleEntry).map((v) => v.role))];
+  // One pass: logs run to tens of thousands of entries.
+  const seen = new Set<string>();
+  let badIndex = -1;
+  for (let i = 0; i < value.length; i++) {
+    const v: unknown = value[i];
+    if (!isRoleEntry(v)) {
+      if (badIndex === -1) badIndex = i;
+      continue;
+    }
+    seen.add(v.role);
+    if (badIndex === -1 && typeof v.content !== 'string' && v.content !== null) badIndex = i;
+  }
+  const roles = [...seen];
   const agents = roles.filter(looksMagenticAgent);
   const foreign = roles.filter((r) => !CHAT_ROLES.has(r));
   // A chat log with an `Assistant` role only is not Magentic-One evidence; an agent name beyond the chat roles is.
   if (foreign.length === 0) return undefined;
-  const badIndex = value.findIndex((v) => !isRoleEntry(v) || (typeof v.content !== 'string' && v.content !== null));
   const reason = `a bare array of {role, content} whose roles are agent names (${roles.slice(0, 5).join(', ')})`;
   if (badIndex !== -1) return agents.length ? { score: 0.4, reason, missing: [`a string \`content\` and \`role\` in entry ${badIndex}`] } : undefined;
   return { score: agents.length ? 0.85 : 0.55, reason };

@@ -165,7 +165,8 @@ export function loadSmolagents(value: unknown, source: SourceText, id: string): 
 function detectSmolagents(value: unknown): FormatMatch | undefined {
   const found = stepList(value);
   if (!found || found.list.length === 0) return undefined;
-  if (!found.list.some(isActionStep)) return undefined;
+  // An action step comes within the first few steps of any memory (after the system prompt, task and plan).
+  if (!found.list.slice(0, 50).some(isActionStep)) return undefined;
   const bad = found.list.findIndex((s) => !isStep(s));
   const where = found.key ? `\`${found.key}\`` : 'a JSON array';
   if (bad !== -1)

@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { InputError } from '../../core/input/inputError';
 import { createModelClient } from '../../core/providers/factory';
 import { structuredModelFromClient } from '../../core/scoring/judges/providerModel';
-import { contractJson, detectionLine, judgingLine, renderMarkdown, renderText } from '../../core/scoring/render';
+import { detectionLine, judgingLine, renderMarkdown, renderText, scoreJson } from '../../core/scoring/render';
 import { scoreRunFolder, scoreRunFolderSync, type RunScoreResult, type ScoreOptions } from '../../core/scoring/scoreRunFolder';
 import { CliUsageError, type CliIo } from '../io';
 import { JSON_OPTION, PROVIDER_OPTIONS, concurrencyOption, type CliCommand } from '../options';
@@ -53,7 +53,7 @@ function report(result: RunScoreResult, values: Record<string, unknown>, io: Cli
   if (values.json) {
     io.err(`trajaudit score: ${detectionLine(result)}; ${judgingLine(result)}`);
     for (const note of result.notes) io.err(`trajaudit score: note: ${note}`);
-    io.out(JSON.stringify(contractJson(result.score), null, 2));
+    io.out(JSON.stringify(scoreJson(result), null, 2));
   } else {
     io.out(renderText(result));
   }

@@ -60,6 +60,28 @@ export function rawAgreement(labels: readonly boolean[]): number | null {
   return (pos * (pos - 1) + neg * (neg - 1)) / (n * (n - 1));
 }
 
+/**
+ * Cohen's κ of two raters over the same units, any categories: (p_o − p_e) / (1 − p_e), with p_o
+ * the share of units they label alike and p_e Σ_k p_a(k)·p_b(k) from each rater's own label
+ * shares. Null for no units, or when both use one and the same label throughout (p_e = 1: κ is undefined).
+ */
+export function cohenKappa(pairs: readonly (readonly [string, string])[]): number | null {
+  const n = pairs.length;
+  if (n === 0) return null;
+  const a = new Map<string, number>();
+  const b = new Map<string, number>();
+  let agree = 0;
+  for (const [x, y] of pairs) {
+    if (x === y) agree++;
+    a.set(x, (a.get(x) ?? 0) + 1);
+    b.set(y, (b.get(y) ?? 0) + 1);
+  }
+  let expected = 0;
+  for (const [label, count] of a) expected += (count / n) * ((b.get(label) ?? 0) / n);
+  if (expected === 1) return null;
+  return (agree / n - expected) / (1 - expected);
+}
+
 export const AGREEMENT_NOTE =
   "raw agreement is the share of agreeing annotator pairs; it is not chance-corrected (unlike Cohen's or Fleiss' kappa) and is sensitive to the prevalence of positive labels";
 

@@ -53,6 +53,12 @@ export function contractJson(score: KindScore): Record<string, unknown> {
   return tidyJson(out);
 }
 
+/** The whole `score --json` document: the kind's keys, plus `judge_agreement` when the cache holds verdicts of two or more judges. */
+export function scoreJson(result: RunScoreResult): Record<string, unknown> {
+  const agreement = result.judgeAgreement ?? [];
+  return agreement.length ? { ...contractJson(result.score), judge_agreement: tidyJson(agreement) } : contractJson(result.score);
+}
+
 // ---------- formatting helpers ----------
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${(100 * x).toFixed(2)}%`);
@@ -268,6 +274,19 @@ function delegationTables(s: DelegationScore): Table[] {
   ];
 }
 
+/** The two-judge agreement (docs/metrics.md, "Judge agreement"); no table with fewer than two judges. */
+function judgeAgreementTables(result: RunScoreResult): Table[] {
+  const rows = result.judgeAgreement ?? [];
+  if (!rows.length) return [];
+  return [
+    {
+      title: 'Judge agreement (verdicts of two judges on the same units in the judgment cache)',
+      head: ['judge A', 'judge B', 'n', 'agreement', "Cohen's κ"],
+      rows: rows.map((r) => [r.judge_a, r.judge_b, String(r.n), pct(r.agreement), num(r.cohen_kappa, 3)]),
+    },
+  ];
+}
+
 function tablesOf(score: KindScore): Table[] {
   switch (score.kind) {
     case 'audit':
@@ -298,7 +317,7 @@ export function detectionLine(result: RunScoreResult): string {
 }
 
 export function renderText(result: RunScoreResult): string {
-  const blocks = [`${result.detection.folder}: ${detectionLine(result)}`, ...tablesOf(result.score).map(textTable), judgingLine(result)];
+  const blocks = [`${result.detection.folder}: ${detectionLine(result)}`, ...tablesOf(result.score).map(textTable), ...judgeAgreementTables(result).map(textTable), judgingLine(result)];
   if (result.notes.length) blocks.push(result.notes.map((n) => `note: ${n}`).join('\n'));
   return blocks.join('\n\n');
 }
@@ -309,6 +328,7 @@ export function renderMarkdown(result: RunScoreResult): string {
     `# Score report: ${markdownText(result.detection.folder)}`,
     `- kind: **${markdownText(result.detection.kind)}** — ${markdownText(result.detection.reason)}\n- ${markdownText(judgingLine(result))}`,
     ...tablesOf(result.score).map(mdTable),
+    ...judgeAgreementTables(result).map(mdTable),
   ];
   if (result.notes.length) blocks.push(`## Notes\n\n${result.notes.map((n) => `- ${markdownText(n)}`).join('\n')}`);
   blocks.push('Fractions are shown as percentages; scenario and nugget scores are on their own 0..100 scales.');

@@ -2,6 +2,7 @@
 // judge verdicts through the judgment cache, and score. The async form runs any judge (LLM judges
 // included, cancellable); the sync form runs deterministic judges only (the offline CLI path).
 import { runTasks, runTasksSync, type JudgingSummary } from './judges/judge';
+import { judgeAgreement, type JudgeAgreementRow } from './judges/judgeAgreement';
 import { planAudit } from './runs/auditRun';
 import { detectRun } from './runs/detect';
 import { planDeepSearchQa } from './runs/dsqaRun';
@@ -22,6 +23,8 @@ export interface RunScoreResult {
   notes: string[];
   /** Audit runs: one row per gold case, by the rules that made `score` (the report's case table and CSV). */
   cases?: AuditCaseRow[];
+  /** Pairs of judges with verdicts on the same items in the run's judgment cache (empty with fewer than two judges). */
+  judgeAgreement?: JudgeAgreementRow[];
 }
 
 function plan(detection: RunDetection, options: ScoreOptions): RunPlan {
@@ -48,7 +51,15 @@ function finish(detection: RunDetection, p: RunPlan, judging: JudgingSummary): R
     );
   }
   if (judging.cacheWriteError) notes.push(`could not append to the judgment cache: ${judging.cacheWriteError}`);
-  return auditCases ? { detection, score, judging, notes, cases: auditCases } : { detection, score, judging, notes };
+  const agreement = p.cache ? judgeAgreement(p.cache) : [];
+  return {
+    detection,
+    score,
+    judging,
+    notes,
+    ...(auditCases ? { cases: auditCases } : {}),
+    ...(agreement.length ? { judgeAgreement: agreement } : {}),
+  };
 }
 
 /**

@@ -70,7 +70,10 @@ describe('score: the judgment cache is written only inside the run folder', func
     const dir = tempDir();
     mkdirSync(join(dir, 'shared'));
     const shared = join(dir, 'shared', 'judgments.jsonl');
-    const before = `${JSON.stringify({ id: 'r1', AnswerCorrectness: { Explanation: 'right', CorrectnessDetails: { Paris: true }, ExcessiveAnswers: [] } })}\n`;
+    // The shared verdict names its judge: only then is it served to that judge (docs/run-folders.md §4).
+    const judge_identity = { provider: 'openai', model: 'mock-grader', prompt: 'deepsearchqa-grader/v1' };
+    const verdict = { id: 'r1', AnswerCorrectness: { Explanation: 'right', CorrectnessDetails: { Paris: true }, ExcessiveAnswers: [] }, judge_identity };
+    const before = `${JSON.stringify(verdict)}\n`;
     writeFileSync(shared, before);
     const run = dsqaRun(dir, '../../shared/judgments.jsonl');
     const exact = await runCli(['score', run, '--json']);

@@ -17,6 +17,7 @@ export function deepSearchQaLlmJudge(model: StructuredModel, options: LlmJudgeOp
   return {
     id: `llm/${template.version}`,
     usesModel: true,
+    identity: { ...model.identity, prompt: template.version },
     async judge(input, signal) {
       const { system, user } = renderPrompt(template, {
         prompt: input.problem,

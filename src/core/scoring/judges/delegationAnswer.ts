@@ -57,6 +57,7 @@ export function delegationJudgeFrom(grader: Judge<DeepSearchQaJudgeInput, Answer
   return {
     id: `delegation:${grader.id}`,
     usesModel: grader.usesModel,
+    ...(grader.identity ? { identity: grader.identity } : {}),
     judge: async (input, signal) => correct(await grader.judge(toInput(input), signal)),
     ...(grader.judgeSync
       ? { judgeSync: (input: DelegationAnswerInput) => correct((grader.judgeSync as (i: DeepSearchQaJudgeInput) => AnswerCorrectness)(toInput(input))) }

@@ -1,6 +1,7 @@
 // The judge abstraction and the runner that resolves judge tasks through the judgment cache.
 import { createHash } from 'node:crypto';
 import type { JudgmentCache } from './cache';
+import type { JudgeIdentity } from './judgeIdentity';
 
 /**
  * A judge turns an input into a structured verdict. Judges are asynchronous and cancellable;
@@ -12,6 +13,8 @@ export interface Judge<I, O> {
   readonly id: string;
   /** True when a verdict costs a model call (what the cache saves). */
   readonly usesModel: boolean;
+  /** Model judges: provider, model and prompt version. The cache serves a model judge only its own verdicts. */
+  readonly identity?: JudgeIdentity;
   judge(input: I, signal?: AbortSignal): Promise<O>;
   judgeSync?(input: I): O;
 }
@@ -98,7 +101,9 @@ export class AbortedError extends Error {
 }
 
 function fromCache<I, O>(task: JudgeTask<I, O>, cache: JudgmentCache | undefined): boolean {
-  const line = cache?.lookup(task.key, task.inputHash);
+  // A model judge gets its own verdicts only; deterministic judges (or none) take any judge's.
+  const identity = task.judge?.usesModel ? task.judge.identity : undefined;
+  const line = cache?.lookup(task.key, task.inputHash, identity);
   if (!line) return false;
   task.accept(task.fromLine(line), 'cache');
   return true;
@@ -113,7 +118,8 @@ function record<I, O>(task: JudgeTask<I, O>, judge: Judge<I, O>, output: O, cach
   // never writes into the run folder.
   if (!cache || !judge.usesModel) return;
   try {
-    cache.append(task.key, task.toLine(output, judge.id, task.inputHash));
+    const line = task.toLine(output, judge.id, task.inputHash);
+    cache.append(task.key, judge.identity ? { ...line, judge_identity: judge.identity } : line, judge.identity);
   } catch (error) {
     summary.cacheWriteError ??= `${cache.file}: ${(error as Error).message}`;
   }

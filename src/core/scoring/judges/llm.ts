@@ -20,6 +20,8 @@ export interface StructuredRequest<T> {
 
 /** A model that answers with a JSON value of a given schema. */
 export interface StructuredModel {
+  /** Which model answers (the judges' identity in the judgment cache); absent when unknown. */
+  readonly identity?: { provider: string; model: string };
   complete<T>(request: StructuredRequest<T>, signal?: AbortSignal): Promise<{ value: T; usage?: ModelUsage }>;
 }
 

@@ -34,6 +34,7 @@ export function nuggetCoverageJudge(model: StructuredModel, options: LlmJudgeOpt
   return {
     id: `llm/${template.version}`,
     usesModel: true,
+    identity: { ...model.identity, prompt: template.version },
     async judge(input, signal) {
       const { system, user } = renderPrompt(template, {
         query: input.query,

@@ -13,6 +13,7 @@ export interface ProviderModelOptions {
 
 export function structuredModelFromClient(client: ModelClient, options: ProviderModelOptions = {}): StructuredModel {
   return {
+    identity: { provider: client.provider, model: client.model },
     async complete(request, signal) {
       const result = await completeStructured(
         client,

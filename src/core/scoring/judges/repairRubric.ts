@@ -23,6 +23,7 @@ export function repairRubricJudge(model: StructuredModel, options: LlmJudgeOptio
   return {
     id: `llm/${template.version}`,
     usesModel: true,
+    identity: { ...model.identity, prompt: template.version },
     async judge(input, signal) {
       const n = input.rubrics.length;
       const { system, user } = renderPrompt(template, {

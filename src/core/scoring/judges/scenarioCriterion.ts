@@ -22,6 +22,7 @@ export function scenarioCriterionJudge(model: StructuredModel, options: LlmJudge
   return {
     id: `llm/${template.version}`,
     usesModel: true,
+    identity: { ...model.identity, prompt: template.version },
     async judge(input, signal) {
       const { system, user } = renderPrompt(template, {
         scenario_id: input.scenarioId,

@@ -1,7 +1,7 @@
 // The report's exports: Markdown (as `trajaudit score --out`), JSON (exactly the `score --json`
 // document) and CSV (per-case or per-item rows; trajectory files relative to the run folder).
 import { relative } from 'node:path';
-import { contractJson, renderMarkdown } from '../render';
+import { renderMarkdown, scoreJson } from '../render';
 import type { RunScoreResult } from '../scoreRunFolder';
 import type { ExportFormat } from '../../../shared/reportProtocol';
 import type { AuditCaseRow } from '../audit';
@@ -135,7 +135,7 @@ export function csvFor(result: RunScoreResult): string {
 
 /** The `score --json` document, as the CLI prints it (2-space indent, one trailing newline). */
 export function jsonFor(result: RunScoreResult): string {
-  return `${JSON.stringify(contractJson(result.score), null, 2)}\n`;
+  return `${JSON.stringify(scoreJson(result), null, 2)}\n`;
 }
 
 export function exportText(format: ExportFormat, result: RunScoreResult): string {

@@ -783,6 +783,26 @@ export function exportChoices(kind: ReportModel['kind']): { format: ExportFormat
   ];
 }
 
+/** Two or more judges' verdicts on the same units of the run's judgment cache: agreement and Cohen's κ per pair. */
+function judgeAgreementSection(result: RunScoreResult): ReportSection | undefined {
+  const rows = result.judgeAgreement ?? [];
+  if (!rows.length) return undefined;
+  return {
+    id: 'judge-agreement',
+    title: 'Judge agreement',
+    tables: [
+      table(
+        'judge-agreement',
+        'Verdicts of two judges on the same units (rubrics, nuggets, answer items, answers) in the judgment cache',
+        ['judge A', 'judge B', 'n', 'agreement', "Cohen's κ"],
+        rows.map((r) => [text(r.judge_a), text(r.judge_b), count(r.n), fraction(r.agreement), score(r.cohen_kappa, 3)]),
+        { rowHeaders: false, numeric: [false, false, true, true, true], note: "κ is — when both judges gave one and the same label throughout (undefined)" },
+      ),
+    ],
+    charts: [],
+  };
+}
+
 export function buildReportModel(result: RunScoreResult, context: ReportContext): BuiltReport {
   const links = new Map<string, LinkTarget>();
   const s = result.score;
@@ -804,6 +824,8 @@ export function buildReportModel(result: RunScoreResult, context: ReportContext)
       sections = delegationSections(s);
       break;
   }
+  const agreement = judgeAgreementSection(result);
+  if (agreement) sections.push(agreement);
   const model: ReportModel = {
     title: `Score: ${context.folderLabel}`,
     folder: result.detection.folder,

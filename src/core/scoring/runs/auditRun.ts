@@ -14,6 +14,7 @@ import { readSidecar } from '../../sidecar/sidecarFile';
 import { rootCauseSchema, type AuditEntry, type SidecarRecord } from '../../sidecar/schema';
 import { answerInHand, auditCaseRow, isSoundDiagnosis, scoreAudit, type AuditCase } from '../audit';
 import { JudgmentCache } from '../judges/cache';
+import { manifestJudgeOf } from '../judges/judgeIdentity';
 import { hashInput, type CacheLine, type JudgeTask } from '../judges/judge';
 import { repairRubricJudge, type RepairJudgeInput } from '../judges/repairRubric';
 import { readJsonLines, rejectDuplicates } from '../jsonl';
@@ -213,6 +214,7 @@ export function planAudit(detection: RunDetection, options: ScoreOptions): RunPl
     'a judgment line',
     (line) => (Array.isArray(line.repair_grades) && line.id !== undefined ? `repair#${String(line.id)}` : undefined),
     judgmentsWriteTarget(detection),
+    { legacyJudge: manifestJudgeOf(detection), labelsOf: (line) => Object.fromEntries((line.repair_grades as boolean[]).map((pass, i) => [`rubric ${i + 1}`, pass ? 'pass' : 'fail'])) },
   );
   const judge = options.model ? repairRubricJudge(options.model, { promptsRoot: options.promptsRoot }) : undefined;
   const tasks: JudgeTask<RepairJudgeInput, boolean[]>[] = [];

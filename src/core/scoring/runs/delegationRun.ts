@@ -6,6 +6,7 @@ import { InputError } from '../../input/inputError';
 import { loadFile } from '../../load/loadFile';
 import type { DelegationItem } from '../../items/schemas';
 import { JudgmentCache } from '../judges/cache';
+import { manifestJudgeOf } from '../judges/judgeIdentity';
 import { delegationJudgeFrom, exactDelegationJudge, type DelegationAnswerInput } from '../judges/delegationAnswer';
 import { deepSearchQaLlmJudge } from '../judges/deepsearchqaGrader';
 import { hashInput, type CacheLine, type Judge, type JudgeTask } from '../judges/judge';
@@ -85,6 +86,7 @@ export function planDelegation(detection: RunDetection, options: ScoreOptions): 
         ? keyOf({ id: String(l.id), setting: l.setting, order: l.order as string | undefined, sample: l.sample as number | undefined })
         : undefined,
     judgmentsWriteTarget(detection),
+    { legacyJudge: manifestJudgeOf(detection), labelsOf: (line) => ({ correct: String(line.correct) }) },
   );
   const judge = delegationJudgeFor(options);
   const outputs: DelegationOutput[] = [];

@@ -5,6 +5,7 @@ import { loadFile } from '../../load/loadFile';
 import type { DeepSearchQaRow } from '../../items/schemas';
 import { answerCorrectnessSchema, type AnswerCorrectness, type DeepSearchQaJudgeInput } from '../judges/answerCorrectness';
 import { JudgmentCache } from '../judges/cache';
+import { manifestJudgeOf } from '../judges/judgeIdentity';
 import { deepSearchQaLlmJudge } from '../judges/deepsearchqaGrader';
 import { exactJudge, goldItems } from '../judges/exact';
 import { hashInput, type CacheLine, type Judge, type JudgeTask } from '../judges/judge';
@@ -75,6 +76,10 @@ export function planDeepSearchQa(detection: RunDetection, options: ScoreOptions)
     'a judgment line {id, AnswerCorrectness: {Explanation, CorrectnessDetails, ExcessiveAnswers}}',
     (line) => `${String(line.id)}#${typeof line.sample === 'number' ? line.sample : 0}`,
     judgmentsWriteTarget(detection),
+    {
+      legacyJudge: manifestJudgeOf(detection),
+      labelsOf: (line) => Object.fromEntries(Object.entries((line.AnswerCorrectness as AnswerCorrectness).CorrectnessDetails).map(([item, found]) => [item, String(found)])),
+    },
   );
   const judge = answerJudgeFor(options);
   const items = new Map<string, DsqaItem>();

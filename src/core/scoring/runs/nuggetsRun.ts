@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError } from '../../input/inputError';
 import { JudgmentCache } from '../judges/cache';
+import { manifestJudgeOf } from '../judges/judgeIdentity';
 import { hashInput, type CacheLine, type JudgeTask } from '../judges/judge';
 import { COVERAGE_LABELS, nuggetCoverageJudge, type CoverageLabel, type NuggetJudgeInput } from '../judges/nuggetCoverage';
 import { readJsonLines, rejectDuplicates } from '../jsonl';
@@ -62,6 +63,7 @@ export function planNuggets(detection: RunDetection, options: ScoreOptions): Run
     'a judgment line {id, condition, coverage: ["full"|"partial"|"none", …]}',
     (line) => `${String(line.id)}#${String(line.condition)}`,
     judgmentsWriteTarget(detection),
+    { legacyJudge: manifestJudgeOf(detection), labelsOf: (line) => Object.fromEntries((line.coverage as string[]).map((label, i) => [`nugget ${i + 1}`, label])) },
   );
   const answersPath = detection.files.answers;
   if (cache.size === 0 && !answersPath)

@@ -11,6 +11,7 @@ import { checkSchema } from '../../input/schemaCheck';
 import { loadFile } from '../../load/loadFile';
 import type { ScenarioSet } from '../../items/schemas';
 import { JudgmentCache } from '../judges/cache';
+import { manifestJudgeOf } from '../judges/judgeIdentity';
 import { hashInput, type CacheLine, type JudgeTask } from '../judges/judge';
 import { scenarioCriterionJudge, type CriterionJudgeInput } from '../judges/scenarioCriterion';
 import { readJsonLines, rejectDuplicates } from '../jsonl';
@@ -65,6 +66,7 @@ export function planScenarios(detection: RunDetection, options: ScoreOptions): R
         ? `${line.scenario}#${line.criterion}`
         : undefined,
     judgmentsWriteTarget(detection),
+    { legacyJudge: manifestJudgeOf(detection), labelsOf: (line) => ({ hit: String(line.hit) }) },
   );
   const judge = options.model ? scenarioCriterionJudge(options.model, { promptsRoot: options.promptsRoot }) : undefined;
   const tasks: JudgeTask<CriterionJudgeInput, boolean>[] = [];

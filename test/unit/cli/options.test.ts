@@ -52,6 +52,8 @@ describe('CLI option tables', function () {
         'audit',
         'export-repairs',
         'convert',
+        'stats',
+        'compare',
         'harness delegation',
         'harness stage-c',
         'harness clarify',

@@ -34,7 +34,9 @@ const fraction = (value: number | null) => (value === null ? '—' : `${(value *
 function renderCollectionAgreement(report: AgreementReport): string {
   const lines = [`${report.cases} rated case(s); raters: ${report.raters.join(', ') || '—'}`];
   if (report.pairs.length === 0) lines.push('no pair of raters (one rater or none): nothing to compare');
-  for (const pair of report.pairs) {
+  const apart = report.pairs.filter((pair) => pair.n === 0);
+  if (apart.length) lines.push(`${apart.length} pair(s) of raters share no case: ${apart.map((pair) => `${pair.a} / ${pair.b}`).join(', ')}`);
+  for (const pair of report.pairs.filter((p) => p.n > 0)) {
     const cs = pair.critical_step;
     const rc = pair.root_cause;
     lines.push(

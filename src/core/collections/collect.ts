@@ -8,6 +8,7 @@ import { loadFile } from '../load/loadFile';
 import { isTrajectoryRecord } from '../load/loadRecord';
 import type { GoldAnnotation, Trajectory, TrajectoryFormat } from '../model/trajectory';
 import { MANIFEST_FILE } from '../runs/manifest';
+import { KNOWN_RUN_FILES } from '../scoring/runs/detect';
 import type { Annotation, SidecarRecord } from '../sidecar/schema';
 import { readSidecar, sidecarPathFor } from '../sidecar/sidecarFile';
 
@@ -34,9 +35,9 @@ export interface Collection {
 const TRAJECTORY_FILE = /\.(json|jsonl|eval)$/i;
 const SKIP_DIRS = new Set(['node_modules']);
 
-/** Sidecars, lock files and run manifests are beside trajectories but are not trajectories. */
+/** Sidecars, lock files, run manifests and the other run-folder files are beside trajectories but are not trajectories. */
 function isCompanionFile(name: string): boolean {
-  return name.endsWith('.audit.json') || name === MANIFEST_FILE || name.endsWith('.lock');
+  return name.endsWith('.audit.json') || name === MANIFEST_FILE || KNOWN_RUN_FILES.has(name) || name.endsWith('.lock');
 }
 
 function walk(folder: string, out: string[]): void {

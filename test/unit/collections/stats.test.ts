@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { collectTrajectories } from '../../../src/core/collections/collect';
 import { corpusStats, distribution } from '../../../src/core/collections/corpusStats';
 import { countTokens } from '../../../src/core/stats/statistics';
-import { runCli } from '../helpers';
+import { runCli, tempDir, writeTemp } from '../helpers';
 
 const CORPUS = join(__dirname, '../../fixtures/collections/corpus');
 const ALPHA = join(CORPUS, 'alpha.traj.json');
@@ -110,6 +110,21 @@ describe('collections: corpus statistics (trajaudit stats)', function () {
     assert.deepEqual(stats.critical_position, { mean: 0.5, p50: 0.5, final_third: 0 });
     assert.deepEqual(stats.root_causes, {});
     assert.equal(stats.span_length?.max, 1);
+  });
+
+  it('run-folder files are not trajectories; a bad sidecar is listed and its trajectory still counted, without its annotation', function () {
+    const dir = tempDir();
+    const copy = writeTemp(dir, 'alpha.traj.json', readFileSync(ALPHA));
+    writeTemp(dir, 'gold.jsonl', '{"id": "0", "critical_step": 4, "tolerance_span": [2, 4]}\n{"id": "1", "critical_step": 1}\n');
+    writeTemp(dir, 'beta.traj.json', readFileSync(BETA));
+    writeTemp(dir, 'beta.traj.json.audit.json', '{"schema": "trajaudit.audit/v2", "records": ');
+    const { trajectories, unreadable } = collectTrajectories([dir]);
+    assert.deepEqual(trajectories.map((t) => t.file), [copy, join(dir, 'beta.traj.json')]);
+    assert.equal(trajectories[1].sidecarRecord, undefined);
+    assert.equal(unreadable.length, 1);
+    assert.equal(unreadable[0].file, join(dir, 'beta.traj.json.audit.json'));
+    assert.match(unreadable[0].message, /^1:\d+: /);
+    assert.equal(corpusStats(trajectories, unreadable).annotated, 1);
   });
 
   it('bad usage exits 2 with one line; a missing path and a non-trajectory file are listed, not thrown', async function () {

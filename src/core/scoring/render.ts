@@ -317,7 +317,12 @@ export function detectionLine(result: RunScoreResult): string {
 }
 
 export function renderText(result: RunScoreResult): string {
-  const blocks = [`${result.detection.folder}: ${detectionLine(result)}`, ...tablesOf(result.score).map(textTable), ...judgeAgreementTables(result).map(textTable), judgingLine(result)];
+  const blocks = [
+    `${result.detection.folder}: ${detectionLine(result)}`,
+    ...tablesOf(result.score).map(textTable),
+    ...judgeAgreementTables(result).map(textTable),
+    judgingLine(result),
+  ];
   if (result.notes.length) blocks.push(result.notes.map((n) => `note: ${n}`).join('\n'));
   return blocks.join('\n\n');
 }

@@ -114,11 +114,11 @@ export class JudgmentCache {
   }
 
   /**
-   * Every attributed verdict as labels, by judge identity key then by unit. A unit is the item key,
-   * the input hash (two judges agree or not on the same input only) and the label's own unit.
+   * Every attributed verdict as labels, by judge identity key then by unit (the item key and the
+   * label's own unit), each with the hash of the input it was made for, if the line says.
    */
-  labelsByJudge(): Map<string, Map<string, string>> {
-    const result = new Map<string, Map<string, string>>();
+  labelsByJudge(): Map<string, Map<string, { label: string; inputHash?: string }>> {
+    const result = new Map<string, Map<string, { label: string; inputHash?: string }>>();
     const labelsOf = this.options.labelsOf;
     if (!labelsOf) return result;
     for (const [key, byJudge] of this.entries) {
@@ -126,8 +126,9 @@ export class JudgmentCache {
         if (judgeKey === UNATTRIBUTED) continue;
         let labels = result.get(judgeKey);
         if (!labels) result.set(judgeKey, (labels = new Map()));
-        const hash = typeof e.value.input_sha256 === 'string' ? e.value.input_sha256 : '';
-        for (const [unit, label] of Object.entries(labelsOf(e.value))) labels.set(`${key}\u0000${hash}\u0000${unit}`, label);
+        const hash = e.value.input_sha256;
+        for (const [unit, label] of Object.entries(labelsOf(e.value)))
+          labels.set(`${key}\u0000${unit}`, typeof hash === 'string' ? { label, inputHash: hash } : { label });
       }
     }
     return result;

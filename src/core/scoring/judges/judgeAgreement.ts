@@ -21,12 +21,13 @@ export function judgeAgreement(cache: JudgmentCache): JudgeAgreementRow[] {
   const rows: JudgeAgreementRow[] = [];
   for (let i = 0; i < judges.length; i++) {
     for (let j = i + 1; j < judges.length; j++) {
-      const a = byJudge.get(judges[i]) as Map<string, string>;
-      const b = byJudge.get(judges[j]) as Map<string, string>;
+      const a = byJudge.get(judges[i]) as Map<string, { label: string; inputHash?: string }>;
+      const b = byJudge.get(judges[j]) as Map<string, { label: string; inputHash?: string }>;
       const pairs: [string, string][] = [];
-      for (const [unit, label] of a) {
-        const other = b.get(unit);
-        if (other !== undefined) pairs.push([label, other]);
+      for (const [unit, x] of a) {
+        const y = b.get(unit);
+        // Verdicts on different inputs (the response changed in between) are not compared; a line without a hash is taken as made for any.
+        if (y && (x.inputHash === undefined || y.inputHash === undefined || x.inputHash === y.inputHash)) pairs.push([x.label, y.label]);
       }
       if (pairs.length === 0) continue;
       const agree = pairs.filter(([x, y]) => x === y).length;

@@ -44,22 +44,33 @@ function issueText(error: z.ZodError): { path: string; message: string } {
 }
 
 /** The run manifest's `judge` key, if any; a bad one is an error naming the manifest and the path. */
-export function manifestJudgeOf(detection: { folder: string; manifest?: Record<string, unknown> }, manifestFile = 'trajaudit.run.json'): ManifestJudge | undefined {
+export function manifestJudgeOf(
+  detection: { folder: string; manifest?: Record<string, unknown> },
+  manifestFile = 'trajaudit.run.json',
+): ManifestJudge | undefined {
   const value = detection.manifest?.judge;
   if (value === undefined) return undefined;
   const parsed = manifestJudgeSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const { path, message } = issueText(parsed.error);
-  throw new InputError(join(detection.folder, manifestFile), `${message}; expected "judge" to be {provider, model, prompt?} (the judge of cached verdicts that do not record one)`, {
-    path: path.replace(/^\$/, '$.judge'),
-  });
+  throw new InputError(
+    join(detection.folder, manifestFile),
+    `${message}; expected "judge" to be {provider, model, prompt?} (the judge of cached verdicts that do not record one)`,
+    {
+      path: path.replace(/^\$/, '$.judge'),
+    },
+  );
 }
 
 /**
  * The identity of a cache line: its `judge_identity`, else (an older line) the manifest's judge with
  * the prompt from the line's `judge` id or the manifest; undefined when nothing says who judged.
  */
-export function identityOfLine(line: Record<string, unknown>, legacyJudge: ManifestJudge | undefined, where: { file: string; line: number }): JudgeIdentity | undefined {
+export function identityOfLine(
+  line: Record<string, unknown>,
+  legacyJudge: ManifestJudge | undefined,
+  where: { file: string; line: number },
+): JudgeIdentity | undefined {
   if (line.judge_identity !== undefined) {
     const parsed = judgeIdentitySchema.safeParse(line.judge_identity);
     if (!parsed.success) {

@@ -796,7 +796,7 @@ function judgeAgreementSection(result: RunScoreResult): ReportSection | undefine
         'Verdicts of two judges on the same units (rubrics, nuggets, answer items, answers) in the judgment cache',
         ['judge A', 'judge B', 'n', 'agreement', "Cohen's κ"],
         rows.map((r) => [text(r.judge_a), text(r.judge_b), count(r.n), fraction(r.agreement), score(r.cohen_kappa, 3)]),
-        { rowHeaders: false, numeric: [false, false, true, true, true], note: "κ is — when both judges gave one and the same label throughout (undefined)" },
+        { rowHeaders: false, numeric: [false, false, true, true, true], note: 'κ is — when both judges gave one and the same label throughout (undefined)' },
       ),
     ],
     charts: [],

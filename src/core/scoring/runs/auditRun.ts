@@ -214,7 +214,10 @@ export function planAudit(detection: RunDetection, options: ScoreOptions): RunPl
     'a judgment line',
     (line) => (Array.isArray(line.repair_grades) && line.id !== undefined ? `repair#${String(line.id)}` : undefined),
     judgmentsWriteTarget(detection),
-    { legacyJudge: manifestJudgeOf(detection), labelsOf: (line) => Object.fromEntries((line.repair_grades as boolean[]).map((pass, i) => [`rubric ${i + 1}`, pass ? 'pass' : 'fail'])) },
+    {
+      legacyJudge: manifestJudgeOf(detection),
+      labelsOf: (line) => Object.fromEntries((line.repair_grades as boolean[]).map((pass, i) => [`rubric ${i + 1}`, pass ? 'pass' : 'fail'])),
+    },
   );
   const judge = options.model ? repairRubricJudge(options.model, { promptsRoot: options.promptsRoot }) : undefined;
   const tasks: JudgeTask<RepairJudgeInput, boolean[]>[] = [];

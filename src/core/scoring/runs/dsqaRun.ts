@@ -78,7 +78,8 @@ export function planDeepSearchQa(detection: RunDetection, options: ScoreOptions)
     judgmentsWriteTarget(detection),
     {
       legacyJudge: manifestJudgeOf(detection),
-      labelsOf: (line) => Object.fromEntries(Object.entries((line.AnswerCorrectness as AnswerCorrectness).CorrectnessDetails).map(([item, found]) => [item, String(found)])),
+      labelsOf: (line) =>
+        Object.fromEntries(Object.entries((line.AnswerCorrectness as AnswerCorrectness).CorrectnessDetails).map(([item, found]) => [item, String(found)])),
     },
   );
   const judge = answerJudgeFor(options);

@@ -63,7 +63,10 @@ export function planNuggets(detection: RunDetection, options: ScoreOptions): Run
     'a judgment line {id, condition, coverage: ["full"|"partial"|"none", …]}',
     (line) => `${String(line.id)}#${String(line.condition)}`,
     judgmentsWriteTarget(detection),
-    { legacyJudge: manifestJudgeOf(detection), labelsOf: (line) => Object.fromEntries((line.coverage as string[]).map((label, i) => [`nugget ${i + 1}`, label])) },
+    {
+      legacyJudge: manifestJudgeOf(detection),
+      labelsOf: (line) => Object.fromEntries((line.coverage as string[]).map((label, i) => [`nugget ${i + 1}`, label])),
+    },
   );
   const answersPath = detection.files.answers;
   if (cache.size === 0 && !answersPath)

@@ -112,8 +112,55 @@ function outcomeOf(root: z.infer<typeof atifSchema>): Record<string, unknown> | 
 
 const ROLE: Record<AtifStep['source'], Role> = { system: 'system', user: 'user', agent: 'assistant' };
 
+// What atifSchema accepts, checked without copying: zod copies every step it parses, most of the
+// load time on a large file. These accept what the schema accepts (or less), so a bad step still
+// gets zod's message with its path and line:column.
+const nullish = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || v === null || ok(v);
+const isString = (v: unknown) => typeof v === 'string';
+const isStepText = (v: unknown) => v === null || typeof v === 'string' || (Array.isArray(v) && v.every((c) => isObject(c) && typeof c.type === 'string'));
+const isSubagentRef = (v: unknown) =>
+  isObject(v) && nullish(v.session_id, isString) && nullish(v.trajectory_id, isString) && nullish(v.trajectory_path, isString);
+const isObservationResult = (v: unknown) =>
+  isObject(v) &&
+  nullish(v.source_call_id, isString) &&
+  (v.content === undefined || isStepText(v.content)) &&
+  nullish(v.subagent_trajectory_ref, (refs) => Array.isArray(refs) && refs.every(isSubagentRef));
+const isAtifToolCall = (v: unknown) => isObject(v) && typeof v.tool_call_id === 'string' && typeof v.function_name === 'string';
+const STEP_SOURCES = new Set(['system', 'user', 'agent']);
+
+function isAtifStep(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    (v.step_id === undefined || Number.isInteger(v.step_id)) &&
+    nullish(v.timestamp, isString) &&
+    STEP_SOURCES.has(v.source as string) &&
+    nullish(v.model_name, isString) &&
+    (v.message === undefined || isStepText(v.message)) &&
+    nullish(v.reasoning_content, isString) &&
+    nullish(v.tool_calls, (calls) => Array.isArray(calls) && calls.every(isAtifToolCall)) &&
+    nullish(v.observation, (o) => isObject(o) && Array.isArray(o.results) && o.results.every(isObservationResult)) &&
+    nullish(v.metrics, isObject) &&
+    nullish(v.extra, isObject)
+  );
+}
+
+function isAtifRoot(v: unknown): v is z.infer<typeof atifSchema> {
+  return (
+    isObject(v) &&
+    typeof v.schema_version === 'string' &&
+    nullish(v.session_id, isString) &&
+    nullish(v.trajectory_id, isString) &&
+    nullish(v.agent, (a) => isObject(a) && nullish(a.name, isString) && nullish(a.version, isString) && nullish(a.model_name, isString)) &&
+    Array.isArray(v.steps) &&
+    v.steps.every(isAtifStep) &&
+    nullish(v.notes, isString) &&
+    nullish(v.final_metrics, isObject) &&
+    nullish(v.extra, isObject)
+  );
+}
+
 export function loadAtif(value: unknown, source: SourceText, id: string): Trajectory {
-  const root = checkSchema(atifSchema, value, source, 'an ATIF trajectory');
+  const root = isAtifRoot(value) ? value : checkSchema(atifSchema, value, source, 'an ATIF trajectory');
   const functionOf = new Map<string, string>();
   const observations: Record<number, ObservationResult[]> = {};
   const subagents: Record<string, unknown>[] = [];

@@ -250,9 +250,11 @@ export function loadOpenHands(value: unknown, source: SourceText, id: string): T
  * An OpenHands event: an action type name, or an observation type with its `content`/`extras`/
  * `cause`. Histories of 2024 write the fields flat (`{action: "run", command, thought}`).
  */
+const EVENT_TYPE_NAME = /^[a-z_]+$/;
+const typeName = (v: unknown) => typeof v === 'string' && EVENT_TYPE_NAME.test(v);
+
 function isEvent(value: unknown): boolean {
   if (!isObject(value)) return false;
-  const typeName = (v: unknown) => typeof v === 'string' && /^[a-z_]+$/.test(v);
   // An event is an action or an observation, never both (a SWE-agent step has both).
   if (typeName(value.action)) return !('observation' in value);
   if (typeName(value.observation)) return !('action' in value) && ('extras' in value || 'cause' in value || typeof value.content === 'string');

@@ -1,4 +1,4 @@
-import { tooDeepPath } from '../input/jsonDepth';
+import { nestsDeeperThan } from '../input/jsonText';
 import type { Message, ToolCall } from '../model/trajectory';
 
 /** Keeps `arguments` raw when it is not valid JSON (real agents emit truncated argument strings). */
@@ -7,14 +7,14 @@ export function toolCallFromRaw(name: string, raw: unknown, id?: string): ToolCa
     try {
       const parsed: unknown = JSON.parse(raw);
       // Arguments nested past the bound are kept raw: hashing or saving them would overflow the stack.
-      if (!tooDeepPath(parsed)) return { id, name, arguments: parsed, rawArguments: raw, argumentsValid: true };
+      if (!nestsDeeperThan(parsed)) return { id, name, arguments: parsed, rawArguments: raw, argumentsValid: true };
     } catch {
       /* kept raw below */
     }
     return { id, name, rawArguments: raw, argumentsValid: false };
   }
   if (raw === undefined || raw === null) return { id, name, arguments: {}, rawArguments: '', argumentsValid: true };
-  if (tooDeepPath(raw)) return { id, name, rawArguments: '(arguments nested too deep to keep)', argumentsValid: false };
+  if (nestsDeeperThan(raw)) return { id, name, rawArguments: '(arguments nested too deep to keep)', argumentsValid: false };
   return { id, name, arguments: raw, rawArguments: JSON.stringify(raw), argumentsValid: true };
 }
 

@@ -16,6 +16,7 @@ export function locateSyntaxError(text: string): { offset: number; message: stri
  * (writing or hashing it later would overflow the stack). `text` is the JSON it was parsed from.
  */
 export function checkNesting(value: unknown, text: string, file: string, lineOffset = 0): void {
+  if (!nestsDeeperThan(value, MAX_JSON_DEPTH)) return;
   const path = tooDeepPath(value);
   if (!path) return;
   const { shown, omitted } = shortenedPath(path);
@@ -28,6 +29,22 @@ export function checkNesting(value: unknown, text: string, file: string, lineOff
       ...(where ? { line: where.line + lineOffset, column: where.column } : {}),
     },
   );
+}
+
+/**
+ * Whether a value nests deeper than `limit` levels (the top value is level 1). The happy-path
+ * check of every loaded file: a recursion no deeper than `limit` that allocates nothing, where
+ * tooDeepPath keeps a parent chain per node to name the path once one is found.
+ */
+export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit <= 0) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (nestsDeeperThan(value[i], limit - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (nestsDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
+  return false;
 }
 
 /** JSON.parse with a one-line error naming file and line:column. `lineOffset` shifts lines for JSONL records. */
@@ -79,7 +96,7 @@ export function* nonBlankLines(text: string): Generator<{ line: string; lineNumb
   for (let lineNumber = 1; start <= text.length; lineNumber++) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
-    const line = text.slice(start, end).replace(/\r$/, '');
+    const line = text.slice(start, text.charCodeAt(end - 1) === 13 && end > start ? end - 1 : end);
     start = end + 1;
     if (line.trim() !== '') yield { line, lineNumber };
   }

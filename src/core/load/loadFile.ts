@@ -101,10 +101,12 @@ function looksLikeCsv(text: string): boolean {
 
 /** JSONL when the first non-empty line is a complete JSON value and at least one more line follows. */
 function isJsonLines(text: string): boolean {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  if (lines.length < 2) return false;
+  // Only the first two non-blank lines are looked at: splitting a 50 MB text cost more than parsing a line.
+  const lines = nonBlankLines(text);
+  const first = lines.next();
+  if (first.done || lines.next().done) return false;
   try {
-    JSON.parse(lines[0]);
+    JSON.parse(first.value.line);
     return true;
   } catch {
     return false;

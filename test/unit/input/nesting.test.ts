@@ -1,0 +1,31 @@
+// The happy-path nesting check (issue 15 item 6) draws the line exactly where tooDeepPath does.
+import assert from 'node:assert/strict';
+import { MAX_JSON_DEPTH, tooDeepPath } from '../../../src/core/input/jsonDepth';
+import { nestsDeeperThan, parseJson } from '../../../src/core/input/jsonText';
+
+function nested(levels: number, asObject: boolean): string {
+  return asObject ? '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1) : '['.repeat(levels) + ']'.repeat(levels);
+}
+
+describe('nestsDeeperThan', () => {
+  for (const asObject of [false, true]) {
+    const kind = asObject ? 'objects' : 'arrays';
+    it(`${kind}: ${MAX_JSON_DEPTH} levels pass and ${MAX_JSON_DEPTH + 1} are refused, as tooDeepPath says`, () => {
+      for (const levels of [1, MAX_JSON_DEPTH - 1, MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1, MAX_JSON_DEPTH + 50]) {
+        const value: unknown = JSON.parse(nested(levels, asObject));
+        assert.equal(nestsDeeperThan(value), tooDeepPath(value) !== undefined, `${levels} levels`);
+        assert.equal(nestsDeeperThan(value), levels > MAX_JSON_DEPTH, `${levels} levels`);
+      }
+    });
+  }
+
+  it('finds a deep branch after shallow siblings, and parseJson still names where', () => {
+    const text = `{"ok":[1,2,{"b":null}],"deep":${nested(MAX_JSON_DEPTH, false)}}`;
+    assert.equal(nestsDeeperThan(JSON.parse(text)), true);
+    assert.throws(() => parseJson(text, 'deep.json'), /deep\.json:1:\d+: at \$\.deep\[0\].*nested deeper than 512 levels/);
+  });
+
+  it('scalars and empty containers never nest too deep', () => {
+    for (const value of [null, 0, 'x', true, [], {}]) assert.equal(nestsDeeperThan(value), false);
+  });
+});

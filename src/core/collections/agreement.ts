@@ -4,6 +4,7 @@
 // the root-cause confusion matrix and Cohen's κ; Fleiss' κ when more than two raters rate the same
 // cases. Pure: the caller reads the files.
 import { newestAudit } from '../audit/newest';
+import { cohenKappa as cohenKappaOfPairs } from '../scoring/agreement';
 import { labelOfAnnotation, labelOfGold, type CaseLabel, type CollectedTrajectory } from './collect';
 
 /** A κ, or null with the reason it is undefined. */
@@ -14,17 +15,12 @@ export interface Kappa {
 
 const ONE_CLASS = 'every rating is the same single class, so chance agreement is 1 and κ is undefined';
 
-/** Cohen's κ of two raters' labels of the same cases: (p_o − p_e) / (1 − p_e). */
+/** Cohen's κ of two raters' labels of the same cases (the one rule in scoring/agreement.ts), with the reason when undefined. */
 export function cohenKappa(a: readonly string[], b: readonly string[]): Kappa {
   if (a.length !== b.length) throw new RangeError(`Cohen's κ needs the same cases from both raters (${a.length} and ${b.length} labels)`);
-  const n = a.length;
-  if (n === 0) return { kappa: null, reason: 'no case rated by both raters' };
-  const observed = a.filter((label, i) => label === b[i]).length / n;
-  const classes = new Set([...a, ...b]);
-  let expected = 0;
-  for (const c of classes) expected += (a.filter((x) => x === c).length / n) * (b.filter((x) => x === c).length / n);
-  if (expected === 1) return { kappa: null, reason: ONE_CLASS };
-  return { kappa: (observed - expected) / (1 - expected) };
+  if (a.length === 0) return { kappa: null, reason: 'no case rated by both raters' };
+  const kappa = cohenKappaOfPairs(a.map((label, i) => [label, b[i]] as const));
+  return kappa === null ? { kappa: null, reason: ONE_CLASS } : { kappa };
 }
 
 /** Fleiss' κ: each case's labels from the same number (≥ 2) of raters. */

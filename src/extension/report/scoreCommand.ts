@@ -9,7 +9,7 @@ import { dirname, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { InputError } from '../../core/input/inputError';
 import { AbortedError } from '../../core/scoring/judges/judge';
-import type { StructuredModel } from '../../core/scoring/judges/llm';
+import { countingModel } from '../../core/scoring/judges/llm';
 import { structuredModelFromClient } from '../../core/scoring/judges/providerModel';
 import { buildReportModel } from '../../core/scoring/report/reportModel';
 import { judgingNeeds, scoreRunFolder, scoreRunFolderSync, type RunScoreResult, type ScoreOptions } from '../../core/scoring/scoreRunFolder';
@@ -72,17 +72,6 @@ async function pickFolder(): Promise<vscode.Uri | undefined> {
       openLabel: 'Score',
     })
   )?.[0];
-}
-
-/** Counts model calls for the progress notification. */
-function countingModel(model: StructuredModel, onCall: () => void): StructuredModel {
-  return {
-    async complete(request, signal) {
-      const reply = await model.complete(request, signal);
-      onCall();
-      return reply;
-    },
-  };
 }
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);

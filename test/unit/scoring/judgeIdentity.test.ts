@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cohenKappa } from '../../../src/core/scoring/agreement';
+import { nuggetCoverageJudge } from '../../../src/core/scoring/judges/nuggetCoverage';
+import { countingModel, type StructuredModel } from '../../../src/core/scoring/judges/llm';
 import { buildReportModel } from '../../../src/core/scoring/report/reportModel';
 import { scoreRunFolderSync } from '../../../src/core/scoring/scoreRunFolder';
 import { startMockModelServer, type MockModelServer, type MockReply, type MockRequest } from '../../mock/mockModelServer';
@@ -71,6 +73,16 @@ describe("Cohen's κ (one rule for annotator and judge agreement)", () => {
       ]),
       null,
     );
+  });
+});
+
+describe('judge identity of the LLM judges', () => {
+  const model: StructuredModel = { identity: { provider: 'anthropic', model: 'judge-c' }, complete: () => Promise.reject(new Error('not called')) };
+
+  it('is the model (provider, model) and the prompt version, also through the progress counter of the extension', () => {
+    const expected = { provider: 'anthropic', model: 'judge-c', prompt: 'nugget-coverage/v1' };
+    assert.deepEqual(nuggetCoverageJudge(model).identity, expected);
+    assert.deepEqual(nuggetCoverageJudge(countingModel(model, () => undefined)).identity, expected);
   });
 });
 

@@ -25,6 +25,18 @@ export interface StructuredModel {
   complete<T>(request: StructuredRequest<T>, signal?: AbortSignal): Promise<{ value: T; usage?: ModelUsage }>;
 }
 
+/** The model with `onCall` after every answered call (progress counters); keeps its identity, which keys the judgment cache. */
+export function countingModel(model: StructuredModel, onCall: () => void): StructuredModel {
+  return {
+    ...(model.identity ? { identity: model.identity } : {}),
+    async complete(request, signal) {
+      const reply = await model.complete(request, signal);
+      onCall();
+      return reply;
+    },
+  };
+}
+
 /**
  * Thrown by a provider (or by a judge's own checks) when the model's output is not valid for the
  * schema: not JSON, wrong shape, or semantically inconsistent (e.g. one label per nugget expected).

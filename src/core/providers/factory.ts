@@ -24,12 +24,45 @@ const HOSTED: Record<ProviderName, { baseUrl: string; host: string; keyVar: stri
 /** Sent to local servers that need no key (the SDKs refuse an empty one). */
 export const PLACEHOLDER_API_KEY = 'no-key';
 
+/** Checked settings with the base URL, key and retry policy resolved (shared by the sync and batch clients). */
+export interface ResolvedModelSettings {
+  provider: ProviderName;
+  model: string;
+  baseUrl: string;
+  apiKey: string;
+  policy: RetryPolicy;
+  /** The provider's own API (not an OpenAI-compatible local server). */
+  isHosted: boolean;
+}
+
 /**
  * Builds a client. The settings are explicit: nothing is read from the
  * environment here (the CLI passes OPENAI_API_KEY / ANTHROPIC_API_KEY as apiKey).
  * Throws ModelError kind 'config' for bad settings.
  */
 export function createModelClient(settings: ModelSettings): ModelClient {
+  const { provider, model, baseUrl, apiKey, policy, isHosted } = resolveModelSettings(settings);
+  const common = {
+    model,
+    baseUrl,
+    apiKey,
+    policy,
+    reasoningEffort: settings.reasoningEffort,
+    maxOutputTokens: settings.maxOutputTokens,
+  };
+  if (provider === 'openai') {
+    return new OpenAIChatClient({
+      ...common,
+      structuredOutput: settings.structuredOutput ?? 'native',
+      temperature: settings.temperature,
+      maxTokensParam: settings.maxTokensParam ?? (isHosted ? 'max_completion_tokens' : 'max_tokens'),
+    });
+  }
+  return new AnthropicMessagesClient({ ...common, structuredOutput: settings.structuredOutput ?? 'prompt' });
+}
+
+/** Validates `settings` (ModelError kind 'config' naming the bad one) and resolves base URL, key and retry policy. */
+export function resolveModelSettings(settings: ModelSettings): ResolvedModelSettings {
   const provider = settings.provider;
   const fail = (detail: string): never => {
     throw new ModelError({ kind: 'config', provider, model: String(settings.model ?? ''), detail: oneLine(scrubSecrets(detail, [settings.apiKey])) });
@@ -83,23 +116,7 @@ export function createModelClient(settings: ModelSettings): ModelClient {
   if (settings.structuredOutput !== undefined && settings.structuredOutput !== 'native' && settings.structuredOutput !== 'prompt')
     fail('structuredOutput must be "native" or "prompt"');
 
-  const common = {
-    model: settings.model.trim(),
-    baseUrl,
-    apiKey,
-    policy,
-    reasoningEffort: settings.reasoningEffort,
-    maxOutputTokens: settings.maxOutputTokens,
-  };
-  if (provider === 'openai') {
-    return new OpenAIChatClient({
-      ...common,
-      structuredOutput: settings.structuredOutput ?? 'native',
-      temperature: settings.temperature,
-      maxTokensParam: settings.maxTokensParam ?? (isHosted ? 'max_completion_tokens' : 'max_tokens'),
-    });
-  }
-  return new AnthropicMessagesClient({ ...common, structuredOutput: settings.structuredOutput ?? 'prompt' });
+  return { provider, model: settings.model.trim(), baseUrl, apiKey, policy, isHosted };
 }
 
 /** The settings with the key replaced by whether one is set: safe to log or show. */

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatchJob, createBatchProvider, type BatchItem, type BatchProvider } from '../../../src/core/providers/batch';
 import type { MockModelServer, MockRequest } from '../../mock/mockModelServer';
-import { ANTHROPIC_KEY, FAST, OPENAI_KEY, useMockServer, user } from './helpers';
+import OpenAI, { toFile } from 'openai';
+import { ANTHROPIC_KEY, FAST, OPENAI_KEY, rejection, useMockServer, user } from './helpers';
 
 type Flavour = 'openai' | 'anthropic';
 
@@ -153,6 +154,22 @@ describe('batch client: provider-specific outcomes', () => {
     assert.equal((results.get('case-0') as { error: { kind: string } }).error.kind, 'canceled');
     const create = ctx.server.requests.find((r) => r.path === '/v1/messages/batches');
     assert.deepEqual(create?.body.requests[0].params.messages[0].content[0].cache_control, { type: 'ephemeral' });
+  });
+
+  it('the mock validates like the real APIs: a bad input line fails an OpenAI batch, a bad custom id is a 400 from Anthropic', async () => {
+    ctx.server.script(echo);
+    const openai = new OpenAI({ apiKey: OPENAI_KEY, baseURL: ctx.server.openaiBaseUrl, maxRetries: 0 });
+    const lines = `${JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { model: 'm', messages: [] } })}\n{oops\n`;
+    const file = await openai.files.create({ file: await toFile(Buffer.from(lines), 'in.jsonl'), purpose: 'batch' });
+    const created = await openai.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    assert.equal(created.status, 'validating');
+    const poll = await batchProvider(ctx.server, 'openai').poll(created.id);
+    assert.equal(poll.status, 'failed');
+    assert.match(poll.error ?? '', /line 2: not JSON/);
+    const error = await rejection(batchProvider(ctx.server, 'anthropic').submit([{ customId: 'has space', request: { messages: [user('x')] } }]));
+    assert.equal(error.kind, 'bad_request');
+    assert.match(error.message, /^anthropic claude-mock: .*custom_id/);
+    assert.equal(ctx.server.batchSubmissions.length, 1);
   });
 
   it('a state file of another model, or a broken one, is refused with a one-line error naming the file', async () => {

@@ -84,9 +84,14 @@ const OPENAI_ROLES = new Set(openAiMessageSchema.shape.role.options as readonly 
 
 function openAiMatch(list: unknown[], where: string): FormatMatch | undefined {
   if (list.length === 0 || !isObject(list[0]) || typeof list[0].role !== 'string') return undefined;
-  const without = list.findIndex((m) => !isObject(m) || typeof m.role !== 'string');
-  if (without !== -1) return { score: 0.3, reason: `${where} of chat messages`, missing: [`a \`role\` in message ${without}`] };
-  const roles = [...new Set(list.map((m) => (m as { role: string }).role))];
+  // One pass, no copy of the list: every chat-shaped file pays this detection.
+  const seen = new Set<string>();
+  for (let i = 0; i < list.length; i++) {
+    const m = list[i];
+    if (!isObject(m) || typeof m.role !== 'string') return { score: 0.3, reason: `${where} of chat messages`, missing: [`a \`role\` in message ${i}`] };
+    seen.add(m.role);
+  }
+  const roles = [...seen];
   const foreign = roles.filter((r) => !OPENAI_ROLES.has(r));
   if (foreign.length)
     return {

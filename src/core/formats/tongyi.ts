@@ -17,13 +17,18 @@ const tongyiMessages = z.array(
 
 // <think> and <answer> also occur in OpenAI-style logs of reasoning models; tool tags do not.
 const TOOL_TAGS = ['<tool_call>', '<tool_response>'];
+const TAG_SCAN_MESSAGES = 24;
 
 export function looksTongyi(obj: Record<string, unknown>): boolean {
   if (!Array.isArray(obj.messages)) return false;
   if (obj.messages.some((m) => isObject(m) && (m.role === 'tool' || Array.isArray(m.tool_calls) || Array.isArray(m.content)))) return false;
   const hasRunFields = 'question' in obj && ('termination' in obj || 'prediction' in obj);
   if (hasRunFields) return true;
-  return obj.messages.some((m) => isObject(m) && typeof m.content === 'string' && TOOL_TAGS.some((t) => (m.content as string).includes(t)));
+  // The tags show in the first turns (the prompt and the first replies); scanning every message's
+  // text made detection cost as much as parsing for every chat-shaped file.
+  return obj.messages
+    .slice(0, TAG_SCAN_MESSAGES)
+    .some((m) => isObject(m) && typeof m.content === 'string' && TOOL_TAGS.some((t) => (m.content as string).includes(t)));
 }
 
 function parseToolCall(body: string): ToolCall {

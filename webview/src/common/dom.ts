@@ -40,14 +40,6 @@ export function append(parent: Node, ...children: (Node | string | null | undefi
   }
 }
 
-export function clear(node: Node): void {
-  while (node.firstChild) node.removeChild(node.firstChild);
-}
-
-export function setText(node: HTMLElement, text: string): void {
-  if (node.textContent !== text) node.textContent = text;
-}
-
 export { controlName, visiblePlain } from '../../../src/shared/rowText';
 
 /**
@@ -84,9 +76,4 @@ export function isTextEntryEvent(ev: Event): boolean {
     if (tag === 'VSCODE-TEXTFIELD' || tag === 'VSCODE-TEXTAREA' || tag === 'VSCODE-SINGLE-SELECT') return true;
   }
   return false;
-}
-
-let idCounter = 0;
-export function uid(prefix: string): string {
-  return `${prefix}-${++idCounter}`;
 }

@@ -6,7 +6,6 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-radio/index.js';
 import '@vscode-elements/elements/dist/vscode-radio-group/index.js';
-import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
@@ -59,10 +58,4 @@ export function checkbox(label: string, checked = false, title?: string): Checke
   c.setAttribute('label', label);
   c.checked = checked;
   return c;
-}
-
-export function badge(text: string, opts: { title?: string; className?: string; variant?: 'default' | 'counter' } = {}): HTMLElement {
-  const b = el('vscode-badge', { text, title: opts.title, className: opts.className });
-  if (opts.variant) b.setAttribute('variant', opts.variant);
-  return b;
 }

@@ -1,9 +1,11 @@
 // The score report UI, started by reportMain.ts (dist/webview-report.js). The host sends the whole view model ('init');
-// this draws it: header (kind and why, judging), exports, figures, tables and Chart.js charts,
-// and posts link activations and export requests back. All text goes through textContent.
+// this draws it as a Lit template (text bindings only): header (kind and why, judging), exports, figures, tables and
+// Chart.js charts, and posts link activations and export requests back. The charts stay imperative: the template
+// draws their canvases, and the charts are attached to those canvases after the render.
 import './report.css';
+import { html, nothing, render, type TemplateResult } from 'lit';
+import { ref } from 'lit/directives/ref.js';
 import type { ChartSpec, ReportCell, ReportFromWebview, ReportModel, ReportSection, ReportTable, ReportToWebview } from '../../../src/shared/reportProtocol';
-import { clear, el } from '../common/dom';
 import type { ChartHandle } from './charts.mjs' with { 'resolution-mode': 'import' };
 import { readTheme, watchTheme } from './theme';
 import { HostLink, assertNever } from '../common/hostLink';
@@ -23,13 +25,15 @@ const WIDE_COLUMNS = 8;
 export class ReportApp {
   private readonly host = new HostLink<ReportFromWebview, ReportToWebview>('report');
   private readonly root: HTMLElement;
-  private readonly status: HTMLElement;
   private model: ReportModel | undefined;
+  private status: { text: string; kind: 'info' | 'error' } = { text: '', kind: 'info' };
   private charts: { chart: ChartHandle; spec: ChartSpec; canvas: HTMLCanvasElement }[] = [];
   /** Chart.js is an ES module: loaded with import() (bundled inline by esbuild). */
   private readonly chartsModule = import('./charts.mjs');
   private renderRun = 0;
   private chartErrors: string[] = [];
+  /** Charts that could not be drawn, by chart id: the message shown under the chart. */
+  private chartFailures = new Map<string, string>();
 
   constructor(mount: HTMLElement) {
     // Report any Content-Security-Policy violation: there should be none (tests check).
@@ -37,10 +41,11 @@ export class ReportApp {
       this.post({ type: 'cspViolation', directive: e.effectiveDirective || e.violatedDirective, blocked: e.blockedURI, sample: e.sample ?? '' });
     });
     window.addEventListener('error', (e) => this.post({ type: 'log', level: 'error', message: `report: ${e.message}` }));
-    this.root = el('div', { className: 'report-view', attrs: { role: 'document' } });
-    this.status = el('div', { className: 'rp-status', attrs: { role: 'status', 'aria-live': 'polite' } });
-    this.root.append(el('p', { className: 'rp-loading muted', text: 'Loading the score report…' }));
+    this.root = document.createElement('div');
+    this.root.className = 'report-view';
+    this.root.setAttribute('role', 'document');
     mount.append(this.root);
+    this.update();
     this.host.onMessage((msg) => this.onMessage(msg));
     watchTheme(() => this.recolor());
     this.post({ type: 'ready' });
@@ -53,50 +58,51 @@ export class ReportApp {
   private onMessage(msg: ReportToWebview): void {
     switch (msg.type) {
       case 'init':
-        this.render(msg.model);
+        this.show(msg.model);
         break;
       case 'status':
-        this.showStatus(msg.text, msg.kind);
+        this.status = { text: msg.text, kind: msg.kind };
+        this.update();
         break;
       default:
         assertNever(msg);
     }
   }
 
-  private showStatus(text: string, kind: 'info' | 'error'): void {
-    this.status.textContent = text;
-    this.status.classList.toggle('is-error', kind === 'error');
-  }
-
   // ---------- rendering ----------
 
-  private render(model: ReportModel): void {
+  private show(model: ReportModel): void {
     this.model = model;
     this.destroyCharts();
-    clear(this.root);
-    this.root.append(this.header(model));
-    if (model.notes.length) {
-      this.root.append(
-        el('section', {
-          className: 'rp-notes',
-          attrs: { 'aria-label': 'Notes' },
-          children: [el('h2', { text: 'Notes' }), el('ul', { children: model.notes.map((n) => el('li', { text: n })) })],
-        }),
-      );
-    }
-    if (model.sections.length > 1) {
-      this.root.append(
-        el('nav', {
-          className: 'rp-toc',
-          attrs: { 'aria-label': 'Sections' },
-          children: model.sections.map((s) => el('a', { text: s.title, attrs: { href: `#sec-${s.id}` }, on: { click: (e) => this.jump(e, s.id) } })),
-        }),
-      );
-    }
-    const main = el('main', { className: 'rp-main' });
-    for (const section of model.sections) main.append(this.section(section));
-    this.root.append(main);
+    this.chartFailures = new Map();
+    this.update();
     void this.drawCharts(++this.renderRun);
+  }
+
+  private update(): void {
+    render(this.model ? this.page(this.model) : html`<p class="rp-loading muted">Loading the score report…</p>`, this.root);
+  }
+
+  private page(model: ReportModel): TemplateResult {
+    return html`${this.header(model)}
+      ${
+        model.notes.length
+          ? html`<section class="rp-notes" aria-label="Notes">
+            <h2>Notes</h2>
+            <ul>
+              ${model.notes.map((n) => html`<li>${n}</li>`)}
+            </ul>
+          </section>`
+          : nothing
+      }
+      ${
+        model.sections.length > 1
+          ? html`<nav class="rp-toc" aria-label="Sections">
+            ${model.sections.map((s) => html`<a href=${`#sec-${s.id}`} @click=${(e: Event) => this.jump(e, s.id)}>${s.title}</a>`)}
+          </nav>`
+          : nothing
+      }
+      <main class="rp-main">${model.sections.map((s) => this.section(s))}</main>`;
   }
 
   /** After the charts are drawn: tell the host what the page shows (tests, diagnostics). */
@@ -120,157 +126,131 @@ export class ReportApp {
     target?.querySelector<HTMLElement>('h2')?.focus();
   }
 
-  private header(model: ReportModel): HTMLElement {
-    const exports = el('div', {
-      className: 'rp-actions',
-      attrs: { role: 'group', 'aria-label': 'Export' },
-      children: [
-        el('span', { className: 'rp-actions-label', text: 'Export' }),
-        ...model.exports.map((x) =>
-          el('button', {
-            className: 'rp-button',
-            text: x.label,
-            title: x.title,
-            attrs: { type: 'button', 'data-export': x.format },
-            on: { click: () => this.post({ type: 'export', format: x.format }) },
-          }),
-        ),
-        el('button', {
-          className: 'rp-button secondary',
-          text: 'Rescore',
-          title: 'Score the folder again (e.g. after configuring a model)',
-          attrs: { type: 'button', 'data-action': 'rescore' },
-          on: { click: () => this.post({ type: 'rescore' }) },
-        }),
-      ],
-    });
-    return el('header', {
-      className: 'rp-header',
-      children: [
-        el('div', {
-          className: 'rp-titlebar',
-          children: [
-            el('div', {
-              className: 'rp-titles',
-              children: [
-                el('h1', { children: ['Score report ', el('span', { className: 'rp-kind', text: model.kind })] }),
-                el('p', { className: 'rp-folder', text: model.folderLabel, title: model.folder }),
-              ],
-            }),
-            exports,
-          ],
-        }),
-        el('dl', {
-          className: 'rp-meta',
-          children: [
-            el('div', {
-              children: [el('dt', { text: 'Detected' }), el('dd', { children: [el('strong', { text: KIND_LABELS[model.kind] }), ` — ${model.reason}`] })],
-            }),
-            el('div', {
-              className: model.judgeMode.model ? 'rp-judge is-model' : 'rp-judge is-deterministic',
-              children: [
-                el('dt', { text: 'Judging' }),
-                el('dd', { children: [model.judgeMode.text, el('span', { className: 'rp-judging muted', text: ` (${model.judging})` })] }),
-              ],
-            }),
-          ],
-        }),
-        this.status,
-      ],
-    });
+  private header(model: ReportModel): TemplateResult {
+    return html`<header class="rp-header">
+      <div class="rp-titlebar">
+        <div class="rp-titles">
+          <h1>Score report <span class="rp-kind">${model.kind}</span></h1>
+          <p class="rp-folder" title=${model.folder}>${model.folderLabel}</p>
+        </div>
+        <div class="rp-actions" role="group" aria-label="Export">
+          <span class="rp-actions-label">Export</span>
+          ${model.exports.map(
+            (x) =>
+              html`<button class="rp-button" type="button" title=${x.title} data-export=${x.format} @click=${() => this.post({ type: 'export', format: x.format })}>${x.label}</button>`,
+          )}
+          <button
+            class="rp-button secondary"
+            type="button"
+            title="Score the folder again (e.g. after configuring a model)"
+            data-action="rescore"
+            @click=${() => this.post({ type: 'rescore' })}
+          >Rescore</button>
+        </div>
+      </div>
+      <dl class="rp-meta">
+        <div>
+          <dt>Detected</dt>
+          <dd><strong>${KIND_LABELS[model.kind]}</strong>${` — ${model.reason}`}</dd>
+        </div>
+        <div class=${model.judgeMode.model ? 'rp-judge is-model' : 'rp-judge is-deterministic'}>
+          <dt>Judging</dt>
+          <dd>${model.judgeMode.text}<span class="rp-judging muted">${` (${model.judging})`}</span></dd>
+        </div>
+      </dl>
+      <div class=${this.status.kind === 'error' ? 'rp-status is-error' : 'rp-status'} role="status" aria-live="polite">${this.status.text}</div>
+    </header>`;
   }
 
-  private section(section: ReportSection): HTMLElement {
+  private section(section: ReportSection): TemplateResult {
     const headingId = `sec-${section.id}-title`;
-    const node = el('section', { className: 'rp-section', attrs: { id: `sec-${section.id}`, 'aria-labelledby': headingId } });
-    node.append(el('h2', { text: section.title, attrs: { id: headingId, tabindex: -1 } }));
-    if (section.figures?.length) {
-      node.append(
-        el('dl', {
-          className: 'rp-figures',
-          children: section.figures.map((f) =>
-            el('div', {
-              className: 'rp-figure',
-              attrs: { 'data-figure': f.label },
-              children: [
-                el('dt', { text: f.label }),
-                el('dd', { className: 'rp-figure-value', text: f.text }),
-                f.hint ? el('dd', { className: 'rp-figure-hint', text: f.hint }) : null,
-              ],
-            }),
-          ),
-        }),
-      );
-    }
     const single = section.charts.length === 0 && section.tables.every((t) => t.head.length <= WIDE_COLUMNS);
-    const grid = el('div', { className: `rp-grid${single ? ' is-single' : ''}` });
-    for (const t of section.tables) grid.append(this.table(t));
-    for (const c of section.charts) grid.append(this.chartFigure(c));
-    node.append(grid);
-    return node;
+    return html`<section class="rp-section" id=${`sec-${section.id}`} aria-labelledby=${headingId}>
+      <h2 id=${headingId} tabindex="-1">${section.title}</h2>
+      ${
+        section.figures?.length
+          ? html`<dl class="rp-figures">
+            ${section.figures.map(
+              (f) =>
+                html`<div class="rp-figure" data-figure=${f.label}>
+                  <dt>${f.label}</dt>
+                  <dd class="rp-figure-value">${f.text}</dd>
+                  ${f.hint ? html`<dd class="rp-figure-hint">${f.hint}</dd>` : nothing}
+                </div>`,
+            )}
+          </dl>`
+          : nothing
+      }
+      <div class=${single ? 'rp-grid is-single' : 'rp-grid'}>
+        ${section.tables.map((t) => this.table(t))} ${section.charts.map((c) => this.chartFigure(c))}
+      </div>
+    </section>`;
   }
 
-  private cell(c: ReportCell, header: boolean, numeric: boolean): HTMLElement {
-    const node = el(header ? 'th' : 'td', { attrs: header ? { scope: 'row' } : {} });
-    if (numeric) node.classList.add('num');
-    if (c.tone) node.classList.add(`tone-${c.tone}`);
-    if (c.link) {
-      const a = el('a', {
-        className: 'rp-step',
-        text: c.text,
-        attrs: { href: '#', 'data-link': c.link, 'aria-label': c.label ?? c.text, title: c.label ?? c.text },
-      });
-      a.addEventListener('click', (e) => {
-        e.preventDefault();
-        this.post({ type: 'openLink', link: c.link as string });
-      });
-      node.append(a);
-    } else if (c.label && c.label !== c.text) {
-      node.append(el('span', { text: c.text, attrs: { 'aria-hidden': 'true' }, title: c.label }), el('span', { className: 'sr-only', text: c.label }));
-    } else node.textContent = c.text;
-    return node;
+  private cell(c: ReportCell, header: boolean, numeric: boolean): TemplateResult {
+    const className = [numeric ? 'num' : '', c.tone ? `tone-${c.tone}` : ''].filter(Boolean).join(' ') || nothing;
+    const content = c.link
+      ? html`<a
+          class="rp-step"
+          href="#"
+          data-link=${c.link}
+          aria-label=${c.label ?? c.text}
+          title=${c.label ?? c.text}
+          @click=${(e: Event) => this.openLink(e, c.link as string)}
+        >${c.text}</a>`
+      : c.label && c.label !== c.text
+        ? html`<span aria-hidden="true" title=${c.label}>${c.text}</span><span class="sr-only">${c.label}</span>`
+        : c.text;
+    return header ? html`<th class=${className} scope="row">${content}</th>` : html`<td class=${className}>${content}</td>`;
   }
 
-  private table(t: ReportTable): HTMLElement {
-    const table = el('table', { className: 'rp-table', attrs: { id: t.id } });
-    table.append(el('caption', { text: t.caption }));
-    table.append(
-      el('thead', {
-        children: [el('tr', { children: t.head.map((h, i) => el('th', { text: h, className: t.numeric[i] ? 'num' : '', attrs: { scope: 'col' } })) })],
-      }),
-    );
-    const body = el('tbody');
-    for (const row of t.rows) {
-      body.append(el('tr', { children: row.map((c, i) => this.cell(c, t.rowHeaders && i === 0, t.numeric[i])) }));
-    }
-    table.append(body);
-    const wrap = el('div', {
-      className: `rp-table-wrap${t.rows.length > SCROLL_ROWS ? ' is-scroll' : ''}${t.head.length > WIDE_COLUMNS ? ' is-wide' : ''}`,
-      attrs: t.rows.length > SCROLL_ROWS ? { tabindex: 0, role: 'region', 'aria-label': t.caption } : {},
-    });
-    wrap.append(table);
-    if (t.note) wrap.append(el('p', { className: 'rp-note muted', text: t.note }));
-    return wrap;
+  private openLink(e: Event, link: string): void {
+    e.preventDefault();
+    this.post({ type: 'openLink', link });
   }
 
-  private chartFigure(spec: ChartSpec): HTMLElement {
-    const canvas = el('canvas', {
-      attrs: {
-        role: 'img',
-        'aria-label': `${spec.title}. ${spec.description} The numbers are in the table “${this.captionOf(spec.tableId)}”.`,
-        'aria-describedby': spec.tableId,
-        'data-chart': spec.id,
-      },
-    });
-    canvas.textContent = spec.description;
-    const box = el('div', { className: 'rp-canvas-box', children: [canvas] });
-    // CSSOM, not a style attribute: allowed by the page's CSP.
-    box.style.height = `${chartHeight(spec)}px`;
-    return el('figure', {
-      className: `rp-chart${spec.type === 'heatmap' ? ' is-heatmap' : ''}`,
-      attrs: { 'data-chart-id': spec.id },
-      children: [el('figcaption', { text: spec.title }), box],
-    });
+  private table(t: ReportTable): TemplateResult {
+    const scroll = t.rows.length > SCROLL_ROWS;
+    const wrapClass = `rp-table-wrap${scroll ? ' is-scroll' : ''}${t.head.length > WIDE_COLUMNS ? ' is-wide' : ''}`;
+    return html`<div
+      class=${wrapClass}
+      tabindex=${scroll ? 0 : nothing}
+      role=${scroll ? 'region' : nothing}
+      aria-label=${scroll ? t.caption : nothing}
+    >
+      <table class="rp-table" id=${t.id}>
+        <caption>${t.caption}</caption>
+        <thead>
+          <tr>
+            ${t.head.map((h, i) => html`<th class=${t.numeric[i] ? 'num' : nothing} scope="col">${h}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${t.rows.map((row) => html`<tr>${row.map((c, i) => this.cell(c, t.rowHeaders && i === 0, t.numeric[i] ?? false))}</tr>`)}
+        </tbody>
+      </table>
+      ${t.note ? html`<p class="rp-note muted">${t.note}</p>` : nothing}
+    </div>`;
+  }
+
+  private chartFigure(spec: ChartSpec): TemplateResult {
+    const failure = this.chartFailures.get(spec.id);
+    // The box's height goes through the CSSOM, not a style attribute: the page's CSP allows only the former.
+    const sizeBox = (box: Element | undefined): void => {
+      if (box instanceof HTMLElement) box.style.height = `${chartHeight(spec)}px`;
+    };
+    return html`<figure class=${spec.type === 'heatmap' ? 'rp-chart is-heatmap' : 'rp-chart'} data-chart-id=${spec.id}>
+      <figcaption>${spec.title}</figcaption>
+      <div class="rp-canvas-box" ${ref(sizeBox)}>
+        <canvas
+          role="img"
+          aria-label=${`${spec.title}. ${spec.description} The numbers are in the table “${this.captionOf(spec.tableId)}”.`}
+          aria-describedby=${spec.tableId}
+          data-chart=${spec.id}
+        >${spec.description}</canvas>
+      </div>
+      ${failure ? html`<p class="rp-note is-error">${`The chart could not be drawn (${failure}); the table has the numbers.`}</p>` : nothing}
+    </figure>`;
   }
 
   private captionOf(tableId: string): string {
@@ -299,11 +279,10 @@ export class ReportApp {
       } catch (error) {
         const message = `${spec.id}: ${(error as Error)?.message ?? String(error)}`;
         this.chartErrors.push(message);
-        canvas
-          .closest('figure')
-          ?.append(el('p', { className: 'rp-note is-error', text: `The chart could not be drawn (${message}); the table has the numbers.` }));
+        this.chartFailures.set(spec.id, message);
       }
     }
+    if (this.chartFailures.size) this.update();
     this.reportRendered(model);
   }
 

@@ -66,19 +66,24 @@ function looksMagenticAgent(name: string): boolean {
   return MAGENTIC_AGENTS.test(name) || ORCHESTRATOR_ROLE.test(name);
 }
 
+// Every reader's detect runs on every loaded value (issue 15 item 6): the agent names and the
+// message shape show within the first entries, so a long chat is not walked once per file just
+// to be told apart. A bad entry further on is still named by the loader's schema check.
+const DETECT_ENTRIES = 50;
+
 function detectMagenticOne(value: unknown): FormatMatch | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
-  if (value.every(isSourceEntry)) {
-    const types = new Set(value.map((v) => v.type));
+  const head: unknown[] = value.slice(0, DETECT_ENTRIES);
+  if (head.every(isSourceEntry)) {
+    const types = new Set(head.map((v) => v.type));
     if (![...types].some((t) => AGENTCHAT_TYPES.has(t))) return undefined;
     return { score: 0.85, reason: `an array of AutoGen AgentChat messages ({source, type, content}; types ${[...types].slice(0, 4).join(', ')})` };
   }
-  if (!isRoleEntry(value[0])) return undefined;
-  // One pass: logs run to tens of thousands of entries.
+  if (!isRoleEntry(head[0])) return undefined;
   const seen = new Set<string>();
   let badIndex = -1;
-  for (let i = 0; i < value.length; i++) {
-    const v: unknown = value[i];
+  for (let i = 0; i < head.length; i++) {
+    const v = head[i];
     if (!isRoleEntry(v)) {
       if (badIndex === -1) badIndex = i;
       continue;

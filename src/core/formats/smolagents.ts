@@ -19,6 +19,7 @@ import { toolCallFromRaw } from './toolCalls';
 
 const STEP_LISTS = ['steps', 'intermediate_steps', 'memory'] as const;
 const ACTION_KEYS = ['model_output', 'observations', 'step_number', 'action_output', 'model_output_message'];
+const DETECT_STEPS = 50;
 
 const toolCall = z.looseObject({
   id: z.string().nullish(),
@@ -165,9 +166,12 @@ export function loadSmolagents(value: unknown, source: SourceText, id: string): 
 function detectSmolagents(value: unknown): FormatMatch | undefined {
   const found = stepList(value);
   if (!found || found.list.length === 0) return undefined;
-  // An action step comes within the first few steps of any memory (after the system prompt, task and plan).
-  if (!found.list.slice(0, 50).some(isActionStep)) return undefined;
-  const bad = found.list.findIndex((s) => !isStep(s));
+  // An action step comes within the first few steps of any memory (after the system prompt, task
+  // and plan). Only that head is looked at (every detect runs on every loaded value, issue 15 item
+  // 6); a bad step further on is still named by the loader's schema check.
+  const head = found.list.slice(0, DETECT_STEPS);
+  if (!head.some(isActionStep)) return undefined;
+  const bad = head.findIndex((s) => !isStep(s));
   const where = found.key ? `\`${found.key}\`` : 'a JSON array';
   if (bad !== -1)
     return {

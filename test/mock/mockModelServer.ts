@@ -467,11 +467,14 @@ export class MockModelServer {
     if (this.#options.apiKey !== undefined && key !== this.#options.apiKey) return fail(401, 'Incorrect API key provided.');
     const queuedFault = this.#faults.shift();
     if (queuedFault) return this.#sendFault(entry, req, res, protocol, queuedFault);
-    const ok = (json: unknown) => this.#sendJson(entry, res, 200, json, { [protocol === 'anthropic' ? 'request-id' : 'x-request-id']: `req_mock_${entry.seq}` }, 'replied');
+    const ok = (json: unknown) =>
+      this.#sendJson(entry, res, 200, json, { [protocol === 'anthropic' ? 'request-id' : 'x-request-id']: `req_mock_${entry.seq}` }, 'replied');
     let m: RegExpExecArray | null;
 
     if (method === 'POST' && path === '/v1/files') {
-      const form = await new Response(entry.rawBody, { headers: { 'content-type': String(req.headers['content-type'] ?? '') } }).formData().catch(() => undefined);
+      const form = await new Response(entry.rawBody, { headers: { 'content-type': String(req.headers['content-type'] ?? '') } })
+        .formData()
+        .catch(() => undefined);
       const file = form?.get('file');
       const purpose = form?.get('purpose');
       if (!form || typeof file === 'string' || !file) return fail(400, 'mock server: expected multipart/form-data with a "file" part');
@@ -532,7 +535,8 @@ export class MockModelServer {
       if (!requests.length) return fail(400, 'requests: expected a non-empty list');
       const seen = new Set<string>();
       for (const [i, r] of requests.entries()) {
-        if (typeof r?.custom_id !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(r.custom_id)) return fail(400, `requests.${i}.custom_id: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`);
+        if (typeof r?.custom_id !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(r.custom_id))
+          return fail(400, `requests.${i}.custom_id: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`);
         if (seen.has(r.custom_id)) return fail(400, `requests.${i}.custom_id: duplicate custom_id ${r.custom_id}`);
         if (typeof r.params !== 'object' || r.params === null) return fail(400, `requests.${i}.params: Field required`);
         seen.add(r.custom_id);
@@ -627,7 +631,10 @@ export class MockModelServer {
         continue;
       }
       batch.counts.errored++;
-      const fault = answer.fault.type === 'status' ? answer.fault : { type: 'status' as const, status: 500, message: `mock server: fault ${answer.fault.type} in a batch item` };
+      const fault =
+        answer.fault.type === 'status'
+          ? answer.fault
+          : { type: 'status' as const, status: 500, message: `mock server: fault ${answer.fault.type} in a batch item` };
       const message = fault.message ?? `mock error ${fault.status}`;
       if (batch.protocol === 'anthropic') {
         output.push(
@@ -659,7 +666,13 @@ export class MockModelServer {
     }
     batch.status = end === 'expired' ? 'expired' : 'completed';
     const addFile = (content: string): string => {
-      const file: MockFile = { id: `file-mock${this.#files.size + 1}`, filename: 'batch_output.jsonl', purpose: 'batch_output', content, createdAt: nowSeconds() };
+      const file: MockFile = {
+        id: `file-mock${this.#files.size + 1}`,
+        filename: 'batch_output.jsonl',
+        purpose: 'batch_output',
+        content,
+        createdAt: nowSeconds(),
+      };
       this.#files.set(file.id, file);
       return file.id;
     };
@@ -714,7 +727,9 @@ export class MockModelServer {
       id: batch.id,
       object: 'batch',
       endpoint: batch.endpoint,
-      errors: failed ? { object: 'list', data: [{ code: 'invalid_request', message: batch.outcome.message ?? 'The batch failed (mock)', param: null, line: null }] } : null,
+      errors: failed
+        ? { object: 'list', data: [{ code: 'invalid_request', message: batch.outcome.message ?? 'The batch failed (mock)', param: null, line: null }] }
+        : null,
       input_file_id: batch.inputFileId,
       completion_window: '24h',
       status: batch.status,

@@ -45,7 +45,12 @@ function renderCollectionAgreement(report: AgreementReport): string {
       `  critical step: same ${fraction(cs.same)} of ${cs.n}   within each other's span ${fraction(cs.within_span)} of ${cs.within_span_n}`,
       `  root cause: agreement ${fraction(rc.agreement)} of ${rc.n}   Cohen's κ ${rc.cohen_kappa === null ? `— (${rc.kappa_reason})` : rc.cohen_kappa.toFixed(3)}`,
     );
-    for (const [a, row] of Object.entries(rc.confusion)) lines.push(`    ${a} → ${Object.entries(row).map(([b, n]) => `${b} ${n}`).join(', ')}`);
+    for (const [a, row] of Object.entries(rc.confusion))
+      lines.push(
+        `    ${a} → ${Object.entries(row)
+          .map(([b, n]) => `${b} ${n}`)
+          .join(', ')}`,
+      );
     for (const c of pair.cases) {
       const side = (s: { critical_step: number | null; root_cause: string | null }) => `${s.critical_step ?? '—'} ${s.root_cause ?? '—'}`;
       lines.push(`    ${c.case}: ${side(c.a)} | ${side(c.b)}`);

@@ -23,7 +23,10 @@ function sideOf(file: string, recordId: unknown, flag: string, values: Record<st
   const trajectories = selectRecords(loaded, recordId).filter(isTrajectoryRecord);
   if (trajectories.length === 0) throw new InputError(file, `holds no trajectory (detected ${loaded.detection.kind})`);
   if (trajectories.length > 1) {
-    const ids = trajectories.slice(0, 8).map((r) => r.id).join(', ');
+    const ids = trajectories
+      .slice(0, 8)
+      .map((r) => r.id)
+      .join(', ');
     throw new InputError(file, `holds ${trajectories.length} trajectories (${ids}${trajectories.length > 8 ? ', …' : ''}); name one with ${flag} ID`);
   }
   return { file, record: trajectories[0].id, trajectory: trajectories[0].trajectory };
@@ -38,7 +41,8 @@ function preview(message: Message | undefined, width: number): string {
 }
 
 export function runCompare(positionals: string[], values: Record<string, unknown>, io: CliIo): number {
-  if (positionals.length !== 2) throw new CliUsageError(positionals.length < 2 ? 'expects two trajectory files <a> <b>' : `expects two trajectory files, got ${positionals.length}`);
+  if (positionals.length !== 2)
+    throw new CliUsageError(positionals.length < 2 ? 'expects two trajectory files <a> <b>' : `expects two trajectory files, got ${positionals.length}`);
   const a = sideOf(positionals[0], values['record-a'], '--record-a', values, io);
   const b = sideOf(positionals[1], values['record-b'], '--record-b', values, io);
   const alignment = alignDecisionSteps(a.trajectory, b.trajectory);
@@ -48,7 +52,8 @@ export function runCompare(positionals: string[], values: Record<string, unknown
     return 0;
   }
   const width = 48;
-  const cell = (position: number | null, t: Trajectory) => (position === null ? '—'.padEnd(width + 6) : `${String(position).padStart(4)}  ${preview(t.messages[position], width).padEnd(width)}`);
+  const cell = (position: number | null, t: Trajectory) =>
+    position === null ? '—'.padEnd(width + 6) : `${String(position).padStart(4)}  ${preview(t.messages[position], width).padEnd(width)}`;
   const divergence = alignment.firstDivergence;
   const lines = [
     `a: ${a.file}#${a.record} (${a.trajectory.decisionSteps.length} decision steps)`,

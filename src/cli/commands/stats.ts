@@ -25,15 +25,29 @@ const COUNT_ROWS: [string, keyof CorpusStats][] = [
 ];
 
 function table(stats: CorpusStats, indent: string): string[] {
-  const lines = [`${indent}trajectories: ${stats.trajectories}   formats: ${Object.entries(stats.by_format).map(([id, n]) => `${id} ${n}`).join(', ') || '—'}`];
+  const lines = [
+    `${indent}trajectories: ${stats.trajectories}   formats: ${
+      Object.entries(stats.by_format)
+        .map(([id, n]) => `${id} ${n}`)
+        .join(', ') || '—'
+    }`,
+  ];
   lines.push(`${indent}${''.padEnd(16)}${'mean'.padStart(10)}${'p50'.padStart(10)}${'p90'.padStart(10)}${'max'.padStart(10)}`);
   const row = (label: string, d: Distribution) =>
     `${indent}${label.padEnd(16)}${number(d.mean).padStart(10)}${number(d.p50).padStart(10)}${number(d.p90).padStart(10)}${number(d.max).padStart(10)}`;
   for (const [label, key] of COUNT_ROWS) lines.push(row(label, stats[key] as Distribution));
   if (stats.annotated !== undefined) {
-    lines.push(`${indent}annotated: ${stats.annotated}   root causes: ${Object.entries(stats.root_causes ?? {}).map(([id, n]) => `${id} ${n}`).join(', ') || '—'}`);
+    lines.push(
+      `${indent}annotated: ${stats.annotated}   root causes: ${
+        Object.entries(stats.root_causes ?? {})
+          .map(([id, n]) => `${id} ${n}`)
+          .join(', ') || '—'
+      }`,
+    );
     const cp = stats.critical_position;
-    lines.push(`${indent}critical position: mean ${percent(cp?.mean ?? null)}   p50 ${percent(cp?.p50 ?? null)}   in the final third ${percent(cp?.final_third ?? null)}`);
+    lines.push(
+      `${indent}critical position: mean ${percent(cp?.mean ?? null)}   p50 ${percent(cp?.p50 ?? null)}   in the final third ${percent(cp?.final_third ?? null)}`,
+    );
     if (stats.span_length) lines.push(row('span length', stats.span_length));
   }
   return lines;
@@ -49,7 +63,8 @@ export function renderStatsText(report: StatsReport): string {
 function groupKeyFrom(values: Record<string, unknown>): GroupKey | undefined {
   const by = values.by;
   if (by === undefined) return undefined;
-  if (!(GROUP_KEYS as readonly unknown[]).includes(by)) throw new CliUsageError(`--by ${JSON.stringify(by)} is not a grouping; expected one of ${GROUP_KEYS.join(', ')}`);
+  if (!(GROUP_KEYS as readonly unknown[]).includes(by))
+    throw new CliUsageError(`--by ${JSON.stringify(by)} is not a grouping; expected one of ${GROUP_KEYS.join(', ')}`);
   return by as GroupKey;
 }
 

@@ -125,7 +125,11 @@ function statsOfRows(rows: readonly Row[]): CorpusStats {
   return stats;
 }
 
-export function corpusStats(trajectories: readonly CollectedTrajectory[], unreadable: readonly Unreadable[], options: { by?: GroupKey; names?: ToolNames } = {}): StatsReport {
+export function corpusStats(
+  trajectories: readonly CollectedTrajectory[],
+  unreadable: readonly Unreadable[],
+  options: { by?: GroupKey; names?: ToolNames } = {},
+): StatsReport {
   const rows = trajectories.map((t) => rowOf(t, options.names ?? {}));
   const { trajectories: n, ...rest } = statsOfRows(rows);
   const report: StatsReport = { trajectories: n, unreadable: [...unreadable], ...rest };

@@ -451,7 +451,9 @@ function byTrace(container: object): Map<string, { raw: unknown; path: Path; res
 function normalize(entry: { raw: unknown; path: Path }, source: SourceText): Span {
   const base = source.basePath ?? [];
   const path = [...base, ...entry.path];
-  return isObject(entry.raw) && 'context' in entry.raw ? spanFromFlat(entry.raw, path, { ...source, basePath: [] }) : spanFromOtlp(entry.raw, path, { ...source, basePath: [] });
+  return isObject(entry.raw) && 'context' in entry.raw
+    ? spanFromFlat(entry.raw, path, { ...source, basePath: [] })
+    : spanFromOtlp(entry.raw, path, { ...source, basePath: [] });
 }
 
 function splitOtel(value: unknown): SplitRecord[] {

@@ -26,7 +26,13 @@ describe('collections: agreement and κ (trajaudit agreement on trajectories)', 
 
   it('perfect agreement over two classes is 1; one class only is undefined, reported as null with the reason', function () {
     assert.deepEqual(cohenKappa(['x', 'y', 'y'], ['x', 'y', 'y']), { kappa: 1 });
-    assert.deepEqual(fleissKappa([['x', 'x', 'x'], ['y', 'y', 'y']]), { kappa: 1 });
+    assert.deepEqual(
+      fleissKappa([
+        ['x', 'x', 'x'],
+        ['y', 'y', 'y'],
+      ]),
+      { kappa: 1 },
+    );
     const one = cohenKappa(['x', 'x'], ['x', 'x']);
     assert.equal(one.kappa, null);
     assert.match(one.reason ?? '', /single class/);

@@ -17,7 +17,11 @@ function run(steps: Step[]) {
     if ('reply' in step) messages.push({ role: 'assistant', content: step.reply });
     else {
       const id = `c${k}`;
-      messages.push({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }] });
+      messages.push({
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id, type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }],
+      });
       messages.push({ role: 'tool', tool_call_id: id, content: `result ${k}` });
     }
   });
@@ -87,8 +91,20 @@ describe('collections: decision-step alignment (trajaudit compare)', function ()
   it('an empty side: every step of the other is paired with null', function () {
     const empty = run([]);
     const full = run([search('river Ljubljana'), { reply: 'Sava' }]);
-    assert.deepEqual(alignDecisionSteps(empty, full), { pairs: [[null, 1], [null, 3]], firstDivergence: { a: null, b: 1 } });
-    assert.deepEqual(alignDecisionSteps(full, empty), { pairs: [[1, null], [3, null]], firstDivergence: { a: 1, b: null } });
+    assert.deepEqual(alignDecisionSteps(empty, full), {
+      pairs: [
+        [null, 1],
+        [null, 3],
+      ],
+      firstDivergence: { a: null, b: 1 },
+    });
+    assert.deepEqual(alignDecisionSteps(full, empty), {
+      pairs: [
+        [1, null],
+        [3, null],
+      ],
+      firstDivergence: { a: 1, b: null },
+    });
     assert.deepEqual(alignDecisionSteps(empty, empty), { pairs: [], firstDivergence: null });
   });
 

@@ -119,7 +119,10 @@ describe('collections: corpus statistics (trajaudit stats)', function () {
     writeTemp(dir, 'beta.traj.json', readFileSync(BETA));
     writeTemp(dir, 'beta.traj.json.audit.json', '{"schema": "trajaudit.audit/v2", "records": ');
     const { trajectories, unreadable } = collectTrajectories([dir]);
-    assert.deepEqual(trajectories.map((t) => t.file), [copy, join(dir, 'beta.traj.json')]);
+    assert.deepEqual(
+      trajectories.map((t) => t.file),
+      [copy, join(dir, 'beta.traj.json')],
+    );
     assert.equal(trajectories[1].sidecarRecord, undefined);
     assert.equal(unreadable.length, 1);
     assert.equal(unreadable[0].file, join(dir, 'beta.traj.json.audit.json'));

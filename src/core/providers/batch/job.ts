@@ -225,7 +225,15 @@ export class BatchJob {
 
   #fresh(): BatchJobState {
     const now = new Date().toISOString();
-    return { version: 1, provider: this.#options.provider.provider, model: this.#options.provider.model, createdAt: now, updatedAt: now, items: {}, batches: [] };
+    return {
+      version: 1,
+      provider: this.#options.provider.provider,
+      model: this.#options.provider.model,
+      createdAt: now,
+      updatedAt: now,
+      items: {},
+      batches: [],
+    };
   }
 
   #load(): BatchJobState {
@@ -245,7 +253,9 @@ export class BatchJob {
     const state = parsed.data;
     const { provider, model } = this.#options.provider;
     if (state.provider !== provider || state.model !== model) {
-      throw new Error(`${path}: provider/model: the batches were submitted to ${state.provider} ${state.model}, not ${provider} ${model}; resume with the same model or use a new state file`);
+      throw new Error(
+        `${path}: provider/model: the batches were submitted to ${state.provider} ${state.model}, not ${provider} ${model}; resume with the same model or use a new state file`,
+      );
     }
     return state;
   }

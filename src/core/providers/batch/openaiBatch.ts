@@ -41,11 +41,17 @@ export class OpenAIBatchProvider implements BatchProvider {
   }
 
   async submit(items: readonly BatchItem[], signal?: AbortSignal): Promise<string> {
-    const jsonl = items.map((item) => JSON.stringify({ custom_id: item.customId, method: 'POST', url: ENDPOINT, body: this.#chat.buildBody(item.request) })).join('\n') + '\n';
+    const jsonl =
+      items.map((item) => JSON.stringify({ custom_id: item.customId, method: 'POST', url: ENDPOINT, body: this.#chat.buildBody(item.request) })).join('\n') +
+      '\n';
     // An upload retried after a lost answer leaves at most an unused file behind.
     const file = await sdkCall(
       this.#ctx,
-      async (s) => this.#sdk.files.create({ file: await toFile(Buffer.from(jsonl, 'utf8'), 'batch.jsonl', { type: 'application/jsonl' }), purpose: 'batch' }, { signal: s }),
+      async (s) =>
+        this.#sdk.files.create(
+          { file: await toFile(Buffer.from(jsonl, 'utf8'), 'batch.jsonl', { type: 'application/jsonl' }), purpose: 'batch' },
+          { signal: s },
+        ),
       { signal },
     );
     const batch = await sdkCall(
@@ -68,7 +74,9 @@ export class OpenAIBatchProvider implements BatchProvider {
     };
     if (batch.status === 'failed') {
       const errors = batch.errors?.data ?? [];
-      poll.error = oneLine(errors.length ? errors.map((e) => `${e.code ?? 'error'}: ${e.message ?? ''}${e.line ? ` (input line ${e.line})` : ''}`).join('; ') : 'the batch failed');
+      poll.error = oneLine(
+        errors.length ? errors.map((e) => `${e.code ?? 'error'}: ${e.message ?? ''}${e.line ? ` (input line ${e.line})` : ''}`).join('; ') : 'the batch failed',
+      );
     }
     return poll;
   }

@@ -109,7 +109,8 @@ if (!check) {
     await step('the offline heuristic audit runs from the palette and lands in the sidecar', async () => {
       const sidecar = `${sample}.audit.json`;
       const before = existsSync(sidecar) ? (JSON.parse(readFileSync(sidecar, 'utf8')).records['0'].audits?.length ?? 0) : 0;
-      // The palette can lose the race with the editor taking focus: try twice, clicking the row.
+      // The palette can lose the race with the editor taking focus (a quick pick closes when focus
+      // leaves it, and a loaded machine delays the webview's focus): up to three tries.
       for (let attempt = 1; ; attempt++) {
         try {
           await runFromCommandPalette(page, 'Trajectory Auditor: Audit Trajectory');
@@ -122,7 +123,7 @@ if (!check) {
           break;
         } catch (error) {
           await page.screenshot({ path: join(shots, `audit-attempt-${attempt}.png`) });
-          if (attempt === 2) throw error;
+          if (attempt === 3) throw error;
           await page.keyboard.press('Escape');
         }
       }

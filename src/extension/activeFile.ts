@@ -17,7 +17,16 @@ function activeTabUri(): vscode.Uri | undefined {
 
 export function toolNames(): ToolNames {
   const config = vscode.workspace.getConfiguration('trajaudit.tools');
-  return { searchNames: config.get<string[]>('searchNames'), visitNames: config.get<string[]>('visitNames') };
+  return { searchNames: userList(config, 'searchNames'), visitNames: userList(config, 'visitNames') };
+}
+
+/**
+ * The list the user set, or undefined for the built-in one. `get` cannot tell them apart: for an
+ * array setting without a default VS Code returns `[]`, which would count no call as a search.
+ */
+function userList(config: vscode.WorkspaceConfiguration, key: string): string[] | undefined {
+  const set = config.inspect<string[]>(key);
+  return set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
 }
 
 /** Loads a file; shows a one-line error (never a stack) and returns undefined when it is bad. */

@@ -302,9 +302,15 @@ export async function runFromCommandPalette(page, title, { timeoutMs = 15_000 } 
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: timeoutMs });
   await input.fill(`>${title}`);
-  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+  // The row whose label is exactly the title: rows are sorted by recent use, so Enter on the first
+  // row may run a longer title that contains this one.
+  const label = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = page
+    .locator('.quick-input-widget .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: label }) })
+    .first();
   await row.waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.press('Enter');
+  await row.click();
   await page
     .locator('.quick-input-widget')
     .waitFor({ state: 'hidden', timeout: timeoutMs })

@@ -11,6 +11,11 @@ test('a1. Quick Open of a *.traj.json opens the Trajectory Auditor editor and th
   // The custom editor, not the text editor.
   await expect(page.locator('.editor-group-container.active .editor-container .monaco-editor'), 'a text editor is showing').toHaveCount(0);
   await expect(frame.locator('.app-header-slot')).toContainText(SAMPLES.footballer.name);
+  // The built-in tool names apply when the settings are unset (VS Code reads an unset array
+  // setting as []): the sample's 17 search and 18 visit calls, 64 atomic operations, as the CLI counts them.
+  await expect(frame.locator('.app-header-slot')).toContainText(/search\s*17/);
+  await expect(frame.locator('.app-header-slot')).toContainText(/visit\s*18/);
+  await expect(frame.locator('.app-header-slot')).toContainText(/atomic ops\s*64/);
   await expect(frame.locator('.tl-row[id]').first(), 'aria-setsize = message count').toHaveAttribute('aria-setsize', String(SAMPLES.footballer.messages));
   const layout = await layoutMetrics(frame);
   expect(layout.docOverflowX, 'horizontal overflow').toBeLessThanOrEqual(0);

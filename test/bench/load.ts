@@ -6,21 +6,7 @@ import { isTrajectoryRecord } from '../../src/core/load/loadRecord';
 import { countTokens, countTrajectory } from '../../src/core/stats/statistics';
 import { hugeTrajectory, searchAuditBenchCorpus } from './corpus';
 import { readerRows } from './loadReaders';
-
-function time(fn: () => void): number {
-  const start = process.hrtime.bigint();
-  fn();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-function best(runs: number, fn: () => void): number {
-  let min = Infinity;
-  for (let i = 0; i < runs; i++) {
-    (globalThis as { gc?: () => void }).gc?.();
-    min = Math.min(min, time(fn));
-  }
-  return min;
-}
+import { best, time } from './timing';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];

@@ -4,6 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadText } from '../../src/core/load/loadFile';
+import { best } from './timing';
 
 export interface ReaderRow {
   figure: string;
@@ -11,21 +12,6 @@ export interface ReaderRow {
   measured: string;
   baseline: string;
   ratio: number;
-}
-
-function time(fn: () => void): number {
-  const start = process.hrtime.bigint();
-  fn();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-function best(runs: number, fn: () => void): number {
-  let min = Infinity;
-  for (let i = 0; i < runs; i++) {
-    (globalThis as { gc?: () => void }).gc?.();
-    min = Math.min(min, time(fn));
-  }
-  return min;
 }
 
 /**

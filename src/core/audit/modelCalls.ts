@@ -15,13 +15,26 @@ export interface CallSettings {
   signal?: AbortSignal;
 }
 
-/** One structured model call, with its usage added to `usage` (attempts count as calls). */
-export async function structuredCall<T>(settings: CallSettings, usage: AuditUsage, request: ChatRequest, schema: z.ZodType<T>, name: string): Promise<T> {
+/** The request as sent: the output limit, temperature and reasoning effort of the settings added (sync and batch alike). */
+export function withCallSettings(settings: Omit<CallSettings, 'client'>, request: ChatRequest): ChatRequest {
   const full: ChatRequest = { ...request };
   if (settings.maxOutputTokens) full.maxOutputTokens = settings.maxOutputTokens;
   if (settings.temperature !== undefined) full.temperature = settings.temperature;
   if (settings.reasoningEffort) full.reasoningEffort = settings.reasoningEffort;
-  const result = await completeStructured(settings.client, full, schema, { name, signal: settings.signal });
+  return full;
+}
+
+/** A structured call not yet made: what a synchronous call sends directly and a batch submits as an item. */
+export interface StructuredAsk<T> {
+  request: ChatRequest;
+  schema: z.ZodType<T>;
+  /** The schema name sent to the server. */
+  name: string;
+}
+
+/** One structured model call, with its usage added to `usage` (attempts count as calls). */
+export async function structuredCall<T>(settings: CallSettings, usage: AuditUsage, request: ChatRequest, schema: z.ZodType<T>, name: string): Promise<T> {
+  const result = await completeStructured(settings.client, withCallSettings(settings, request), schema, { name, signal: settings.signal });
   usage.calls += result.attempts;
   usage.inputTokens += result.usage.inputTokens;
   usage.outputTokens += result.usage.outputTokens;

@@ -3,13 +3,14 @@ import { ROOT_CAUSE_LABELS } from '../model/rootCauses';
 import type { Trajectory } from '../model/trajectory';
 import { tokenCount } from '../stats/tokens';
 import { toDecisionStep } from './decisionSteps';
-import { structuredCall, rootCauseField, type CallSettings } from './modelCalls';
+import { structuredCall, rootCauseField, type CallSettings, type StructuredAsk } from './modelCalls';
 import { organizeReports, voteAdjudication } from './organize';
 import { fillPrompt, loadPrompt } from './prompts';
 import { renderOutline, renderTrajectory, renderWindows } from './render';
 import { newAuditId } from './ids';
 import { allAtOnce, warmThenParallel } from '../providers/fanout';
-import { emptyUsage, type AuditResult, type BranchReport, type StepCorrection } from './types';
+import { emptyUsage, type AuditResult, type AuditUsage, type BranchReport, type StepCorrection } from './types';
+import type { ChatRequest } from '../providers/types';
 
 export const SEARCHAUDITOR_PROMPT_VERSION = 'searchauditor/v1';
 
@@ -100,6 +101,147 @@ function reportsText(reports: BranchReport[]): string {
     .join('\n\n');
 }
 
+/** What every stage of one SearchAuditor case shares: the rendered views of τ and the settings. */
+export interface SearchAuditorPlan {
+  t: Trajectory;
+  options: SearchAuditorOptions;
+  variant: SearchAuditorVariant;
+  system: string;
+  outline: string;
+  context: { text: string; cuts: { position: number; cutTokens: number }[] };
+  /** The final-answer step (the repair's second window). */
+  final: number;
+  trajectorySha256?: string;
+}
+
+export type BranchValue = z.infer<typeof branchSchema>;
+export type AdjudicationValue = z.infer<typeof adjudicationSchema>;
+export type RepairValue = z.infer<typeof repairSchema>;
+
+/**
+ * The stages of SearchAuditor split into the requests they send and what they make of the
+ * replies, so a synchronous audit (runSearchAuditor) and a batch audit (audit/batch) run the same
+ * prompts and the same post-processing.
+ */
+export function planSearchAuditor(t: Trajectory, options: SearchAuditorOptions, trajectorySha256?: string): SearchAuditorPlan {
+  if (t.decisionSteps.length === 0) throw new Error('the trajectory has no decision step to audit');
+  const system = loadPrompt('searchauditor/v1/system.md');
+  const outline = renderOutline(t);
+  const reserve = (options.maxOutputTokens ?? 8000) + tokenCount(system) + tokenCount(outline) + 3000;
+  return {
+    t,
+    options,
+    variant: options.variant ?? 'full',
+    system,
+    outline,
+    context: auditContext(t, options.contextLimit ?? 128_000, reserve),
+    final: t.finalAnswerStep ?? t.decisionSteps[t.decisionSteps.length - 1],
+    ...(trajectorySha256 ? { trajectorySha256 } : {}),
+  };
+}
+
+/** Stage 1's three requests, sharing the trajectory as a cacheable prefix. */
+export function branchAsks(plan: SearchAuditorPlan): { name: string; ask: StructuredAsk<BranchValue> }[] {
+  return branchesOf(plan.variant).map(({ name, procedure }) => {
+    const instructions =
+      procedure === 'holistic' ? loadPrompt('searchauditor/v1/holistic.md') : fillPrompt(loadPrompt(`searchauditor/v1/${procedure}.md`), { outline: plan.outline });
+    const request: ChatRequest = {
+      system: plan.system,
+      cacheablePrefix: plan.context.text,
+      messages: [{ role: 'user', content: instructions }],
+      ...(plan.trajectorySha256 ? { promptCacheKey: plan.trajectorySha256 } : {}),
+    };
+    return { name, ask: { request, schema: branchSchema, name: 'branch_audit' } };
+  });
+}
+
+export function branchReport(plan: SearchAuditorPlan, name: string, value: BranchValue, corrections: StepCorrection[]): BranchReport {
+  const mapped = toDecisionStep(plan.t, value.critical_step, name);
+  if (mapped.correction) corrections.push(mapped.correction);
+  return {
+    name,
+    criticalStep: mapped.step,
+    rootCause: value.root_cause,
+    rationale: value.rationale,
+    ...(value.notes.trim() ? { notes: value.notes } : {}),
+  };
+}
+
+export type Organized = ReturnType<typeof organizeReports>;
+
+/** Stage 2: deterministic organization, then the adjudicator's request (or, for the vote ablation, the voted diagnosis). */
+export function adjudicationStep(
+  plan: SearchAuditorPlan,
+  reports: BranchReport[],
+): { organized: Organized } & ({ diagnosis: AuditResult['diagnosis'] } | { ask: StructuredAsk<AdjudicationValue> }) {
+  const { t, options, variant, outline, system } = plan;
+  const organized = organizeReports(t, reports);
+  if (variant === 'vote') {
+    const vote = voteAdjudication(t, reports);
+    const source =
+      reports.find((r) => r.rootCause === vote.rootCause && r.criticalStep === vote.criticalStep) ?? reports.find((r) => r.rootCause === vote.rootCause)!;
+    return { organized, diagnosis: { criticalStep: vote.criticalStep, rootCause: vote.rootCause, rationale: source.rationale, citedSteps: [vote.criticalStep] } };
+  }
+  const withViews = variant !== 'no-outline-windows';
+  const user = fillPrompt(loadPrompt('searchauditor/v1/adjudicator.md'), {
+    reports: reportsText(reports),
+    summary: organized.summary,
+    outline: withViews ? outline : '(not provided in this configuration)',
+    windows: withViews
+      ? renderWindows(t, organized.anchors, options.windowRadius ?? 2, options.windowTokens ?? 3000)
+      : '(not provided in this configuration)',
+  });
+  const prefix =
+    options.adjudicatorSeesTrajectory === false
+      ? fillPrompt(loadPrompt('searchauditor/v1/context.md'), {
+          query: t.query ?? '',
+          predicted_answer: t.predictedAnswer ?? '',
+          trajectory: '(the full trajectory is not provided in this configuration; use the outline and windows)',
+        })
+      : plan.context.text;
+  return {
+    organized,
+    ask: { request: { system, cacheablePrefix: prefix, messages: [{ role: 'user', content: user }] }, schema: adjudicationSchema, name: 'adjudication' },
+  };
+}
+
+export function adjudicatedDiagnosis(plan: SearchAuditorPlan, value: AdjudicationValue, corrections: StepCorrection[]): AuditResult['diagnosis'] {
+  const mapped = toDecisionStep(plan.t, value.critical_step, 'adjudicator');
+  if (mapped.correction) corrections.push(mapped.correction);
+  return {
+    criticalStep: mapped.step,
+    rootCause: value.root_cause,
+    rationale: value.rationale,
+    citedSteps: [...new Set(value.cited_steps)].filter((p) => p >= 0 && p < plan.t.messages.length),
+  };
+}
+
+/** The audit result of a case whose three stages are done. */
+export function searchAuditorResult(
+  plan: SearchAuditorPlan,
+  parts: { reports: BranchReport[]; organized: Organized; diagnosis: AuditResult['diagnosis']; repair: RepairValue; usage: AuditUsage; corrections: StepCorrection[] },
+): AuditResult {
+  const { options, variant, context, trajectorySha256 } = plan;
+  const { organized, corrections } = parts;
+  return {
+    id: newAuditId('searchauditor'),
+    method: 'searchauditor',
+    provider: options.client.provider,
+    model: options.client.model,
+    createdAt: new Date().toISOString(),
+    promptVersion: SEARCHAUDITOR_PROMPT_VERSION,
+    diagnosis: parts.diagnosis,
+    repair: { directives: parts.repair.directives },
+    branches: parts.reports,
+    adjudication: { disagreements: organized.summary, clusters: organized.clusters, windows: organized.anchors },
+    usage: parts.usage,
+    ...(corrections.length ? { corrections } : {}),
+    ...(context.cuts.length ? { contextCuts: context.cuts } : {}),
+    options: { variant, adjudicatorSeesTrajectory: options.adjudicatorSeesTrajectory !== false },
+    ...(trajectorySha256 ? { trajectorySha256 } : {}),
+  };
+}
+
 /**
  * SearchAuditor (seed 002 §4): three audit branches in parallel over the same trajectory,
  * deterministic organization of their reports with an outline and evidence windows, an
@@ -108,104 +250,43 @@ function reportsText(reports: BranchReport[]): string {
  * is ever put into a prompt.
  */
 export async function runSearchAuditor(t: Trajectory, options: SearchAuditorOptions, trajectorySha256?: string): Promise<AuditResult> {
-  if (t.decisionSteps.length === 0) throw new Error('the trajectory has no decision step to audit');
-  const variant = options.variant ?? 'full';
   const started = Date.now();
+  const plan = planSearchAuditor(t, options, trajectorySha256);
   const usage = emptyUsage();
   const corrections: StepCorrection[] = [];
-  const system = loadPrompt('searchauditor/v1/system.md');
-  const outline = renderOutline(t);
-  const reserve = (options.maxOutputTokens ?? 8000) + tokenCount(system) + tokenCount(outline) + 3000;
-  const context = auditContext(t, options.contextLimit ?? 128_000, reserve);
-  const final = t.finalAnswerStep ?? t.decisionSteps[t.decisionSteps.length - 1];
 
-  // Stage 1: the three branches, in parallel (or one first: warmCacheFirst), sharing the trajectory as a cacheable prefix.
-  const reports = await (options.warmCacheFirst ? warmThenParallel : allAtOnce)(
-    branchesOf(variant).map(({ name, procedure }) => async (): Promise<BranchReport> => {
-      const instructions =
-        procedure === 'holistic' ? loadPrompt('searchauditor/v1/holistic.md') : fillPrompt(loadPrompt(`searchauditor/v1/${procedure}.md`), { outline });
-      const request = {
-        system,
-        cacheablePrefix: context.text,
-        messages: [{ role: 'user' as const, content: instructions }],
-        ...(trajectorySha256 ? { promptCacheKey: trajectorySha256 } : {}),
-      };
-      const value = await structuredCall(options, usage, request, branchSchema, 'branch_audit');
-      const mapped = toDecisionStep(t, value.critical_step, name);
-      if (mapped.correction) corrections.push(mapped.correction);
-      return {
-        name,
-        criticalStep: mapped.step,
-        rootCause: value.root_cause,
-        rationale: value.rationale,
-        ...(value.notes.trim() ? { notes: value.notes } : {}),
-      };
-    }),
+  // Stage 1: the three branches, in parallel (or one first: warmCacheFirst); reports (and their
+  // corrections) in branch order, whichever answers first.
+  const asks = branchAsks(plan);
+  const values = await (options.warmCacheFirst ? warmThenParallel : allAtOnce)(
+    asks.map(({ ask }) => () => structuredCall(options, usage, ask.request, ask.schema, ask.name)),
   );
+  const reports = asks.map(({ name }, i) => branchReport(plan, name, values[i], corrections));
 
   // Stage 2: deterministic organization, then the adjudicator (or the vote ablation).
-  const organized = organizeReports(t, reports);
-  const withViews = variant !== 'no-outline-windows';
-  let diagnosis: AuditResult['diagnosis'];
-  if (variant === 'vote') {
-    const vote = voteAdjudication(t, reports);
-    const source =
-      reports.find((r) => r.rootCause === vote.rootCause && r.criticalStep === vote.criticalStep) ?? reports.find((r) => r.rootCause === vote.rootCause)!;
-    diagnosis = { criticalStep: vote.criticalStep, rootCause: vote.rootCause, rationale: source.rationale, citedSteps: [vote.criticalStep] };
-  } else {
-    const user = fillPrompt(loadPrompt('searchauditor/v1/adjudicator.md'), {
-      reports: reportsText(reports),
-      summary: organized.summary,
-      outline: withViews ? outline : '(not provided in this configuration)',
-      windows: withViews
-        ? renderWindows(t, organized.anchors, options.windowRadius ?? 2, options.windowTokens ?? 3000)
-        : '(not provided in this configuration)',
-    });
-    const prefix =
-      options.adjudicatorSeesTrajectory === false
-        ? fillPrompt(loadPrompt('searchauditor/v1/context.md'), {
-            query: t.query ?? '',
-            predicted_answer: t.predictedAnswer ?? '',
-            trajectory: '(the full trajectory is not provided in this configuration; use the outline and windows)',
-          })
-        : context.text;
-    const value = await structuredCall(
-      options,
-      usage,
-      { system, cacheablePrefix: prefix, messages: [{ role: 'user', content: user }] },
-      adjudicationSchema,
-      'adjudication',
-    );
-    const mapped = toDecisionStep(t, value.critical_step, 'adjudicator');
-    if (mapped.correction) corrections.push(mapped.correction);
-    diagnosis = {
-      criticalStep: mapped.step,
-      rootCause: value.root_cause,
-      rationale: value.rationale,
-      citedSteps: [...new Set(value.cited_steps)].filter((p) => p >= 0 && p < t.messages.length),
-    };
-  }
+  const step = adjudicationStep(plan, reports);
+  const diagnosis =
+    'diagnosis' in step
+      ? step.diagnosis
+      : adjudicatedDiagnosis(plan, await structuredCall(options, usage, step.ask.request, step.ask.schema, step.ask.name), corrections);
 
   // Stage 3: diagnosis-conditioned repair, from q, â, the diagnosis and fresh windows only.
-  const repair = await synthesizeRepair(t, diagnosis, options, usage, final);
+  const repair = await synthesizeRepair(t, diagnosis, options, usage, plan.final);
   usage.latencyMs = Date.now() - started;
-  return {
-    id: newAuditId('searchauditor'),
-    method: 'searchauditor',
-    provider: options.client.provider,
-    model: options.client.model,
-    createdAt: new Date().toISOString(),
-    promptVersion: SEARCHAUDITOR_PROMPT_VERSION,
-    diagnosis,
-    repair,
-    branches: reports,
-    adjudication: { disagreements: organized.summary, clusters: organized.clusters, windows: organized.anchors },
-    usage,
-    ...(corrections.length ? { corrections } : {}),
-    ...(context.cuts.length ? { contextCuts: context.cuts } : {}),
-    options: { variant, adjudicatorSeesTrajectory: options.adjudicatorSeesTrajectory !== false },
-    ...(trajectorySha256 ? { trajectorySha256 } : {}),
-  };
+  return searchAuditorResult(plan, { reports, organized: step.organized, diagnosis, repair, usage, corrections });
+}
+
+/** Stage 3's request: never sees τ or any gold field. */
+export function repairAsk(t: Trajectory, diagnosis: AuditResult['diagnosis'], options: SearchAuditorOptions, final: number): StructuredAsk<RepairValue> {
+  const user = fillPrompt(loadPrompt('searchauditor/v1/repair-user.md'), {
+    query: t.query ?? '(no query recorded)',
+    predicted_answer: t.predictedAnswer ?? '(no final answer recorded)',
+    critical_step: diagnosis.criticalStep,
+    root_cause: `${diagnosis.rootCause} (${ROOT_CAUSE_LABELS[diagnosis.rootCause]})`,
+    rationale: diagnosis.rationale,
+    windows: renderWindows(t, [...new Set([diagnosis.criticalStep, final])], options.windowRadius ?? 2, options.windowTokens ?? 3000),
+  });
+  return { request: { system: loadPrompt('searchauditor/v1/repair.md'), messages: [{ role: 'user', content: user }] }, schema: repairSchema, name: 'repair' };
 }
 
 /** Stage 3, shared with the baselines that need a repair: never sees τ or any gold field. */
@@ -216,20 +297,7 @@ export async function synthesizeRepair(
   usage: AuditResult['usage'],
   final: number,
 ): Promise<{ directives: string[] }> {
-  const user = fillPrompt(loadPrompt('searchauditor/v1/repair-user.md'), {
-    query: t.query ?? '(no query recorded)',
-    predicted_answer: t.predictedAnswer ?? '(no final answer recorded)',
-    critical_step: diagnosis.criticalStep,
-    root_cause: `${diagnosis.rootCause} (${ROOT_CAUSE_LABELS[diagnosis.rootCause]})`,
-    rationale: diagnosis.rationale,
-    windows: renderWindows(t, [...new Set([diagnosis.criticalStep, final])], options.windowRadius ?? 2, options.windowTokens ?? 3000),
-  });
-  const value = await structuredCall(
-    options,
-    usage,
-    { system: loadPrompt('searchauditor/v1/repair.md'), messages: [{ role: 'user', content: user }] },
-    repairSchema,
-    'repair',
-  );
+  const ask = repairAsk(t, diagnosis, options, final);
+  const value = await structuredCall(options, usage, ask.request, ask.schema, ask.name);
   return { directives: value.directives };
 }

@@ -37,13 +37,24 @@ export function checkNesting(value: unknown, text: string, file: string, lineOff
  * tooDeepPath keeps a parent chain per node to name the path once one is found.
  */
 export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean {
-  if (value === null || typeof value !== 'object') return false;
+  return value !== null && typeof value === 'object' && containerDeeperThan(value, limit);
+}
+
+// Leaves are tested in the loop, not by a call each: most nodes of a trajectory are strings and
+// numbers, and the call per leaf was two thirds of the walk.
+function containerDeeperThan(value: object, limit: number): boolean {
   if (limit <= 0) return true;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (nestsDeeperThan(value[i], limit - 1)) return true;
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (typeof child === 'object' && child !== null && containerDeeperThan(child, limit - 1)) return true;
+    }
     return false;
   }
-  for (const key in value) if (nestsDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (typeof child === 'object' && child !== null && containerDeeperThan(child, limit - 1)) return true;
+  }
   return false;
 }
 

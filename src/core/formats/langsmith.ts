@@ -4,12 +4,17 @@ import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
+import { lineTexts } from './otel';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 // LangSmith run exports (langchain-ai/langsmith-sdk `Run`): a run tree `{id, name, run_type
 // (llm/chain/tool/retriever/prompt/parser/embedding), inputs, outputs, error, start_time,
-// trace_id, dotted_order, parent_run_id, child_runs[]}`, or a flat list of runs (as
-// `client.list_runs` returns them). One record per trace; one message per run in start order:
+// trace_id, dotted_order, parent_run_id, child_runs[]}`, a flat JSON list of runs (as
+// `client.list_runs` returns them), or a JSONL of flat runs (one run per line, as exports and
+// `list_runs` dumps write them). One record per trace (`trace_id`, else the root run's id, found
+// through `parent_run_id`); one message per run in start order, so message i is the i-th run of
+// the trace by `start_time` (ties keep source order) — in a JSONL whose lines interleave traces
+// or are not in time order, that is not line i (the record's `metadata.runLines[i]` is its line):
 // llm runs are decision steps (their output message and its tool calls), tool and retriever runs
 // tool returns, chain and other runs system entries naming the run. Messages inside inputs and
 // outputs are LangChain serialized messages (`{lc, type: "constructor", id: [..., "AIMessage"],
@@ -31,7 +36,7 @@ const runSchema = z.looseObject({
   dotted_order: z.string().nullish(),
   child_runs: z.array(z.unknown()).nullish(),
 });
-type Run = z.infer<typeof runSchema> & { path: Path };
+type Run = z.infer<typeof runSchema>;
 
 const optional = (v: unknown, type: 'string' | 'number') => v === undefined || v === null || typeof v === type;
 const optionalMap = (v: unknown) => v === undefined || v === null || isObject(v);
@@ -51,7 +56,7 @@ function looksRun(value: unknown): value is Obj {
 }
 
 /** Every run of a tree, depth first, with its JSON path. */
-function flattenTree(raw: unknown, path: Path, out: { raw: unknown; path: Path }[]): void {
+function flattenTree(raw: unknown, path: Path, out: { raw: unknown; path: Path; line?: number }[]): void {
   out.push({ raw, path });
   if (isObject(raw) && Array.isArray(raw.child_runs)) raw.child_runs.forEach((child, i) => flattenTree(child, [...path, 'child_runs', i], out));
 }
@@ -106,17 +111,23 @@ function toolCallsOf(m: Obj): ToolCall[] {
   return [];
 }
 
+/** A message's fields as a turn of `role` (read in place: serialized messages are not copied). */
+function turnFrom(fields: Obj, role: string): Turn {
+  const turn: Turn = { role, content: textOf(fields.content), toolCalls: toolCallsOf(fields) };
+  if (typeof fields.tool_call_id === 'string') turn.toolCallId = fields.tool_call_id;
+  return turn;
+}
+
+function roleOf(fields: Obj): string | undefined {
+  if (typeof fields.role === 'string') return TYPE_ROLES[fields.role] ?? fields.role;
+  return typeof fields.type === 'string' ? TYPE_ROLES[fields.type] : undefined;
+}
+
 function turnOf(value: unknown): Turn | undefined {
   if (!isObject(value)) return undefined;
-  if (value.lc !== undefined && Array.isArray(value.id) && isObject(value.kwargs)) {
-    const role = LC_ROLES[String(value.id.at(-1))] ?? 'system';
-    return { ...turnOf({ ...value.kwargs, role })!, role };
-  }
-  const role = typeof value.role === 'string' ? (TYPE_ROLES[value.role] ?? value.role) : typeof value.type === 'string' ? TYPE_ROLES[value.type] : undefined;
-  if (!role) return undefined;
-  const turn: Turn = { role, content: textOf(value.content), toolCalls: toolCallsOf(value) };
-  if (typeof value.tool_call_id === 'string') turn.toolCallId = value.tool_call_id;
-  return turn;
+  if (value.lc !== undefined && Array.isArray(value.id) && isObject(value.kwargs)) return turnFrom(value.kwargs, LC_ROLES[String(value.id.at(-1))] ?? 'system');
+  const role = roleOf(value);
+  return role ? turnFrom(value, role) : undefined;
 }
 
 function turnsOf(list: unknown): Turn[] {
@@ -132,8 +143,10 @@ function llmOutput(outputs: Obj): Turn | undefined {
     const first = Array.isArray(generations[0]) ? generations[0][0] : generations[0];
     if (isObject(first)) return turnOf(first.message) ?? { role: 'assistant', content: textOf(first.text), toolCalls: [] };
   }
-  if (Array.isArray(outputs.choices) && isObject(outputs.choices[0]))
-    return turnOf({ role: 'assistant', ...(isObject(outputs.choices[0].message) ? outputs.choices[0].message : {}) });
+  if (Array.isArray(outputs.choices) && isObject(outputs.choices[0])) {
+    const message = isObject(outputs.choices[0].message) ? outputs.choices[0].message : {};
+    return turnFrom(message, roleOf(message) ?? 'assistant');
+  }
   const messages = turnsOf(outputs.messages);
   if (messages.length) return messages.at(-1);
   const output = turnOf(outputs.output);
@@ -167,7 +180,8 @@ function runMessage(run: Run, position: number): Message {
       ? outputs.documents.filter(isObject).map((d) => textOf(d.page_content ?? (isObject(d.kwargs) ? d.kwargs.page_content : '')))
       : [];
     const outputTurn = turnOf(outputs.output);
-    const content = run.error ?? plainText(outputs.output) ?? (docs.length ? docs.join('\n\n') : JSON.stringify(outputs));
+    const outputText = typeof outputs.output === 'string' ? outputs.output : outputTurn?.content;
+    const content = run.error ?? outputText ?? (docs.length ? docs.join('\n\n') : JSON.stringify(outputs));
     const message: Message = { position, role: 'tool', agent: run.name, content, toolCalls: [] };
     const callId = outputTurn?.toolCallId ?? (typeof inputs.tool_call_id === 'string' ? inputs.tool_call_id : undefined);
     if (callId) message.toolCallId = callId;
@@ -188,17 +202,29 @@ function questionOf(inputs: Obj | null | undefined): string | undefined {
   return human?.content;
 }
 
-function traceTrajectory(runs: Run[], id: string): Trajectory {
-  const ordered = runs.map((run, index) => ({ run, index })).sort((a, b) => micros(a.run.start_time) - micros(b.run.start_time) || a.index - b.index);
-  const messages = ordered.map(({ run }, position) => runMessage(run, position));
-  linkToolReturns(messages);
+/** The runs in start order, ties in source order (each start time parsed once; exports are mostly in order already). */
+function inStartOrder<T extends { run: Run }>(entries: T[]): T[] {
+  const keyed = entries.map((entry, index) => ({ entry, index, start: micros(entry.run.start_time) }));
+  let sorted = true;
+  for (let i = 1; i < keyed.length && sorted; i++) sorted = !(keyed[i].start < keyed[i - 1].start);
+  // NaN (a missing or unreadable time) compares false: the sort's comparator treats it as a tie, as before.
+  if (!sorted || keyed.some((k) => Number.isNaN(k.start))) keyed.sort((a, b) => a.start - b.start || a.index - b.index);
+  return keyed.map((k) => k.entry);
+}
+
+function traceTrajectory(entries: { run: Run; line?: number }[], id: string): Trajectory {
+  const ordered = inStartOrder(entries);
   const sorted = ordered.map((o) => o.run);
+  const messages = sorted.map((run, position) => runMessage(run, position));
+  linkToolReturns(messages);
+  const runs = sorted;
   const ids = new Set(runs.map((r) => r.id));
   const root = sorted.find((r) => !r.parent_run_id || !ids.has(r.parent_run_id));
   const firstLlm = sorted.find((r) => r.run_type === 'llm');
   const rootOutputs = root && root.run_type !== 'llm' ? (root.outputs ?? {}) : {};
   const predicted = plainText(rootOutputs.output) ?? plainText(rootOutputs.answer);
   const metadata: Obj = { runs: runs.length };
+  if (ordered.every((o) => o.line !== undefined)) metadata.runLines = ordered.map((o) => o.line);
   if (root) {
     metadata.rootRun = root.name;
     metadata.traceId = root.trace_id ?? root.id;
@@ -215,17 +241,18 @@ function traceTrajectory(runs: Run[], id: string): Trajectory {
   });
 }
 
-// ---- containers: a tree, or a flat list grouped by trace ----
+// ---- containers: a tree, a flat list or JSONL of runs, grouped by trace ----
 
-const groups = new WeakMap<object, Map<string, { raw: unknown; path: Path }[]>>();
+interface RunEntry {
+  raw: unknown;
+  /** JSON path of the run in its value (the file's, or its line's). */
+  path: Path;
+  /** JSONL line of the run, when it came from one. */
+  line?: number;
+}
 
-function groupsOf(container: object): Map<string, { raw: unknown; path: Path }[]> {
-  let map = groups.get(container);
-  if (map) return map;
-  map = new Map();
-  const entries: { raw: unknown; path: Path }[] = [];
-  if (Array.isArray(container)) container.forEach((run, i) => flattenTree(run, [i], entries));
-  else flattenTree(container, [], entries);
+/** Runs by trace: `trace_id`, else the root run's id through the `parent_run_id` chain; first appearance order. */
+function groupByTrace(entries: RunEntry[]): Map<string, RunEntry[]> {
   const parentOf = new Map<string, string>();
   for (const { raw } of entries)
     if (isObject(raw) && typeof raw.id === 'string' && typeof raw.parent_run_id === 'string') parentOf.set(raw.id, raw.parent_run_id);
@@ -234,6 +261,7 @@ function groupsOf(container: object): Map<string, { raw: unknown; path: Path }[]
     for (let guard = 0; parentOf.has(current) && guard < 10000; guard++) current = parentOf.get(current)!;
     return current;
   };
+  const map = new Map<string, RunEntry[]>();
   for (const entry of entries) {
     const raw = isObject(entry.raw) ? entry.raw : {};
     const key = typeof raw.trace_id === 'string' ? raw.trace_id : typeof raw.id === 'string' ? rootOf(raw.id) : '';
@@ -241,8 +269,25 @@ function groupsOf(container: object): Map<string, { raw: unknown; path: Path }[]
     if (!list) map.set(key, (list = []));
     list.push(entry);
   }
+  return map;
+}
+
+const groups = new WeakMap<object, Map<string, RunEntry[]>>();
+
+function groupsOf(container: object): Map<string, RunEntry[]> {
+  let map = groups.get(container);
+  if (map) return map;
+  const entries: RunEntry[] = [];
+  if (Array.isArray(container)) container.forEach((run, i) => flattenTree(run, [i], entries));
+  else flattenTree(container, [], entries);
+  map = groupByTrace(entries);
   groups.set(container, map);
   return map;
+}
+
+/** A run as the schema reads it; the common well-formed case is checked by hand, anything else gets zod's message at its path. */
+function checkedRun(raw: unknown, path: Path, source: SourceText): Run {
+  return plainRun(raw) ?? checkSchema(runSchema, raw, { ...source, basePath: [...(source.basePath ?? []), ...path] }, 'a LangSmith run');
 }
 
 interface TraceRef {
@@ -264,10 +309,7 @@ function loadLangSmith(value: unknown, source: SourceText, id: string): Trajecto
   const container = ref ? ref.langsmithSource : (value as object);
   const map = groupsOf(container);
   const entries = map.get(ref ? ref.langsmithTrace : ([...map.keys()][0] ?? '')) ?? [];
-  const runs = entries.map(({ raw, path }): Run => {
-    const run = plainRun(raw) ?? checkSchema(runSchema, raw, { ...source, basePath: [...(source.basePath ?? []), ...path] }, 'a LangSmith run');
-    return { ...run, path };
-  });
+  const runs = entries.map(({ raw, path }) => ({ run: checkedRun(raw, path, source) }));
   if (runs.length === 0) checkSchema(runSchema, undefined, source, 'a LangSmith run');
   return traceTrajectory(runs, id);
 }
@@ -284,10 +326,48 @@ function detectLangSmith(value: unknown): FormatMatch | undefined {
   return undefined;
 }
 
+/** JSONL of runs (one flat run, or one run tree, per line): together they make one record per trace. */
+function detectLangSmithLines(values: unknown[]): FormatMatch | undefined {
+  let runs = 0;
+  let firstOther = -1;
+  values.forEach((value, i) => {
+    if (looksRun(value)) runs++;
+    else if (firstOther === -1) firstOther = i;
+  });
+  if (runs === 0) return undefined;
+  if (firstOther !== -1)
+    return {
+      score: 0.4,
+      reason: `JSONL with ${runs} of ${values.length} lines LangSmith runs`,
+      missing: [`\`run_type\` and \`inputs\` in JSONL record ${firstOther + 1}`],
+    };
+  return { score: 0.9, reason: `JSONL of ${runs} LangSmith runs (one per line)` };
+}
+
+function loadLangSmithLines(values: unknown[], lineNumbers: number[], source: SourceText): { id: string; trajectory: Trajectory; line: number }[] {
+  const entries: RunEntry[] = [];
+  values.forEach((value, i) => {
+    const start = entries.length;
+    flattenTree(value, [], entries);
+    for (let k = start; k < entries.length; k++) entries[k].line = lineNumbers[i];
+  });
+  const lineText = lineTexts(source.text);
+  return [...groupByTrace(entries)].map(([trace, group]) => {
+    const runs = group.map(({ raw, path, line }) => ({
+      run: checkedRun(raw, path, { file: source.file, text: lineText(line!), lineOffset: line! - 1 }),
+      line,
+    }));
+    const id = trace || 'no-run-id';
+    return { id, trajectory: traceTrajectory(runs, id), line: group[0].line! };
+  });
+}
+
 export const langSmithReader: TrajectoryReader = {
   id: 'langsmith',
   label: 'LangSmith runs',
   detect: detectLangSmith,
   load: loadLangSmith,
   split: splitLangSmith,
+  detectLines: detectLangSmithLines,
+  loadLines: loadLangSmithLines,
 };

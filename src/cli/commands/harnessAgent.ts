@@ -2,8 +2,8 @@
 //                                       [--condition C] [--timeout S] [--concurrency N] [--out DIR] [--json]`
 import { loadDataset, runAgentOverDataset, type QueryField } from '../../core/harness/agent/runAgent';
 import { TEMPLATE_VARIABLES } from '../../core/harness/agent/command';
-import { CliUsageError, type CliIo } from '../io';
-import { HARNESS_RUN_OPTIONS, concurrencyOption, type CliCommand, type OptionTable } from '../options';
+import { CliUsageError, trajectoryFormatFrom, type CliIo } from '../io';
+import { HARNESS_RUN_OPTIONS, TRAJECTORY_FORMAT_OPTION, concurrencyOption, type CliCommand, type OptionTable } from '../options';
 import { defaultOut, intFlag, progressPrinter, reportSummary, withInterrupt } from './harnessCommon';
 
 /** The agent under test, shared by run-agent and clarify (read by `commandFlag` and as `--timeout`). */
@@ -19,6 +19,8 @@ export const AGENT_COMMAND_OPTIONS: OptionTable = {
     type: 'boolean',
     help: "give the agent trajaudit's API keys (OPENAI_API_KEY, ANTHROPIC_API_KEY, …); by default they are removed from its environment",
   },
+  // The trajectories the agent writes to {out_trajectory} are read with this reader.
+  ...TRAJECTORY_FORMAT_OPTION,
 };
 
 export function commandFlag(values: Record<string, unknown>, sub: string): string {
@@ -32,6 +34,7 @@ export async function runHarnessAgent(positionals: string[], values: Record<stri
   if (positionals.length !== 1)
     throw new CliUsageError(positionals.length ? 'harness run-agent expects exactly one dataset' : 'harness run-agent: missing <dataset>');
   const template = commandFlag(values, 'run-agent');
+  const trajectoryFormat = trajectoryFormatFrom(values);
   const field = values['query-field'] as QueryField | undefined;
   if (field !== undefined && field !== 'fused_query' && field !== 'blurred_query')
     throw new CliUsageError('--query-field must be fused_query (the intent query) or blurred_query');
@@ -49,6 +52,7 @@ export async function runHarnessAgent(positionals: string[], values: Record<stri
       concurrency: intFlag(values, 'concurrency', 2, 1),
       timeoutMs: intFlag(values, 'timeout', 1800, 1) * 1000,
       passApiKeys: values['pass-api-keys'] === true,
+      trajectoryFormat,
       signal,
       onProgress: progressPrinter(io, 'run-agent'),
     }),

@@ -7,7 +7,7 @@ import { InputError } from '../../core/input/inputError';
 import type { ClarifyInstance } from '../../core/items/schemas';
 import { runClarify } from '../../core/harness/clarify/run';
 import type { ModelClient } from '../../core/providers/types';
-import { CliUsageError, type CliIo } from '../io';
+import { CliUsageError, trajectoryFormatFrom, type CliIo } from '../io';
 import { HARNESS_RUN_OPTIONS, PRICE_OPTION, PROVIDER_OPTIONS, concurrencyOption, type CliCommand } from '../options';
 import { AGENT_COMMAND_OPTIONS, commandFlag } from './harnessAgent';
 import { defaultOut, intFlag, modelClientFrom, pricingFlag, progressPrinter, reportSummary, withInterrupt } from './harnessCommon';
@@ -23,6 +23,7 @@ export async function runHarnessClarify(positionals: string[], values: Record<st
   if (positionals.length !== 1)
     throw new CliUsageError(positionals.length ? 'harness clarify expects exactly one instances file' : 'harness clarify: missing <instances>');
   const template = commandFlag(values, 'clarify');
+  const trajectoryFormat = trajectoryFormatFrom(values);
   const budgets =
     values.k === undefined
       ? [1, 2, 3]
@@ -52,6 +53,7 @@ export async function runHarnessClarify(positionals: string[], values: Record<st
       concurrency: intFlag(values, 'concurrency', 2, 1),
       timeoutMs: intFlag(values, 'timeout', 1800, 1) * 1000,
       passApiKeys: values['pass-api-keys'] === true,
+      trajectoryFormat,
       ...(settings.maxOutputTokens ? { maxOutputTokens: settings.maxOutputTokens } : {}),
       signal,
       onProgress: progressPrinter(io, 'clarify'),

@@ -13,8 +13,8 @@ import { createModelClient } from '../../core/providers/factory';
 import { structuredModelFromClient } from '../../core/scoring/judges/providerModel';
 import { detectionLine, judgingLine, renderMarkdown, renderText, scoreJson } from '../../core/scoring/render';
 import { scoreRunFolder, scoreRunFolderSync, type RunScoreResult, type ScoreOptions } from '../../core/scoring/scoreRunFolder';
-import { CliUsageError, type CliIo } from '../io';
-import { JSON_OPTION, PROVIDER_OPTIONS, concurrencyOption, type CliCommand } from '../options';
+import { CliUsageError, trajectoryFormatFrom, type CliIo } from '../io';
+import { JSON_OPTION, PROVIDER_OPTIONS, TRAJECTORY_FORMAT_OPTION, concurrencyOption, type CliCommand } from '../options';
 import { modelSettingsFrom } from './auditWithModel';
 
 function optionsFrom(positionals: string[], values: Record<string, unknown>): { folder: string; options: ScoreOptions } {
@@ -39,6 +39,8 @@ function optionsFrom(positionals: string[], values: Record<string, unknown>): { 
     if (!Number.isInteger(n) || n < 1) throw new CliUsageError('--concurrency expects a positive whole number');
     options.concurrency = n;
   }
+  const format = trajectoryFormatFrom(values);
+  if (format) options.format = format;
   return { folder: positionals[0], options };
 }
 
@@ -86,6 +88,7 @@ export const scoreCommand: CliCommand = {
     method: { type: 'string', value: 'M', help: 'audit runs: the newest audit of method M (default: the newest audit)' },
     partial: { type: 'string', value: 'X', help: 'nuggets: credit of a partial nugget, 0..1 (default 0.5)' },
     judge: { type: 'string', value: 'exact|llm', help: 'answer judge for deepsearchqa/delegation (default exact; llm needs --model)' },
+    ...TRAJECTORY_FORMAT_OPTION,
     ...PROVIDER_OPTIONS,
     ...concurrencyOption('model judgments', 4),
   },

@@ -12,7 +12,7 @@ const SAB = join(repo, 'samples', 'trajectories', 'searchauditbench', 'sab-0417-
 
 describe('--format ID', () => {
   it('is an option of every command that reads trajectories', () => {
-    for (const name of ['inspect', 'outline', 'validate', 'audit', 'convert']) {
+    for (const name of ['inspect', 'outline', 'validate', 'audit', 'convert', 'score', 'harness run-agent', 'harness clarify']) {
       const command = COMMANDS.find((c) => c.name === name);
       assert.ok(command, `no command ${name}`);
       assert.equal(command.options.format?.value, 'ID', `${name} --format`);

@@ -8,6 +8,7 @@
 //   {out_answer}      where the agent writes its final answer (plain UTF-8 text)
 //   {out_trajectory}  where the agent writes its trajectory (any format `trajaudit inspect` reads)
 //   {workdir}         a scratch folder for this run, removed afterwards
+//   {resume_file}     `trajaudit resume` only: a JSON file holding the resume payload (its `messages`)
 // The same values are in the environment as TRAJAUDIT_QUERY, TRAJAUDIT_QUERY_FILE, TRAJAUDIT_ID,
 // TRAJAUDIT_CONDITION, TRAJAUDIT_OUT_ANSWER, TRAJAUDIT_OUT_TRAJECTORY and TRAJAUDIT_WORKDIR.
 // A placeholder must be a plain shell word: one inside quotes of any kind, $(…), backticks, ${…},
@@ -26,11 +27,14 @@ import { constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { MAX_TEXT_BYTES } from '../../input/readText';
 import { loadFile } from '../../load/loadFile';
+import type { TrajectoryFormat } from '../../model/trajectory';
 import { oneLine } from '../../providers/errors';
 import { redactSecrets, registeredSecrets, withoutProviderKeys } from '../../secrets/redact';
 
 export const TEMPLATE_VARIABLES = ['query', 'query_file', 'id', 'condition', 'out_answer', 'out_trajectory', 'workdir'] as const;
-export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
+/** `trajaudit resume` also offers {resume_file}: the run starts from a resume payload. */
+export const RESUME_TEMPLATE_VARIABLES = [...TEMPLATE_VARIABLES, 'resume_file'] as const;
+export type TemplateVariable = (typeof RESUME_TEMPLATE_VARIABLES)[number];
 
 export class AgentCommandError extends Error {}
 
@@ -43,9 +47,10 @@ export const TEMPLATE_ENV: Record<TemplateVariable, string> = {
   out_answer: 'TRAJAUDIT_OUT_ANSWER',
   out_trajectory: 'TRAJAUDIT_OUT_TRAJECTORY',
   workdir: 'TRAJAUDIT_WORKDIR',
+  resume_file: 'TRAJAUDIT_RESUME_FILE',
 };
 
-const isVariable = (name: string): name is TemplateVariable => (TEMPLATE_VARIABLES as readonly string[]).includes(name);
+const isVariable = (name: string): name is TemplateVariable => (RESUME_TEMPLATE_VARIABLES as readonly string[]).includes(name);
 
 /**
  * Where the shell would see a placeholder. A placeholder becomes one single-quoted word, which is
@@ -321,11 +326,11 @@ function saferForm(template: string, p: Placement): string {
 }
 
 /** Problems of a template (unknown variables, placeholders the shell would parse again); empty when it is usable. */
-export function templateProblems(template: string): string[] {
+export function templateProblems(template: string, known: readonly TemplateVariable[] = TEMPLATE_VARIABLES): string[] {
   const problems: string[] = [];
   if (!template.trim()) problems.push('the agent command is empty');
   for (const m of template.matchAll(/\{(\w+)\}/g)) {
-    if (!isVariable(m[1])) problems.push(`unknown template variable {${m[1]}} (known: ${TEMPLATE_VARIABLES.map((v) => `{${v}}`).join(' ')})`);
+    if (!(known as readonly string[]).includes(m[1])) problems.push(`unknown template variable {${m[1]}} (known: ${known.map((v) => `{${v}}`).join(' ')})`);
   }
   for (const p of placeholders(template)) {
     if (!p.context) continue;
@@ -342,9 +347,9 @@ export function shellQuote(value: string, platform: NodeJS.Platform = process.pl
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-export function renderCommand(template: string, values: Record<TemplateVariable, string>, platform: NodeJS.Platform = process.platform): string {
+export function renderCommand(template: string, values: Partial<Record<TemplateVariable, string>>, platform: NodeJS.Platform = process.platform): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    (TEMPLATE_VARIABLES as readonly string[]).includes(name) ? shellQuote(values[name as TemplateVariable], platform) : whole,
+    isVariable(name) && values[name] !== undefined ? shellQuote(values[name], platform) : whole,
   );
 }
 
@@ -367,6 +372,10 @@ export interface AgentRunOptions {
   passApiKeys?: boolean;
   /** The most of the answer kept (UTF-8 bytes); the rest is cut and the cut recorded. */
   maxAnswerBytes?: number;
+  /** `trajaudit resume`: the payload written to {resume_file} (as JSON). */
+  resumePayload?: unknown;
+  /** Read the trajectory the agent writes with this reader, skipping detection (`--format`). */
+  trajectoryFormat?: TrajectoryFormat;
 }
 
 export interface AgentRunResult {
@@ -523,7 +532,9 @@ export async function runAgentCommand(o: AgentRunOptions): Promise<AgentRunResul
   const outAnswer = join(o.workdir, 'answer.txt');
   const outTrajectory = join(o.workdir, 'trajectory.json');
   writeFileSync(queryFile, o.query);
-  const values: Record<TemplateVariable, string> = {
+  const resumeFile = join(o.workdir, 'resume.json');
+  if (o.resumePayload !== undefined) writeFileSync(resumeFile, `${JSON.stringify(o.resumePayload, null, 2)}\n`);
+  const values: Partial<Record<TemplateVariable, string>> = {
     query: o.query,
     query_file: queryFile,
     id: o.id,
@@ -531,11 +542,12 @@ export async function runAgentCommand(o: AgentRunOptions): Promise<AgentRunResul
     out_answer: outAnswer,
     out_trajectory: outTrajectory,
     workdir: o.workdir,
+    ...(o.resumePayload !== undefined ? { resume_file: resumeFile } : {}),
   };
   const command = renderCommand(o.template, values);
   const env: NodeJS.ProcessEnv = {
     ...(o.passApiKeys ? process.env : withoutProviderKeys(process.env, registeredSecrets())),
-    ...Object.fromEntries(TEMPLATE_VARIABLES.map((v) => [TEMPLATE_ENV[v], values[v]])),
+    ...Object.fromEntries(RESUME_TEMPLATE_VARIABLES.flatMap((v) => (values[v] === undefined ? [] : [[TEMPLATE_ENV[v], values[v]]]))),
   };
   try {
     const { code, signal, stdout, stdoutTotal, stderr } = await runShell(command, o, env, maxAnswer);
@@ -563,7 +575,7 @@ export async function runAgentCommand(o: AgentRunOptions): Promise<AgentRunResul
       result.trajectory = o.trajectoryTarget;
       redactFileInPlace(o.trajectoryTarget);
       try {
-        result.trajectoryFormat = loadFile(o.trajectoryTarget).detection.kind;
+        result.trajectoryFormat = loadFile(o.trajectoryTarget, { format: o.trajectoryFormat }).detection.kind;
       } catch (error) {
         result.trajectoryProblem = redactSecrets((error as Error).message.split('\n')[0]);
       }

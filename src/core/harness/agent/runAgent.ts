@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { InputError } from '../../input/inputError';
 import type { ClarifyInstance } from '../../items/schemas';
 import { loadFile } from '../../load/loadFile';
+import type { TrajectoryFormat } from '../../model/trajectory';
 import { isAbortError } from '../../providers/errors';
 import { mapWithConcurrency } from '../../audit/runAudit';
 import { loadDelegationItems } from '../../scoring/runs/delegationRun';
@@ -98,6 +99,8 @@ export interface AgentRunOptions {
   onProgress?: ProgressSink;
   /** Give the agent the product's API keys (off by default; see runAgentCommand). */
   passApiKeys?: boolean;
+  /** The reader of the trajectories the agent writes (default: detected). */
+  trajectoryFormat?: TrajectoryFormat;
 }
 
 const FILES: Record<DatasetKind, string> = { deepsearchqa: 'responses.jsonl', delegation: 'outputs.jsonl', clarify: 'answers.jsonl' };
@@ -155,6 +158,7 @@ export async function runAgentOverDataset(o: AgentRunOptions): Promise<HarnessRu
         timeoutMs: o.timeoutMs,
         signal: o.signal,
         passApiKeys: o.passApiKeys,
+        trajectoryFormat: o.trajectoryFormat,
       });
       const extra = {
         ...(result.trajectory ? { trajectory: trajectoryRel } : {}),

@@ -10,6 +10,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ClarifyInstance } from '../../items/schemas';
+import type { TrajectoryFormat } from '../../model/trajectory';
 import { isAbortError, StructuredOutputError } from '../../providers/errors';
 import { extractJson } from '../../providers/json';
 import { completeStructured } from '../../providers/structured';
@@ -155,6 +156,8 @@ export interface ClarifyRunOptions extends ClarifyOptions {
   pricing?: Pricing;
   /** Give the agent the product's API keys (off by default; see runAgentCommand). */
   passApiKeys?: boolean;
+  /** The reader of the trajectories the agent writes (default: detected). */
+  trajectoryFormat?: TrajectoryFormat;
 }
 
 interface ClarificationLine extends ClarificationResult {
@@ -248,6 +251,7 @@ export async function runClarify(o: ClarifyRunOptions): Promise<HarnessRunSummar
         timeoutMs: o.timeoutMs,
         signal: o.signal,
         passApiKeys: o.passApiKeys,
+        trajectoryFormat: o.trajectoryFormat,
       });
       appendJsonLine(answersPath, {
         id: String(instance.id),

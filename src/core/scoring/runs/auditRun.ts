@@ -147,7 +147,7 @@ function fromSidecars(detection: RunDetection, options: ScoreOptions, notes: str
     if (!sidecar) continue;
     const trajectories = new Map<string, Trajectory>();
     if (existsSync(trajectoryPath)) {
-      const loaded = loadFile(trajectoryPath);
+      const loaded = loadFile(trajectoryPath, { format: options.format });
       for (const r of loaded.records) if (isTrajectoryRecord(r)) trajectories.set(r.id, r.trajectory);
       if (loaded.problems.length) notes.push(`${name}: ${loaded.problems.length} record(s) could not be loaded`);
     } else notes.push(`${name}: trajectory file not found beside its sidecar; scored from the sidecar alone (no critical positions)`);

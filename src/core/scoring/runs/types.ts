@@ -1,3 +1,4 @@
+import type { TrajectoryFormat } from '../../model/trajectory';
 import type { RunKind, RunManifest } from '../../runs/manifest';
 import type { AuditCaseRow, AuditScore } from '../audit';
 import type { DeepSearchQaJudgeInput, AnswerCorrectness } from '../judges/answerCorrectness';
@@ -9,8 +10,9 @@ import type { DsqaScore } from '../deepsearchqa';
 import type { DelegationScore } from '../delegation';
 import type { NuggetScore } from '../nuggets';
 import type { ScenarioScore } from '../scenarios';
+import type { ResumeScore } from '../../resume/score';
 
-export type KindScore = AuditScore | DsqaScore | NuggetScore | ScenarioScore | DelegationScore;
+export type KindScore = AuditScore | DsqaScore | NuggetScore | ScenarioScore | DelegationScore | ResumeScore;
 
 export interface ScoreOptions {
   /** audit: score the newest audit of this method instead of the newest audit overall. */
@@ -32,10 +34,12 @@ export interface ScoreOptions {
   concurrency?: number;
   /** prompts/ folder override. */
   promptsRoot?: string;
+  /** Read the run's trajectories with this reader, skipping detection (`--format`). */
+  format?: TrajectoryFormat;
 }
 
 export type FileKey =
-  'gold' | 'predictions' | 'dataset' | 'responses' | 'judgments' | 'answers' | 'clarifications' | 'scenarios' | 'results' | 'weights' | 'items' | 'outputs';
+  'gold' | 'predictions' | 'dataset' | 'responses' | 'judgments' | 'answers' | 'clarifications' | 'scenarios' | 'results' | 'weights' | 'items' | 'outputs' | 'resumes';
 
 export interface RunDetection {
   kind: RunKind;

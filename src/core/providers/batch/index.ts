@@ -9,7 +9,7 @@ import { OpenAIBatchProvider } from './openaiBatch';
 import type { BatchProvider } from './types';
 
 export * from './types';
-export { BatchJob, batchJobStateSchema, type BatchJobOptions, type BatchJobState, type BatchItemState } from './job';
+export { BatchJob, batchJobStateSchema, type BatchAdvance, type BatchJobOptions, type BatchJobState, type BatchItemState } from './job';
 export { OpenAIBatchProvider } from './openaiBatch';
 export { AnthropicBatchProvider } from './anthropicBatch';
 

@@ -57,6 +57,12 @@ export const batchJobStateSchema = z.object({
 export type BatchJobState = z.infer<typeof batchJobStateSchema>;
 export type BatchItemState = z.infer<typeof itemStateSchema>;
 
+/** What one `advance` did: submitted batches, found them still running, or found every item settled. */
+export type BatchAdvance =
+  | { phase: 'submitted'; batchIds: string[] }
+  | { phase: 'in_progress'; batchIds: string[]; waiting: number }
+  | { phase: 'done'; outcomes: Map<string, BatchItemOutcome> };
+
 export interface BatchJobOptions {
   /** The state file (e.g. `<run folder>/batch-state.json`); its folder must exist. */
   statePath: string;
@@ -108,6 +114,24 @@ export class BatchJob {
       if (ended === 0 && !stillPending) await delay(this.#options.pollIntervalMs, undefined, { signal });
     }
     return this.#finalOutcomes(items, signal);
+  }
+
+  /**
+   * One step that never waits (a detached run): submits what is pending and returns 'submitted';
+   * with nothing to submit, polls each open batch once, collects the ended ones and submits their
+   * retryable failures ('submitted' again); 'in_progress' while any of `items` is still out; 'done'
+   * with an outcome for each of `items` once every one has succeeded or failed for good.
+   */
+  async advance(items: readonly BatchItem[], signal?: AbortSignal): Promise<BatchAdvance> {
+    const byId = this.#register(items);
+    let batchIds = await this.#submitPending(byId, signal);
+    if (batchIds.length) return { phase: 'submitted', batchIds };
+    for (const batch of this.#state.batches.filter((b) => !b.collected)) await this.#pollAndCollect(batch, signal);
+    batchIds = await this.#submitPending(byId, signal);
+    if (batchIds.length) return { phase: 'submitted', batchIds };
+    const out = [...byId.keys()].filter((id) => this.#state.items[id].status === 'submitted');
+    if (out.length) return { phase: 'in_progress', batchIds: [...new Set(out.map((id) => this.#state.items[id].batchId!))], waiting: out.length };
+    return { phase: 'done', outcomes: await this.#finalOutcomes(items, signal) };
   }
 
   /** Registers `items` and submits the pending ones without waiting (for a detached run); resolves with the new batch ids. */

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatProblem, problemFromError, type Problem } from '../input/inputError';
-import { loadFile } from '../load/loadFile';
+import { loadBytes, loadFile } from '../load/loadFile';
 import { isTrajectoryRecord } from '../load/loadRecord';
 import type { GoldAnnotation, Trajectory, TrajectoryFormat } from '../model/trajectory';
 import { MANIFEST_FILE } from '../runs/manifest';
@@ -59,8 +59,8 @@ export interface CollectOptions {
   format?: TrajectoryFormat;
 }
 
-/** Every trajectory record under `paths` (folders recursively, in name order; files as given). */
-export function collectTrajectories(paths: readonly string[], options: CollectOptions = {}): Collection {
+/** The files a collection reads: folders walked recursively in name order, files as given; paths that cannot be read are listed. */
+export function collectionFiles(paths: readonly string[]): { files: string[]; unreadable: Unreadable[] } {
   const files: string[] = [];
   const unreadable: Unreadable[] = [];
   for (const path of paths) {
@@ -74,41 +74,64 @@ export function collectTrajectories(paths: readonly string[], options: CollectOp
     if (isFolder) walk(path, files);
     else files.push(path);
   }
-  const trajectories: CollectedTrajectory[] = [];
-  for (const file of files) {
-    let records;
+  return { files, unreadable };
+}
+
+export interface CollectFileOptions extends CollectOptions {
+  /** The file was named on the command line (not found by a folder walk): then it must be a trajectory. */
+  named?: boolean;
+  /** The file's bytes, when the caller has read them already (the index hashes them). */
+  bytes?: Uint8Array;
+}
+
+/** The trajectory records of one file with their sidecar records, and what could not be read. */
+export function collectFile(file: string, options: CollectFileOptions = {}): Collection {
+  const unreadable: Unreadable[] = [];
+  let records;
+  try {
+    const loaded = options.bytes ? loadBytes(options.bytes, file, { format: options.format }) : loadFile(file, { format: options.format });
+    unreadable.push(...loaded.problems.map(unreadableOf));
+    records = loaded.records;
+  } catch (error) {
+    unreadable.push(unreadableOf(problemFromError(file, error)));
+    return { trajectories: [], unreadable };
+  }
+  const found = records.filter(isTrajectoryRecord);
+  if (found.length === 0) {
+    // A folder may hold item files and the like; a file named on the command line must be a trajectory.
+    if (options.named && records.length > 0) unreadable.push({ file, message: `is not a trajectory file (detected ${records[0].kind})` });
+    return { trajectories: [], unreadable };
+  }
+  let sidecarRecords: Record<string, SidecarRecord> = {};
+  const sidecarPath = sidecarPathFor(file);
+  if (existsSync(sidecarPath)) {
     try {
-      const loaded = loadFile(file, { format: options.format });
-      unreadable.push(...loaded.problems.map(unreadableOf));
-      records = loaded.records;
+      sidecarRecords = readSidecar(sidecarPath)?.records ?? {};
+    } catch (error) {
+      unreadable.push(unreadableOf(problemFromError(sidecarPath, error)));
+    }
+  }
+  const trajectories: CollectedTrajectory[] = [];
+  for (const record of found) {
+    try {
+      const trajectory = record.trajectory; // an Inspect sample is read here, and may fail alone
+      const sidecarRecord = Object.hasOwn(sidecarRecords, record.id) ? sidecarRecords[record.id] : undefined;
+      trajectories.push({ file, record: record.id, trajectory, ...(sidecarRecord ? { sidecarRecord } : {}) });
     } catch (error) {
       unreadable.push(unreadableOf(problemFromError(file, error)));
-      continue;
     }
-    const found = records.filter(isTrajectoryRecord);
-    if (found.length === 0) {
-      // A folder may hold item files and the like; a file named on the command line must be a trajectory.
-      if (paths.includes(file) && records.length > 0) unreadable.push({ file, message: `is not a trajectory file (detected ${records[0].kind})` });
-      continue;
-    }
-    let sidecarRecords: Record<string, SidecarRecord> = {};
-    const sidecarPath = sidecarPathFor(file);
-    if (existsSync(sidecarPath)) {
-      try {
-        sidecarRecords = readSidecar(sidecarPath)?.records ?? {};
-      } catch (error) {
-        unreadable.push(unreadableOf(problemFromError(sidecarPath, error)));
-      }
-    }
-    for (const record of found) {
-      try {
-        const trajectory = record.trajectory; // an Inspect sample is read here, and may fail alone
-        const sidecarRecord = Object.hasOwn(sidecarRecords, record.id) ? sidecarRecords[record.id] : undefined;
-        trajectories.push({ file, record: record.id, trajectory, ...(sidecarRecord ? { sidecarRecord } : {}) });
-      } catch (error) {
-        unreadable.push(unreadableOf(problemFromError(file, error)));
-      }
-    }
+  }
+  return { trajectories, unreadable };
+}
+
+/** Every trajectory record under `paths` (folders recursively, in name order; files as given). */
+export function collectTrajectories(paths: readonly string[], options: CollectOptions = {}): Collection {
+  const { files, unreadable } = collectionFiles(paths);
+  const trajectories: CollectedTrajectory[] = [];
+  for (const file of files) {
+    const collected = collectFile(file, { format: options.format, named: paths.includes(file) });
+    trajectories.push(...collected.trajectories);
+    unreadable.push(...collected.unreadable);
   }
   return { trajectories, unreadable };
 }

@@ -16,8 +16,10 @@ export interface AnnotationEditor {
 export class PanelSession implements vscode.Disposable {
   private recordId: string;
   private ready = false;
-  /** The `init` embedded in the page is still what the host would send (nothing changed since). */
+  /** The first `init`, built with the page, is still what the host would send (nothing changed since). */
   private embeddedInitFresh = false;
+  /** That `init` when it was too big to embed: posted on 'ready' instead of being built again. */
+  private preparedInit: Extract<ToWebview, { type: 'init' }> | undefined;
   private disposed = false;
   private pendingReveal: { recordId: string; position: number } | undefined;
   private readonly tokenCache = new Map<string, { counts: number[]; totals: NonNullable<HeaderInfo['tokens']> }>();
@@ -67,10 +69,13 @@ export class PanelSession implements vscode.Disposable {
    * none past `maxChars` (a huge view goes by postMessage once the app has started).
    */
   embeddedInit(maxChars: number): { json?: string } {
-    const json = JSON.stringify(this.initMessage(this.view()));
-    if (json.length > maxChars) return {};
+    const message = this.initMessage(this.view());
+    const json = JSON.stringify(message);
     this.embeddedInitFresh = true;
-    return { json };
+    if (json.length <= maxChars) return { json };
+    // A 5,000-message view takes 100–150 ms to build: keep it for the 'ready' that follows.
+    this.preparedInit = message;
+    return {};
   }
 
   private initMessage(view: ReturnType<PanelSession['view']>): Extract<ToWebview, { type: 'init' }> {
@@ -168,12 +173,16 @@ export class PanelSession implements vscode.Disposable {
   handleMessage(message: FromWebview): void {
     try {
       switch (message.type) {
-        case 'ready':
+        case 'ready': {
           this.ready = true;
-          if (message.embeddedInit && this.embeddedInitFresh) this.afterRecordShown(this.recordId);
+          const prepared = this.embeddedInitFresh ? this.preparedInit : undefined;
+          if (prepared) this.post(prepared);
+          if (prepared || (message.embeddedInit && this.embeddedInitFresh)) this.afterRecordShown(this.recordId);
           else this.sendRecord('init');
           this.embeddedInitFresh = false;
+          this.preparedInit = undefined;
           return;
+        }
         case 'rendered':
           if (message.recordId === this.recordId) void this.streamTokens(message.recordId);
           return;

@@ -22,6 +22,13 @@ import { Gate } from './emitter';
 import { afterPaint, beginEditorStart } from './editorStart';
 import { iconButton } from '../common/widgets';
 
+interface SidePanels {
+  outline: OutlinePanel;
+  records: RecordList;
+  annotation: AnnotationPanel;
+  audits: AuditPanel;
+}
+
 export class App {
   private readonly host = connectEditorHost();
   private readonly store = new Store();
@@ -31,16 +38,14 @@ export class App {
   private readonly header: Header;
   private readonly timeline: Timeline;
   private readonly strip: DensityStrip;
-  private readonly outline: OutlinePanel;
-  private readonly records: RecordList;
   private readonly search: SearchBar;
   private readonly trace: AnswerTracePanel;
-  private readonly annotation: AnnotationPanel;
-  private readonly audits: AuditPanel;
+  /** The side panels, built once the first rows are on screen (see mountPanels). */
+  private panels: SidePanels | undefined;
   private readonly shortcuts = new ShortcutsOverlay();
   private readonly goto: GotoPrompt;
   private readonly toasts = new Toasts();
-  /** Opens once the first rows are on screen: the side panels render behind it (see mountPanels). */
+  /** Opens once the side panels are mounted: their shortcuts pressed before wait behind it. */
   private readonly panelsGate = new Gate();
   private readonly rightScroll: HTMLElement;
   private readonly banner: HTMLElement;
@@ -66,19 +71,7 @@ export class App {
     this.timeline = new Timeline(this.store, this.markers, this.host, reveal);
     this.strip = new DensityStrip(this.store, this.markers, reveal);
     this.search = new SearchBar(this.store, this.host, (p) => this.reveal(p, false));
-    // The side panels hear the store only once the first rows are on screen.
-    const panels = this.store.behind(this.panelsGate, () => ({
-      outline: new OutlinePanel(this.store, this.markers, reveal),
-      records: new RecordList(this.store, this.host),
-      trace: new AnswerTracePanel(this.store, this.host, reveal),
-      annotation: new AnnotationPanel(this.store, this.host),
-      audits: new AuditPanel(this.store, reveal),
-    }));
-    this.outline = panels.outline;
-    this.records = panels.records;
-    this.trace = panels.trace;
-    this.annotation = panels.annotation;
-    this.audits = panels.audits;
+    this.trace = new AnswerTracePanel(this.store, this.host, reveal);
     this.goto = new GotoPrompt((p) => this.gotoPosition(p));
     this.banner = el('div', { className: 'banner', attrs: { role: 'alert', hidden: true } });
     this.status = el('div', { className: 'statusline', attrs: { 'aria-hidden': 'true' } });
@@ -127,13 +120,9 @@ export class App {
       this.strip.setViewport(first, last);
       if (this.initialized) this.save();
     };
-    this.annotation.notify = (m, kind) => this.toasts.show(m, kind);
     this.search.onChange = () => this.save();
     this.search.onClose = () => this.timeline.focus();
     this.goto.onClose = () => undefined;
-    this.records.onFilterChange = () => this.save();
-    this.records.beforeSwitch = () => this.annotation.flush();
-    if (this.persisted.recordFilter) this.records.filter = this.persisted.recordFilter;
     if (this.persisted.search) this.search.restore(this.persisted.search);
     this.store.on('selection', () => {
       this.renderStatus();
@@ -163,12 +152,12 @@ export class App {
       toggleExpand: () => {
         if (this.store.selected !== null) this.timeline.toggle(this.store.selected);
       },
-      markCritical: () => this.afterPanels((selected) => this.annotation.markCritical(selected)),
-      spanStart: () => this.afterPanels((selected) => this.annotation.setSpanEdge('start', selected)),
-      spanEnd: () => this.afterPanels((selected) => this.annotation.setSpanEdge('end', selected)),
-      rootCause: (n) => this.afterPanels(() => this.annotation.pickRootCause(n)),
-      previousRecord: () => this.switchRecord(-1),
-      nextRecord: () => this.switchRecord(1),
+      markCritical: () => this.afterPanels((selected, p) => p.annotation.markCritical(selected)),
+      spanStart: () => this.afterPanels((selected, p) => p.annotation.setSpanEdge('start', selected)),
+      spanEnd: () => this.afterPanels((selected, p) => p.annotation.setSpanEdge('end', selected)),
+      rootCause: (n) => this.afterPanels((_selected, p) => p.annotation.pickRootCause(n)),
+      previousRecord: () => this.afterPanels((_selected, p) => this.switchRecord(p, -1)),
+      nextRecord: () => this.afterPanels((_selected, p) => this.switchRecord(p, 1)),
       toggleShortcuts: () => this.shortcuts.toggle(),
       escape: () => {
         if (this.shortcuts.isOpen) {
@@ -192,7 +181,7 @@ export class App {
     });
 
     this.host.onMessage((msg) => this.onHostMessage(msg));
-    window.addEventListener('blur', () => this.annotation.flush());
+    window.addEventListener('blur', () => this.panels?.annotation.flush());
     // A fresh panel draws the `init` embedded in its page at once. A restored one (saved UI
     // state: the tab was hidden, or the window reloaded) asks, since its page may be older than
     // the document; so does the host whenever the embedded one went stale.
@@ -281,22 +270,34 @@ export class App {
   }
 
   /**
-   * The outline, record list, answer trace, annotation and audit panels are built at once but
-   * attached and rendered only once the frame that shows the first rows has been presented:
-   * their widgets' first render and the layout of a full page would otherwise delay it.
+   * The outline, record list, annotation and audit panels are built, attached and rendered only
+   * once the frame that shows the first rows has been presented: their widgets' first render and
+   * the layout of a full page would otherwise delay it. Each draws the store as it is then.
    */
   private mountPanels(): void {
+    if (this.panels) return;
     this.timeline.afterFirstPaint();
-    this.layout.left.append(this.records.root, this.outline.root);
-    this.rightScroll.append(this.annotation.root, this.audits.root);
+    const reveal = (p: number, keepFocus?: boolean) => this.reveal(p, !keepFocus);
+    const panels: SidePanels = {
+      outline: new OutlinePanel(this.store, this.markers, reveal),
+      records: new RecordList(this.store, this.host, this.persisted.recordFilter),
+      annotation: new AnnotationPanel(this.store, this.host),
+      audits: new AuditPanel(this.store, reveal),
+    };
+    this.panels = panels;
+    panels.annotation.notify = (m, kind) => this.toasts.show(m, kind);
+    panels.records.onFilterChange = () => this.save();
+    panels.records.beforeSwitch = () => panels.annotation.flush();
+    this.layout.left.append(panels.records.root, panels.outline.root);
+    this.rightScroll.append(panels.annotation.root, panels.audits.root);
     this.panelsGate.open();
     performance.mark('trajaudit/panels-mounted');
   }
 
-  /** Runs an annotation shortcut now, or once the panels are mounted, with the selection of now. */
-  private afterPanels(action: (selected: number | null) => void): void {
+  /** Runs a shortcut that needs the side panels now, or once they are mounted, with the selection of now. */
+  private afterPanels(action: (selected: number | null, panels: SidePanels) => void): void {
     const selected = this.store.selected;
-    this.panelsGate.run(() => action(selected));
+    this.panelsGate.run(() => action(selected, this.panels!));
   }
 
   /** Tells the host the record is on screen (after the next frame), so it may start counting tokens. */
@@ -324,12 +325,12 @@ export class App {
     return null;
   }
 
-  private switchRecord(direction: 1 | -1): void {
-    if (!this.records.visible) {
+  private switchRecord(panels: SidePanels, direction: 1 | -1): void {
+    if (!panels.records.visible) {
       this.toasts.show('This file holds a single record.');
       return;
     }
-    this.records.step(direction);
+    panels.records.step(direction);
   }
 
   private queueMarkers(): void {
@@ -339,7 +340,7 @@ export class App {
       this.markerQueued = false;
       this.markers.recompute();
       this.timeline.refreshMarkers();
-      if (this.panelsGate.isOpen) this.outline.refreshMarkers(); // else it draws the markers when mounted
+      this.panels?.outline.refreshMarkers(); // else it draws the markers when mounted
       this.strip.schedule();
     });
   }
@@ -411,7 +412,7 @@ export class App {
         rightCollapsed: s.rightCollapsed,
         headerCollapsed: this.header.isCollapsed(),
         search: this.search.prefs(),
-        recordFilter: this.records.filter,
+        recordFilter: this.panels?.records.filter ?? this.persisted.recordFilter,
       };
       Object.assign(this.persisted, state);
       this.host.setState(state);

@@ -55,13 +55,20 @@ export class OutlinePanel {
     });
     this.scroller.addEventListener('keydown', (ev) => this.onKey(ev));
 
-    store.on('view', () => {
-      this.current = -1;
-      this.focusIndex = -1;
-      this.list.setCount(store.decisionIndices.length);
-      this.count.textContent = plural(store.decisionIndices.length, 'decision step');
-    });
+    store.on('view', () => this.showView());
     store.on('selection', ({ current }) => this.follow(current));
+    // Built after the first view (App.mountPanels): draw what the store holds now.
+    if (store.view) {
+      this.showView();
+      this.follow(store.selected);
+    }
+  }
+
+  private showView(): void {
+    this.current = -1;
+    this.focusIndex = -1;
+    this.list.setCount(this.store.decisionIndices.length);
+    this.count.textContent = plural(this.store.decisionIndices.length, 'decision step');
   }
 
   refreshMarkers(): void {

@@ -28,7 +28,9 @@ export class RecordList {
   constructor(
     private readonly store: Store,
     private readonly host: HostConnection,
+    filter: RecordFilter = 'all',
   ) {
+    this.filter = filter;
     this.root = el('section', { className: 'panel-section records', attrs: { 'aria-labelledby': 'records-heading' } });
     const head = el('div', { className: 'section-head' });
     head.append(el('h2', { text: 'Records', attrs: { id: 'records-heading' } }));
@@ -59,6 +61,7 @@ export class RecordList {
     });
     store.on('records', () => this.refresh());
     store.on('view', () => this.refresh());
+    this.refresh();
   }
 
   get visible(): boolean {

@@ -70,7 +70,7 @@ export class Timeline {
       for (const p of [previous, current]) if (p !== null) this.list.refreshRow(this.store.indexOf(p));
       if (current === null) this.scroller.removeAttribute('aria-activedescendant');
       else {
-        this.list.render(); // mounts the pinned row
+        if (!this.list.rowElement(this.store.indexOf(current))) this.list.render(); // mounts the pinned row
         this.scroller.setAttribute('aria-activedescendant', rowDomId(current));
       }
     });
@@ -84,11 +84,15 @@ export class Timeline {
     this.bodiesChars = 0;
     this.loading.clear();
     // The constructor measured already; measuring again now would lay out the whole new page.
-    // The first view mounts only the rows in view; the rows around them follow (afterFirstPaint).
-    if (this.viewsShown++ > 0) this.measureLineHeight();
-    else this.list.overscanNow = 0;
-    this.scroller.scrollTop = 0;
-    this.list.setCount(this.store.rows.length);
+    // The first view mounts only the rows in view, without asking the layout where they are;
+    // the rows around them follow (afterFirstPaint).
+    const first = this.viewsShown++ === 0;
+    if (first) this.list.overscanNow = 0;
+    else {
+      this.measureLineHeight();
+      this.scroller.scrollTop = 0;
+    }
+    this.list.setCount(this.store.rows.length, first);
     this.scroller.removeAttribute('aria-activedescendant');
   }
 

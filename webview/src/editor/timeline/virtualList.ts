@@ -38,6 +38,8 @@ export class VirtualList {
   private lastVisible = -1;
   /** Overrides opts.overscan (0: only the rows in view, for a first frame that should come fast). */
   overscanNow: number | undefined;
+  /** The next render assumes the list is at the top of a window-high viewport instead of asking the layout. */
+  private assumeTop = false;
 
   constructor(private readonly opts: VirtualListOptions) {
     this.resizeObserver = new ResizeObserver((entries) => this.onRowsResized(entries));
@@ -50,8 +52,12 @@ export class VirtualList {
     this.setCount(opts.count);
   }
 
-  /** Replaces every row (new data): drops mounted rows and re-estimates all heights. */
-  setCount(count: number): void {
+  /**
+   * Replaces every row (new data): drops mounted rows and re-estimates all heights. `fresh`: the
+   * scroller has never scrolled and the page has not been laid out yet, so the rows are placed
+   * without reading the layout (a read would lay out the whole page once more before its first frame).
+   */
+  setCount(count: number, fresh = false): void {
     for (const [i, row] of this.mounted) this.unmount(i, row);
     this.count = count;
     this.heights = new Float64Array(count);
@@ -60,7 +66,8 @@ export class VirtualList {
     this.dirtyFrom = 0;
     this.ensureOffsets();
     this.opts.content.style.height = `${this.totalHeight()}px`;
-    this.viewportHeight = this.opts.scroller.clientHeight;
+    if (fresh) this.assumeTop = true;
+    else this.viewportHeight = this.opts.scroller.clientHeight;
     this.render();
   }
 
@@ -164,8 +171,9 @@ export class VirtualList {
     this.ensureOffsets();
     const scroller = this.opts.scroller;
     const overscan = this.overscanNow ?? this.opts.overscan ?? 400;
-    const view = this.viewportHeight || scroller.clientHeight || 800;
-    const top = scroller.scrollTop;
+    const view = this.viewportHeight || (this.assumeTop ? window.innerHeight : scroller.clientHeight) || 800;
+    const top = this.assumeTop ? 0 : scroller.scrollTop;
+    this.assumeTop = false;
     let first = this.count ? this.indexAt(Math.max(0, top - overscan)) : 0;
     const last = this.count ? this.indexAt(top + view + overscan) : -1;
     if (first < 0) first = 0;

@@ -8,6 +8,7 @@ import { exportRepairsCommand } from './commands/exportRepairs';
 import { HARNESS_COMMANDS } from './commands/harness';
 import { inspectCommand } from './commands/inspect';
 import { outlineCommand } from './commands/outline';
+import { resumeCommand } from './commands/resume';
 import { scoreCommand } from './commands/score';
 import { statsCommand } from './commands/stats';
 import { validateCommand } from './commands/validate';
@@ -26,6 +27,7 @@ export const COMMANDS: readonly CliCommand[] = [
   convertCommand,
   statsCommand,
   compareCommand,
+  resumeCommand,
   ...HARNESS_COMMANDS,
 ];
 

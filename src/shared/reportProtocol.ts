@@ -6,7 +6,7 @@
 // with their data); the webview only draws it. Links never carry file paths: a cell names a
 // link id, the webview posts that id back, and the host looks the target up.
 
-export type ReportRunKind = 'audit' | 'deepsearchqa' | 'nuggets' | 'scenarios' | 'delegation';
+export type ReportRunKind = 'audit' | 'deepsearchqa' | 'nuggets' | 'scenarios' | 'delegation' | 'resume';
 export type ExportFormat = 'md' | 'json' | 'csv';
 
 export interface ReportCell {

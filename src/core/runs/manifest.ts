@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const RUN_KINDS = ['audit', 'deepsearchqa', 'nuggets', 'scenarios', 'delegation'] as const;
+export const RUN_KINDS = ['audit', 'deepsearchqa', 'nuggets', 'scenarios', 'delegation', 'resume'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 export const MANIFEST_FILE = 'trajaudit.run.json';
 
@@ -19,5 +19,6 @@ export const runManifestSchema = z.looseObject({
   weights: z.string().optional(),
   items: z.string().optional(),
   outputs: z.string().optional(),
+  resumes: z.string().optional(),
 });
 export type RunManifest = z.infer<typeof runManifestSchema>;

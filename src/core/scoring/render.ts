@@ -10,6 +10,7 @@ import type { NuggetScore } from './nuggets';
 import type { RunScoreResult } from './scoreRunFolder';
 import type { KindScore } from './runs/types';
 import type { ScenarioScore } from './scenarios';
+import type { ResumeScore } from '../resume/score';
 import { tidy } from './stats';
 
 /** Rounds every number to 12 decimals (removes float noise) in a JSON-able value. */
@@ -48,6 +49,9 @@ export function contractJson(score: KindScore): Record<string, unknown> {
         by_order: score.by_order,
         by_distractor_type: score.by_distractor_type,
       };
+      break;
+    case 'resume':
+      out = { kind: score.kind, conditions: score.conditions, cohort: score.cohort };
       break;
   }
   return tidyJson(out);
@@ -274,6 +278,29 @@ function delegationTables(s: DelegationScore): Table[] {
   ];
 }
 
+function resumeTables(s: ResumeScore): Table[] {
+  const cohort = s.cohort
+    ? `; accuracy over the ${s.cohort.trajectories} trajectories of the audited folder, ${s.cohort.original_correct} correct before resuming`
+    : '';
+  return [
+    {
+      title: `Repair-guided resumption (fix rate over the judged resumed runs${cohort}; Wilson 95% intervals)`,
+      head: ['condition', 'n', 'fixed', 'fix rate', '95% CI', 'accuracy', '95% CI', 'errors', 'unjudged'],
+      rows: Object.entries(s.conditions).map(([k, c]) => [
+        k,
+        String(c.n),
+        String(c.fixed),
+        pct(c.fix_rate),
+        ci(c.ci95, pct),
+        pct(c.accuracy),
+        ci(c.accuracy_ci95, pct),
+        String(c.errors),
+        String(c.unjudged),
+      ]),
+    },
+  ];
+}
+
 /** The two-judge agreement (docs/metrics.md, "Judge agreement"); no table with fewer than two judges. */
 function judgeAgreementTables(result: RunScoreResult): Table[] {
   const rows = result.judgeAgreement ?? [];
@@ -299,6 +326,8 @@ function tablesOf(score: KindScore): Table[] {
       return scenarioTables(score);
     case 'delegation':
       return delegationTables(score);
+    case 'resume':
+      return resumeTables(score);
   }
 }
 

@@ -9,6 +9,7 @@ import { planDeepSearchQa } from './runs/dsqaRun';
 import { planDelegation } from './runs/delegationRun';
 import { planNuggets } from './runs/nuggetsRun';
 import { planScenarios } from './runs/scenariosRun';
+import { planResume } from './runs/resumeRun';
 import type { AuditCaseRow } from './audit';
 import type { KindScore, RunDetection, RunPlan, ScoreOptions } from './runs/types';
 
@@ -39,6 +40,8 @@ function plan(detection: RunDetection, options: ScoreOptions): RunPlan {
       return planScenarios(detection, options);
     case 'delegation':
       return planDelegation(detection, options);
+    case 'resume':
+      return planResume(detection, options);
   }
 }
 

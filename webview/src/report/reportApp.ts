@@ -16,6 +16,7 @@ const KIND_LABELS: Record<ReportModel['kind'], string> = {
   nuggets: 'nugget restoration (Clarify-Then-Search)',
   scenarios: 'scenario set',
   delegation: 'Delegation',
+  resume: 'repair-guided resumption',
 };
 
 const SCROLL_ROWS = 24;

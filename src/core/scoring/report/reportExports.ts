@@ -95,6 +95,11 @@ export function csvFor(result: RunScoreResult): string {
         ['scenario', 'a', 'b', 'veto_failed', 'unscored', 'missing_criteria'],
         Object.entries(s.scenarios).map(([k, v]) => [k, v.a, v.b, v.veto_failed, s.unscored.includes(k), (s.missing[k] ?? []).join(' ')]),
       );
+    case 'resume':
+      return csvText(
+        ['condition', 'n', 'fixed', 'fix_rate', 'ci95_lo', 'ci95_hi', 'accuracy', 'errors', 'unjudged'],
+        Object.entries(s.conditions).map(([k, c]) => [k, c.n, c.fixed, c.fix_rate, c.ci95?.[0] ?? null, c.ci95?.[1] ?? null, c.accuracy, c.errors, c.unjudged]),
+      );
     case 'delegation': {
       const head = [
         'group',
@@ -160,5 +165,7 @@ export function defaultExportName(format: ExportFormat, kind: RunScoreResult['sc
         ? 'score-instances.csv'
         : kind === 'scenarios'
           ? 'score-scenarios.csv'
-          : 'score-groups.csv';
+          : kind === 'resume'
+            ? 'score-conditions.csv'
+            : 'score-groups.csv';
 }

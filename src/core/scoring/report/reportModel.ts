@@ -10,6 +10,7 @@ import type { NuggetScore } from '../nuggets';
 import { detectionLine, judgingLine } from '../render';
 import type { RunScoreResult } from '../scoreRunFolder';
 import { A_MEAN_GATE, B_GATE, type ScenarioScore } from '../scenarios';
+import type { ResumeScore } from '../../resume/score';
 import type { BarChartSpec, ChartSpec, ExportFormat, ReportCell, ReportModel, ReportSection, ReportTable } from '../../../shared/reportProtocol';
 
 /** Where a link cell leads: a trajectory step, opened with trajaudit.revealStep(file, record, position). */
@@ -773,6 +774,7 @@ export const CSV_CONTENT: Record<ReportModel['kind'], string> = {
   nuggets: 'one row per instance and condition',
   scenarios: 'one row per scenario',
   delegation: 'one row per group (setting, order, distractor type)',
+  resume: 'one row per condition',
 };
 
 export function exportChoices(kind: ReportModel['kind']): { format: ExportFormat; label: string; title: string }[] {
@@ -803,6 +805,52 @@ function judgeAgreementSection(result: RunScoreResult): ReportSection | undefine
   };
 }
 
+function resumeSections(s: ResumeScore): ReportSection[] {
+  const names = Object.keys(s.conditions);
+  return [
+    {
+      id: 'summary',
+      title: 'Repair-guided resumption',
+      figures: names.map((k) => ({
+        label: `Fix rate: ${k}`,
+        text: pct(s.conditions[k].fix_rate),
+        value: s.conditions[k].fix_rate,
+        hint: `95% ${ci(s.conditions[k].ci95, pct)}`,
+      })),
+      tables: [
+        table(
+          'resume-conditions',
+          'By condition (Wilson 95% intervals)',
+          ['condition', 'n', 'fixed', 'fix rate', '95% CI', 'accuracy', '95% CI', 'errors', 'unjudged'],
+          names.map((k) => {
+            const c = s.conditions[k];
+            return [
+              text(k),
+              count(c.n),
+              count(c.fixed),
+              fraction(c.fix_rate),
+              text(ci(c.ci95, pct)),
+              fraction(c.accuracy),
+              text(ci(c.accuracy_ci95, pct)),
+              count(c.errors),
+              count(c.unjudged),
+            ];
+          }),
+          {
+            numeric: [false, true, true, true, false, true, false, true, true],
+            ...(s.cohort
+              ? {
+                  note: `Accuracy counts the ${s.cohort.trajectories} trajectories of the audited folder, ${s.cohort.original_correct} of them correct before resuming.`,
+                }
+              : {}),
+          },
+        ),
+      ],
+      charts: [],
+    },
+  ];
+}
+
 export function buildReportModel(result: RunScoreResult, context: ReportContext): BuiltReport {
   const links = new Map<string, LinkTarget>();
   const s = result.score;
@@ -822,6 +870,9 @@ export function buildReportModel(result: RunScoreResult, context: ReportContext)
       break;
     case 'delegation':
       sections = delegationSections(s);
+      break;
+    case 'resume':
+      sections = resumeSections(s);
       break;
   }
   const agreement = judgeAgreementSection(result);

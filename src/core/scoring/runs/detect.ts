@@ -23,6 +23,7 @@ export const KNOWN_RUN_FILES = new Set([
   'gold_nuggets.jsonl',
   'results.jsonl',
   'outputs.jsonl',
+  'resumes.jsonl',
   'weights.json',
 ]);
 
@@ -180,6 +181,12 @@ function filesFor(kind: RunKind, folder: string, manifest?: RunManifest): Partia
         pick('weights', () => present(folder, 'weights.json')),
       );
       break;
+    case 'resume':
+      set(
+        'resumes',
+        pick('resumes', () => present(folder, 'resumes.jsonl')),
+      );
+      break;
     case 'delegation':
       set(
         'items',
@@ -202,6 +209,7 @@ const REQUIRED: Record<RunKind, FileKey[]> = {
   nuggets: ['gold'],
   scenarios: ['scenarios', 'results'],
   delegation: ['items', 'outputs'],
+  resume: ['resumes'],
 };
 
 const DESCRIBE: Partial<Record<FileKey, string>> = {
@@ -212,6 +220,7 @@ const DESCRIBE: Partial<Record<FileKey, string>> = {
   results: 'results.jsonl',
   items: 'the Delegation items (items.jsonl, items.json, an items/ folder, or item JSON files)',
   outputs: 'outputs.jsonl',
+  resumes: 'resumes.jsonl',
 };
 
 /** Where the judgment cache may be written: inside the run folder (a manifest naming a file elsewhere is refused on write). */
@@ -254,12 +263,13 @@ export function detectRun(folder: string): RunDetection {
       detection = kindFrom('scenarios', 'found results.jsonl');
       if (detection.files.scenarios) detection.reason += ` and the scenario set ${rel(folder, detection.files.scenarios)}`;
     } else if (has('outputs.jsonl')) detection = kindFrom('delegation', 'found outputs.jsonl');
+    else if (has('resumes.jsonl')) detection = kindFrom('resume', 'found resumes.jsonl');
     else {
       const found = sidecars();
       if (found.length === 0) {
         throw new InputError(
           folder,
-          `cannot tell the run kind: no ${MANIFEST_FILE}, and none of gold.jsonl + predictions.jsonl (audit), responses.jsonl (deepsearchqa), gold_nuggets.jsonl (nuggets), results.jsonl (scenarios), outputs.jsonl (delegation) or *.audit.json sidecars (audit)`,
+          `cannot tell the run kind: no ${MANIFEST_FILE}, and none of gold.jsonl + predictions.jsonl (audit), responses.jsonl (deepsearchqa), gold_nuggets.jsonl (nuggets), results.jsonl (scenarios), outputs.jsonl (delegation), resumes.jsonl (resume) or *.audit.json sidecars (audit)`,
         );
       }
       detection = {

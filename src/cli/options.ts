@@ -83,6 +83,13 @@ export const HARNESS_RUN_OPTIONS: OptionTable = {
   ...JSON_OPTION,
 };
 
+/** Read by `runBatchAudit` (commands/auditBatch.ts). */
+export const BATCH_OPTIONS: OptionTable = {
+  batch: { type: 'boolean', help: "through the provider's batch API (half price), stage by stage over every trajectory; rerun the same command to resume" },
+  detach: { type: 'boolean', help: "with --batch: submit the next stage (or poll once) and exit; rerun to collect and continue" },
+  'poll-seconds': { type: 'string', value: 'N', help: 'with --batch: seconds between polls of a running batch (default 30)' },
+};
+
 /** Read by `pricingFlag` (commands/harnessCommon.ts). */
 export const PRICE_OPTION: OptionTable = {
   price: { type: 'string', value: 'IN,CACHED,OUT', help: 'USD per million input, cached input and output tokens, for the cost line' },

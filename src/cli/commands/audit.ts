@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { SEARCHAUDITOR_VARIANTS } from '../../core/audit/searchAuditor';
 import { AUDIT_METHODS, type AuditMethod, type AuditResult } from '../../core/audit/types';
 import { auditKey, appendAudits, cachedAudit, recordContentSha256 } from '../../core/audit/sidecarAudits';
@@ -8,7 +8,8 @@ import { isTrajectoryRecord } from '../../core/load/loadRecord';
 import { ROOT_CAUSE_LABELS } from '../../core/model/rootCauses';
 import { readSidecar, sha256Of, sidecarPathFor } from '../../core/sidecar/sidecarFile';
 import { CliUsageError, oneFile, reportProblems, toolNamesFrom, trajectoryFormatFrom, type CliIo } from '../io';
-import { JSON_OPTION, PROVIDER_OPTIONS, RECORD_OPTION, TOOL_NAME_OPTIONS, TRAJECTORY_FORMAT_OPTION, concurrencyOption, type CliCommand } from '../options';
+import { BATCH_OPTIONS, JSON_OPTION, PRICE_OPTION, PROVIDER_OPTIONS, RECORD_OPTION, TOOL_NAME_OPTIONS, TRAJECTORY_FORMAT_OPTION, concurrencyOption, type CliCommand } from '../options';
+import { runBatchAudit } from './auditBatch';
 import { runModelAudits } from './auditWithModel';
 import { selectRecords } from './selectRecords';
 
@@ -16,6 +17,9 @@ export async function runAuditCommand(positionals: string[], values: Record<stri
   const file = oneFile(positionals);
   const method = values.method as AuditMethod | undefined;
   if (!method || !AUDIT_METHODS.includes(method)) throw new CliUsageError(`--method must be one of ${AUDIT_METHODS.join(', ')}`);
+  if (values.batch) return runBatchAudit(positionals, values, io);
+  for (const flag of ['detach', 'poll-seconds', 'price']) if (values[flag] !== undefined) throw new CliUsageError(`--${flag} applies to --batch only`);
+  if (existsSync(file) && statSync(file).isDirectory()) throw new CliUsageError(`${file} is a folder: audit a folder with --batch, or name one file`);
   const loaded = loadFile(file, { format: trajectoryFormatFrom(values) });
   const records = selectRecords(loaded, values.record).filter(isTrajectoryRecord);
   if (records.length === 0) throw new CliUsageError(`${file} is a ${loaded.detection.kind}, not a trajectory`);
@@ -76,9 +80,9 @@ export async function runAuditCommand(positionals: string[], values: Record<stri
 
 export const auditCommand: CliCommand = {
   name: 'audit',
-  args: '<file>',
+  args: '<file or folder>',
   summary:
-    'Runs an audit method on a trajectory file and appends the audits to its sidecar <file>.audit.json. Methods: searchauditor, all-at-once, step-by-step, binary-search (model-backed) and heuristic (offline, no model).',
+    'Runs an audit method on a trajectory file (with --batch: every trajectory under a folder, through the provider batch API) and appends the audits to each sidecar <file>.audit.json. Methods: searchauditor, all-at-once, step-by-step, binary-search (model-backed) and heuristic (offline, no model).',
   options: {
     method: { type: 'string', value: AUDIT_METHODS.join('|'), help: 'the audit method', required: true },
     ...RECORD_OPTION,
@@ -91,6 +95,8 @@ export const auditCommand: CliCommand = {
     'warm-cache': { type: 'boolean', help: 'searchauditor: one branch first, the other two read the trajectory from the prompt cache' },
     ablation: { type: 'string', value: SEARCHAUDITOR_VARIANTS.join('|'), help: 'searchauditor ablation (default full)' },
     'no-full-trajectory': { type: 'boolean', help: 'the adjudicator sees only the reports, outline and windows' },
+    ...BATCH_OPTIONS,
+    ...PRICE_OPTION,
     ...TOOL_NAME_OPTIONS,
   },
   run: runAuditCommand,

@@ -3,7 +3,7 @@ import { mapWithConcurrency, promptVersionOf, runModelAudit } from '../../core/a
 import { SEARCHAUDITOR_VARIANTS, type SearchAuditorOptions, type SearchAuditorVariant } from '../../core/audit/searchAuditor';
 import type { AuditMethod, AuditResult } from '../../core/audit/types';
 import { createModelClient } from '../../core/providers/factory';
-import type { ModelSettings, ProviderName, ReasoningEffort } from '../../core/providers/types';
+import type { ModelClient, ModelSettings, ProviderName, ReasoningEffort } from '../../core/providers/types';
 import type { ToolNames } from '../../core/stats/statistics';
 import { CliUsageError, type CliIo } from '../io';
 import { REASONING_EFFORTS } from '../options';
@@ -56,19 +56,16 @@ export function modelSettingsFrom(values: Record<string, unknown>, env: NodeJS.P
   return settings;
 }
 
-/** Model-backed audit methods (SearchAuditor and the baselines), records audited concurrently. */
-export async function runModelAudits(
-  records: TrajectoryRecord[],
+/** The audit options of the flags, and the options part of the result-cache key (shared by sync and batch audits). */
+export function auditOptionsFrom(
   method: AuditMethod,
   values: Record<string, unknown>,
-  io: CliIo,
-  context: ModelAuditContext,
-): Promise<{ recordId: string; audit?: AuditResult; error?: string; cached?: boolean }[]> {
-  const settings = modelSettingsFrom(values);
+  settings: ModelSettings,
+  client: ModelClient,
+): { options: SearchAuditorOptions; keyOptions: Record<string, unknown> | undefined } {
   const variant = (values.ablation ?? 'full') as SearchAuditorVariant;
   if (!SEARCHAUDITOR_VARIANTS.includes(variant)) throw new CliUsageError(`--ablation must be one of ${SEARCHAUDITOR_VARIANTS.join(', ')}`);
   if (variant !== 'full' && method !== 'searchauditor') throw new CliUsageError('--ablation applies to --method searchauditor only');
-  const client = createModelClient(settings);
   const options: SearchAuditorOptions = {
     client,
     variant,
@@ -80,6 +77,19 @@ export async function runModelAudits(
     ...(settings.reasoningEffort ? { reasoningEffort: settings.reasoningEffort } : {}),
   };
   const keyOptions = method === 'searchauditor' ? { variant, adjudicatorSeesTrajectory: options.adjudicatorSeesTrajectory } : undefined;
+  return { options, keyOptions };
+}
+
+/** Model-backed audit methods (SearchAuditor and the baselines), records audited concurrently. */
+export async function runModelAudits(
+  records: TrajectoryRecord[],
+  method: AuditMethod,
+  values: Record<string, unknown>,
+  io: CliIo,
+  context: ModelAuditContext,
+): Promise<{ recordId: string; audit?: AuditResult; error?: string; cached?: boolean }[]> {
+  const settings = modelSettingsFrom(values);
+  const { options, keyOptions } = auditOptionsFrom(method, values, settings, createModelClient(settings));
   const concurrency = positiveInt(values.concurrency, '--concurrency', 4);
   let done = 0;
   return mapWithConcurrency(records, concurrency, async (record) => {

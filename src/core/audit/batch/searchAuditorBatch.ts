@@ -50,6 +50,8 @@ export interface SearchAuditorBatchOptions {
   detach?: boolean;
   signal?: AbortSignal;
   onSubmitted?: (stage: BatchStage, batchIds: string[], requests: number) => void;
+  /** The cases' plans, before anything is submitted (for the cost estimate). */
+  onPlanned?: (plans: SearchAuditorPlan[]) => void;
 }
 
 export type BatchCaseOutcome = { audit: AuditResult } | { error: string; stage: BatchStage };
@@ -95,6 +97,7 @@ export async function runSearchAuditorBatch(cases: readonly BatchCase[], options
       out.set(c.caseId, { error: (error as Error).message.split('\n')[0], stage: 'branches' });
     }
   }
+  options.onPlanned?.([...states.values()].map((s) => s.plan));
   let current: BatchStage = 'branches';
   const stage = async <T>(name: BatchStage, index: number, requests: { key: string; ask: StructuredAsk<T> }[]) => {
     current = name;

@@ -1,0 +1,105 @@
+// What a batch audit will cost before it is submitted, and what it did cost after: tokens and
+// USD at batch prices. Both providers bill batches at half their list price, input and output;
+// the list prices are the user's (--price, the trajaudit.audit.pricing setting): trajaudit keeps
+// no price table, so without them the cost is unknown (null), never guessed.
+
+import { costUsd, type HarnessUsage, type Pricing } from '../../harness/wire';
+import { ROOT_CAUSES } from '../../model/rootCauses';
+import { startStructured } from '../../providers/structured';
+import type { ModelClient } from '../../providers/types';
+import { tokenCount } from '../../stats/tokens';
+import type { StructuredAsk } from '../modelCalls';
+import { adjudicationStep, branchAsks, repairAsk, type SearchAuditorPlan } from '../searchAuditor';
+import type { BranchReport } from '../types';
+
+/** Batch price ÷ list price, for input and output alike (OpenAI Batch API, Anthropic Message Batches). */
+export const BATCH_PRICE_FACTOR = 0.5;
+
+/**
+ * Output tokens assumed per structured reply for the estimate (a report, an adjudication or a
+ * repair is a few hundred tokens of JSON; reasoning tokens are not foreseeable). The upper bound,
+ * every reply at its output limit, is given beside it.
+ */
+export const ASSUMED_OUTPUT_TOKENS_PER_REPLY = 400;
+
+/** The output limit a request without one is counted with (the sync path reserves the same). */
+const DEFAULT_OUTPUT_LIMIT = 8000;
+
+export interface BatchCostEstimate {
+  /** First attempts only: re-asks and resubmissions come on top. */
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  outputTokensMax: number;
+  /** null when no prices were given. */
+  costUsd: number | null;
+  costUsdMax: number | null;
+  /** USD per million tokens at batch prices; null when no prices were given. */
+  batchPricing: Pricing | null;
+  note: string;
+}
+
+export function batchPricingOf(list: Pricing | undefined): Pricing | undefined {
+  if (!list) return undefined;
+  return { input: list.input * BATCH_PRICE_FACTOR, cachedInput: list.cachedInput * BATCH_PRICE_FACTOR, output: list.output * BATCH_PRICE_FACTOR };
+}
+
+/** The cost of real usage at batch prices (cached input at the cached price); null without prices. */
+export function batchCostUsd(usage: HarnessUsage, list: Pricing | undefined): number | null {
+  return costUsd(usage, batchPricingOf(list)) ?? null;
+}
+
+/**
+ * Tokens of every request of every stage. Stage 1 is exact (its requests are built); stages 2 and
+ * 3 depend on stage 1's replies, so they are built from placeholder reports and a diagnosis at the
+ * final step, which have the length of the real prompts up to the reports' own text. No prompt
+ * cache hit is assumed (batches cache best-effort), so input is an upper bound.
+ */
+export function estimateSearchAuditorBatch(
+  plans: readonly SearchAuditorPlan[],
+  client: Pick<ModelClient, 'structuredOutput'>,
+  listPricing: Pricing | undefined,
+): BatchCostEstimate {
+  let requests = 0;
+  let inputTokens = 0;
+  let outputTokensMax = 0;
+  for (const plan of plans) {
+    const counted = new Map<string, number>();
+    const count = (text: string | undefined) => {
+      if (!text) return 0;
+      let n = counted.get(text);
+      if (n === undefined) counted.set(text, (n = tokenCount(text)));
+      return n;
+    };
+    const add = (ask: StructuredAsk<unknown>) => {
+      const attempt = startStructured(ask.request, ask.schema, { name: ask.name, structuredOutput: client.structuredOutput });
+      const r = attempt.request;
+      requests++;
+      inputTokens += count(r.system) + count(r.cacheablePrefix) + r.messages.reduce((n, m) => n + count(m.content), 0);
+      if (attempt.native) inputTokens += count(JSON.stringify(attempt.spec.schema));
+      outputTokensMax += plan.options.maxOutputTokens ?? DEFAULT_OUTPUT_LIMIT;
+    };
+    const branches = branchAsks(plan);
+    for (const b of branches) add(b.ask);
+    const final = plan.final;
+    const placeholders: BranchReport[] = branches.map((b) => ({ name: b.name, criticalStep: final, rootCause: ROOT_CAUSES[0], rationale: `(report of ${b.name})` }));
+    const step = adjudicationStep(plan, placeholders);
+    if ('ask' in step) add(step.ask);
+    add(repairAsk(plan.t, { criticalStep: final, rootCause: ROOT_CAUSES[0], rationale: '(the diagnosis)', citedSteps: [] }, plan.options, final));
+  }
+  const outputTokens = requests * ASSUMED_OUTPUT_TOKENS_PER_REPLY;
+  const pricing = batchPricingOf(listPricing);
+  const cost = (output: number) => costUsd({ calls: requests, inputTokens, cachedInputTokens: 0, outputTokens: output }, pricing) ?? null;
+  return {
+    requests,
+    inputTokens,
+    outputTokens,
+    outputTokensMax,
+    costUsd: cost(outputTokens),
+    costUsdMax: cost(outputTokensMax),
+    batchPricing: pricing ?? null,
+    note: pricing
+      ? `at batch prices (${BATCH_PRICE_FACTOR * 100}% of the list prices given), no prompt-cache hits assumed, ${ASSUMED_OUTPUT_TOKENS_PER_REPLY} output tokens per reply (max: every reply at its output limit)`
+      : 'cost unknown: trajaudit has no price list; pass --price IN,CACHED,OUT (list USD per million tokens) to see it at batch prices',
+  };
+}

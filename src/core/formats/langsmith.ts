@@ -5,6 +5,7 @@ import { isObject } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
 import { lineTexts } from './otel';
+import { isoMicros, startOrder } from './startOrder';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 // LangSmith run exports (langchain-ai/langsmith-sdk `Run`): a run tree `{id, name, run_type
@@ -65,9 +66,7 @@ function micros(value: unknown): number {
   if (typeof value === 'number') return value > 1e14 ? value : value * 1e6;
   if (typeof value !== 'string') return Number.NaN;
   // LangSmith writes naive UTC times ("2024-05-01T10:00:00.123456").
-  const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : value + 'Z');
-  const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
-  return ms * 1000 + Number((fraction + '000000').slice(3, 6));
+  return isoMicros(value, 'utc');
 }
 
 // ---- messages inside inputs/outputs ----
@@ -202,14 +201,11 @@ function questionOf(inputs: Obj | null | undefined): string | undefined {
   return human?.content;
 }
 
-/** The runs in start order, ties in source order (each start time parsed once; exports are mostly in order already). */
+/** The runs in start order, ties in source order (exports are mostly in order already: then nothing is copied). */
 function inStartOrder<T extends { run: Run }>(entries: T[]): T[] {
-  const keyed = entries.map((entry, index) => ({ entry, index, start: micros(entry.run.start_time) }));
-  let sorted = true;
-  for (let i = 1; i < keyed.length && sorted; i++) sorted = !(keyed[i].start < keyed[i - 1].start);
-  // NaN (a missing or unreadable time) compares false: the sort's comparator treats it as a tie, as before.
-  if (!sorted || keyed.some((k) => Number.isNaN(k.start))) keyed.sort((a, b) => a.start - b.start || a.index - b.index);
-  return keyed.map((k) => k.entry);
+  const starts = new Float64Array(entries.length);
+  for (let i = 0; i < entries.length; i++) starts[i] = micros(entries[i].run.start_time);
+  return startOrder(starts)?.map((i) => entries[i]) ?? entries;
 }
 
 function traceTrajectory(entries: { run: Run; line?: number }[], id: string): Trajectory {

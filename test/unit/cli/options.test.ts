@@ -54,6 +54,7 @@ describe('CLI option tables', function () {
         'convert',
         'stats',
         'compare',
+        'resume',
         'harness delegation',
         'harness stage-c',
         'harness clarify',

@@ -75,9 +75,15 @@ describe('SearchAuditor in batch mode, stage by stage (issue 17)', function () {
 
   it('a detached run submits one stage and stops; later runs collect and continue without resubmitting (Anthropic)', async () => {
     const corpus = cases(12);
+    // Stage 1's batch is still running at the first poll.
+    server.batchOutcome({ pollsUntilDone: 1 });
     const first = await runSearchAuditorBatch(corpus, options('anthropic', { detach: true }));
     assert.equal(first.status, 'waiting');
     assert.deepEqual(first.waiting && { stage: first.waiting.stage, phase: first.waiting.phase }, { stage: 'branches', phase: 'submitted' });
+    assert.equal(server.batchSubmissions.length, 1);
+
+    const running = await runSearchAuditorBatch(corpus, options('anthropic', { detach: true }));
+    assert.deepEqual(running.waiting, { stage: 'branches', phase: 'in_progress', batchIds: [server.batchSubmissions[0].id], requests: 36 });
     assert.equal(server.batchSubmissions.length, 1);
 
     const second = await runSearchAuditorBatch(corpus, options('anthropic', { detach: true }));

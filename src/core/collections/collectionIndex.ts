@@ -1,0 +1,317 @@
+// The index of a collection (issue 16 item 2): per file, its fingerprint (size, mtime, sha256 of
+// the trajectory file and of its sidecar) and the values computed from its records, so a second
+// open reads one JSON file instead of parsing and tokenizing every trajectory. The storage folder
+// is injected: the extension passes VS Code's storage, the CLI a cache folder, never the data's.
+//
+// A file is hashed only when its size or mtime changed (or its mtime is too close to when it was
+// last checked to trust: a write within the same clock tick keeps both), and parsed again only
+// when a hash changed. A file no longer in the collection is dropped. The index is replaced
+// atomically; a corrupt or foreign one is ignored with a note and rebuilt.
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../files/atomicWrite';
+import { MAX_TEXT_BYTES } from '../input/readText';
+import type { TrajectoryFormat } from '../model/trajectory';
+import { sidecarPathFor } from '../sidecar/sidecarFile';
+import { collectFile, collectionFiles, type CollectedTrajectory, type CollectFileOptions, type Collection, type Unreadable } from './collect';
+
+export const COLLECTION_INDEX_SCHEMA = 'trajaudit.collection-index/v1';
+
+/**
+ * mtimes this close to the moment a file was checked are not trusted: a later write within the
+ * file system's clock tick (2 s on FAT) would leave size and mtime unchanged.
+ */
+const RACY_MS = 2000;
+
+/** Cached files checked between two yields to the event loop (so a cancel or a UI message gets through). */
+const CACHED_PER_TURN = 200;
+
+const fingerprintSchema = z.object({ size: z.number(), mtimeMs: z.number(), sha256: z.string() });
+export type Fingerprint = z.infer<typeof fingerprintSchema>;
+
+const entrySchema = z.object({
+  trajectory: fingerprintSchema,
+  /** null: the file had no sidecar. */
+  sidecar: fingerprintSchema.nullable(),
+  /** When the fingerprints were taken (ms since the epoch). */
+  checkedAt: z.number(),
+  values: z.array(z.unknown()),
+  unreadable: z.array(z.object({ file: z.string(), message: z.string() })),
+});
+type Entry = z.infer<typeof entrySchema>;
+
+const indexFileSchema = z.object({
+  schema: z.literal(COLLECTION_INDEX_SCHEMA),
+  key: z.string(),
+  paths: z.array(z.string()),
+  files: z.record(z.string(), entrySchema),
+});
+type IndexFile = z.infer<typeof indexFileSchema>;
+
+export interface CollectionIndexOptions<V> {
+  /** The folder the index lives in (created when missing). */
+  storageDir: string;
+  /** Files and folders of the collection, as `collectTrajectories` takes them. */
+  paths: readonly string[];
+  format?: TrajectoryFormat;
+  /**
+   * Everything the values depend on besides the files (tool names, the value's version): another
+   * value makes another index, so a changed setting never reads values computed under the old one.
+   */
+  settings: Record<string, unknown>;
+  /** The value stored per trajectory record (e.g. the collection row). */
+  summarize(collected: CollectedTrajectory): V;
+  signal?: AbortSignal;
+  /** Reads one file (injectable so tests can count parses). */
+  collect?: (file: string, options: CollectFileOptions) => Collection;
+  now?: () => number;
+}
+
+export interface IndexCounts {
+  files: number;
+  /** Read from the index without opening the file. */
+  fromIndex: number;
+  /** Size or mtime changed (or too recent to trust), the content did not: hashed, not parsed. */
+  rehashed: number;
+  /** Parsed and summarized again (new or changed). */
+  reindexed: number;
+  /** In the old index, no longer in the collection. */
+  dropped: number;
+}
+
+export type IndexEvent<V> =
+  | { kind: 'start'; total: number; indexFile: string; unreadable: Unreadable[] }
+  | { kind: 'note'; message: string }
+  | { kind: 'file'; file: string; values: V[]; unreadable: Unreadable[]; fromIndex: boolean; done: number; total: number }
+  | { kind: 'end'; cancelled: boolean; counts: IndexCounts };
+
+/** The index file of a collection: one per paths (as given and as resolved), format and settings. */
+export function collectionIndexFile(
+  storageDir: string,
+  paths: readonly string[],
+  format: TrajectoryFormat | undefined,
+  settings: Record<string, unknown>,
+): {
+  file: string;
+  key: string;
+} {
+  const key = createHash('sha256')
+    .update(JSON.stringify({ paths, resolved: paths.map((p) => resolve(p)), format: format ?? null, settings }))
+    .digest('hex');
+  return { file: join(storageDir, 'collections', `${key.slice(0, 32)}.json`), key };
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function sameStat(fingerprint: Fingerprint | null, stat: Stats | undefined, checkedAt: number): boolean {
+  if (!fingerprint || !stat) return fingerprint === null && stat === undefined;
+  return fingerprint.size === stat.size && fingerprint.mtimeMs === stat.mtimeMs && stat.mtimeMs < checkedAt - RACY_MS;
+}
+
+function readOldIndex(indexFile: string, key: string): { index?: IndexFile; note?: string } {
+  let text: string;
+  try {
+    text = readFileSync(indexFile, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Absent (or its folder is not one): nothing to read; writing it says what is wrong.
+    return code === 'ENOENT' || code === 'ENOTDIR' ? {} : { note: `${indexFile}: the collection index cannot be read (${code ?? 'error'}); building it again` };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { note: `${indexFile}: the collection index is not valid JSON (a crash or another program wrote it); building it again` };
+  }
+  const parsed = indexFileSchema.safeParse(value);
+  if (!parsed.success) {
+    const schema = (value as { schema?: unknown } | null)?.schema;
+    const seen = typeof schema === 'string' ? `schema ${JSON.stringify(schema)}` : 'no index schema';
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length ? ` at $.${issue.path.join('.')}` : '';
+    return { note: `${indexFile}: not a collection index of this version (${seen}${where}; expected "${COLLECTION_INDEX_SCHEMA}"); building it again` };
+  }
+  if (parsed.data.key !== key) return { note: `${indexFile}: the collection index belongs to another collection; building it again` };
+  return { index: parsed.data };
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  return statSync(path, { throwIfNoEntry: false });
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolveTurn) => setImmediate(resolveTurn));
+
+/**
+ * Indexes a collection, yielding each file's values as soon as they are known (from the index or
+ * freshly read), in collection order: `start`, then one `file` per file, `note`s, then `end`.
+ * When `signal` aborts, indexing stops after the current file; what was indexed is kept.
+ */
+export async function* indexCollection<V>(options: CollectionIndexOptions<V>): AsyncGenerator<IndexEvent<V>, void, undefined> {
+  const collect = options.collect ?? collectFile;
+  const now = options.now ?? Date.now;
+  const { file: indexFile, key } = collectionIndexFile(options.storageDir, options.paths, options.format, options.settings);
+  const { files, unreadable: missing } = collectionFiles(options.paths);
+  yield { kind: 'start', total: files.length, indexFile, unreadable: missing };
+
+  const old = readOldIndex(indexFile, key);
+  if (old.note) yield { kind: 'note', message: old.note };
+  const oldFiles = old.index?.files ?? {};
+  const entries: Record<string, Entry> = {};
+  const counts: IndexCounts = { files: files.length, fromIndex: 0, rehashed: 0, reindexed: 0, dropped: 0 };
+  let changed = old.index === undefined;
+  let persisted = false;
+
+  const persist = (): string | undefined => {
+    persisted = true;
+    const cancelledEarly = Object.keys(entries).length < files.length;
+    // Files not reached before a cancel keep their old entries (they are checked next time).
+    const kept: Record<string, Entry> = {};
+    for (const file of files) {
+      const entry = entries[file] ?? (cancelledEarly ? oldFiles[file] : undefined);
+      if (entry) kept[file] = entry;
+    }
+    const current = new Set(files);
+    counts.dropped = Object.keys(oldFiles).filter((file) => !current.has(file)).length;
+    if (!changed && counts.dropped === 0) return undefined;
+    const index: IndexFile = { schema: COLLECTION_INDEX_SCHEMA, key, paths: [...options.paths], files: kept };
+    try {
+      mkdirSync(join(options.storageDir, 'collections'), { recursive: true });
+      writeFileAtomic(indexFile, JSON.stringify(index));
+      return undefined;
+    } catch (error) {
+      return `${indexFile}: the collection index could not be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the next open reads every file again`;
+    }
+  };
+
+  try {
+    let cachedInTurn = 0;
+    for (let done = 0; done < files.length; done++) {
+      if (options.signal?.aborted) break;
+      const file = files[done];
+      const named = options.paths.includes(file);
+      const entry = indexOneFile(file, named, oldFiles[file], options, collect, now);
+      if (entry.outcome === 'fromIndex') counts.fromIndex++;
+      else if (entry.outcome === 'rehashed') counts.rehashed++;
+      else counts.reindexed++;
+      if (entry.outcome !== 'fromIndex') changed = true;
+      if (entry.entry) entries[file] = entry.entry;
+      yield {
+        kind: 'file',
+        file,
+        values: entry.values,
+        unreadable: entry.unreadable,
+        fromIndex: entry.outcome !== 'reindexed',
+        done: done + 1,
+        total: files.length,
+      };
+      if (entry.outcome === 'fromIndex' && ++cachedInTurn < CACHED_PER_TURN) continue;
+      cachedInTurn = 0;
+      await yieldToEventLoop();
+    }
+    const cancelled = Object.keys(entries).length < files.length && options.signal?.aborted === true;
+    const problem = persist();
+    if (problem) yield { kind: 'note', message: problem };
+    yield { kind: 'end', cancelled, counts };
+  } finally {
+    // The consumer stopped early (break out of for-await): keep what was indexed.
+    if (!persisted) persist();
+  }
+}
+
+interface OneFile<V> {
+  outcome: 'fromIndex' | 'rehashed' | 'reindexed';
+  values: V[];
+  unreadable: Unreadable[];
+  /** undefined: not cacheable (unreadable before its bytes could be fingerprinted). */
+  entry?: Entry;
+}
+
+function indexOneFile<V>(
+  file: string,
+  named: boolean,
+  old: Entry | undefined,
+  options: CollectionIndexOptions<V>,
+  collect: (file: string, options: CollectFileOptions) => Collection,
+  now: () => number,
+): OneFile<V> {
+  const checkedAt = now();
+  const sidecarPath = sidecarPathFor(file);
+  let stat: Stats | undefined;
+  let sidecarStat: Stats | undefined;
+  try {
+    stat = statOrUndefined(file);
+    sidecarStat = lstatSync(sidecarPath, { throwIfNoEntry: false });
+  } catch {
+    stat = undefined;
+  }
+  const uncached = (): OneFile<V> => {
+    const collected = collect(file, { format: options.format, named });
+    return { outcome: 'reindexed', values: collected.trajectories.map(options.summarize), unreadable: collected.unreadable };
+  };
+  // Missing, too large, not a regular file, a linked sidecar: the reader says what is wrong, every time.
+  if (!stat || !stat.isFile() || stat.size > MAX_TEXT_BYTES || (sidecarStat && !sidecarStat.isFile())) return uncached();
+  if (old && sameStat(old.trajectory, stat, old.checkedAt) && sameStat(old.sidecar, sidecarStat, old.checkedAt)) {
+    return { outcome: 'fromIndex', values: old.values as V[], unreadable: old.unreadable, entry: old };
+  }
+  let bytes: Buffer;
+  let sidecarBytes: Buffer | undefined;
+  try {
+    bytes = readFileSync(file);
+    sidecarBytes = sidecarStat ? readFileSync(sidecarPath) : undefined;
+  } catch {
+    return uncached();
+  }
+  const trajectory: Fingerprint = { size: stat.size, mtimeMs: stat.mtimeMs, sha256: sha256(bytes) };
+  const sidecar: Fingerprint | null =
+    sidecarStat && sidecarBytes ? { size: sidecarStat.size, mtimeMs: sidecarStat.mtimeMs, sha256: sha256(sidecarBytes) } : null;
+  if (old && old.trajectory.sha256 === trajectory.sha256 && (old.sidecar?.sha256 ?? null) === (sidecar?.sha256 ?? null)) {
+    return { outcome: 'rehashed', values: old.values as V[], unreadable: old.unreadable, entry: { ...old, trajectory, sidecar, checkedAt } };
+  }
+  const collected = collect(file, { format: options.format, named, bytes });
+  const values = collected.trajectories.map(options.summarize);
+  return {
+    outcome: 'reindexed',
+    values,
+    unreadable: collected.unreadable,
+    entry: { trajectory, sidecar, checkedAt, values, unreadable: collected.unreadable },
+  };
+}
+
+export interface IndexedCollection<V> {
+  values: V[];
+  unreadable: Unreadable[];
+  notes: string[];
+  cancelled: boolean;
+  counts: IndexCounts;
+  indexFile: string;
+}
+
+/** The whole collection through its index (what `trajaudit stats` and the exports read). */
+export async function readIndexedCollection<V>(options: CollectionIndexOptions<V>): Promise<IndexedCollection<V>> {
+  const result: IndexedCollection<V> = {
+    values: [],
+    unreadable: [],
+    notes: [],
+    cancelled: false,
+    counts: { files: 0, fromIndex: 0, rehashed: 0, reindexed: 0, dropped: 0 },
+    indexFile: '',
+  };
+  for await (const event of indexCollection(options)) {
+    if (event.kind === 'start') {
+      result.indexFile = event.indexFile;
+      result.unreadable.push(...event.unreadable);
+    } else if (event.kind === 'note') result.notes.push(event.message);
+    else if (event.kind === 'file') {
+      for (const value of event.values) result.values.push(value);
+      result.unreadable.push(...event.unreadable);
+    } else {
+      result.cancelled = event.cancelled;
+      result.counts = event.counts;
+    }
+  }
+  return result;
+}

@@ -1,0 +1,216 @@
+// The collection index: a warm open reads no trajectory, a changed file alone is read again, a
+// cancel stops early and keeps what was indexed, a corrupt or foreign index is rebuilt.
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { collectFile, type CollectFileOptions } from '../../../src/core/collections/collect';
+import {
+  collectionIndexFile,
+  indexCollection,
+  readIndexedCollection,
+  type CollectionIndexOptions,
+  type IndexEvent,
+} from '../../../src/core/collections/collectionIndex';
+import { tempDir } from '../helpers';
+
+const CORPUS = join(__dirname, '../../fixtures/collections/corpus');
+
+interface Summary {
+  file: string;
+  record: string;
+  messages: number;
+  rootCause: string | null;
+}
+
+/** A copy of the fixture corpus with every mtime an hour old (so none is too recent to trust). */
+function corpusCopy(): { data: string; storage: string } {
+  const data = tempDir('trajaudit-index-data-');
+  cpSync(CORPUS, data, { recursive: true });
+  ageAll(data);
+  return { data, storage: tempDir('trajaudit-index-storage-') };
+}
+
+function ageAll(folder: string): void {
+  const hourAgo = new Date(Date.now() - 3600_000);
+  for (const name of readdirSync(folder, { recursive: true, encoding: 'utf8' })) utimesSync(join(folder, name), hourAgo, hourAgo);
+}
+
+function counting(): { parsed: string[]; collect: (file: string, options: CollectFileOptions) => ReturnType<typeof collectFile> } {
+  const parsed: string[] = [];
+  return {
+    parsed,
+    collect: (file, options) => {
+      parsed.push(file);
+      return collectFile(file, options);
+    },
+  };
+}
+
+function options(
+  data: string,
+  storage: string,
+  collect: CollectIndexCollect,
+  extra: Partial<CollectionIndexOptions<Summary>> = {},
+): CollectionIndexOptions<Summary> {
+  return {
+    storageDir: storage,
+    paths: [data],
+    settings: { summary: 1 },
+    summarize: (t) => ({ file: t.file, record: t.record, messages: t.trajectory.messages.length, rootCause: t.sidecarRecord?.annotation?.rootCause ?? null }),
+    collect,
+    ...extra,
+  };
+}
+type CollectIndexCollect = CollectionIndexOptions<Summary>['collect'];
+
+describe('collections: the collection index', function () {
+  it('a second open reads the index only: no file parsed, the same values and unreadable lines', async function () {
+    const { data, storage } = corpusCopy();
+    const cold = counting();
+    const first = await readIndexedCollection(options(data, storage, cold.collect));
+    assert.deepEqual(cold.parsed.map((f) => f.slice(data.length + 1)).sort(), [
+      'alpha.traj.json',
+      'broken.traj.json',
+      'gamma.traj.json',
+      'nested/beta.traj.json',
+    ]);
+    assert.equal(first.values.length, 3);
+    assert.deepEqual(first.counts, { files: 4, fromIndex: 0, rehashed: 0, reindexed: 4, dropped: 0 });
+    assert.ok(statSync(first.indexFile).isFile());
+    assert.ok(first.indexFile.startsWith(storage), 'the index lives in the storage folder, not beside the data');
+
+    const warm = counting();
+    const second = await readIndexedCollection(options(data, storage, warm.collect));
+    assert.deepEqual(warm.parsed, []);
+    assert.deepEqual(second.counts, { files: 4, fromIndex: 4, rehashed: 0, reindexed: 0, dropped: 0 });
+    assert.deepEqual(second.values, first.values);
+    assert.deepEqual(second.unreadable, first.unreadable);
+    assert.match(second.unreadable[0].message, /^2:1: invalid JSON/);
+    assert.deepEqual(second.notes, []);
+  });
+
+  it('a changed file alone is parsed again; a touched one is hashed, not parsed; a sidecar edit re-reads its file; a removed one is dropped', async function () {
+    const { data, storage } = corpusCopy();
+    await readIndexedCollection(options(data, storage, counting().collect));
+    const alpha = join(data, 'alpha.traj.json');
+    const gamma = join(data, 'gamma.traj.json');
+    // Same size, new content and mtime: only the hash can tell.
+    writeFileSync(alpha, readFileSync(alpha, 'utf8').replace('Dubrovnik', 'Dubrovnix'));
+    const touched = new Date(Date.now() - 1800_000);
+    utimesSync(alpha, touched, touched);
+    utimesSync(gamma, touched, touched);
+    const run = counting();
+    const result = await readIndexedCollection(options(data, storage, run.collect));
+    assert.deepEqual(run.parsed, [alpha]);
+    assert.deepEqual(result.counts, { files: 4, fromIndex: 2, rehashed: 1, reindexed: 1, dropped: 0 });
+
+    const sidecar = join(data, 'nested/beta.traj.json.audit.json');
+    writeFileSync(sidecar, readFileSync(sidecar, 'utf8').replace(/"rootCause": "[a-z_]+"/, '"rootCause": "constraint_neglect"'));
+    utimesSync(sidecar, touched, touched);
+    const afterSidecar = counting();
+    const edited = await readIndexedCollection(options(data, storage, afterSidecar.collect));
+    assert.deepEqual(afterSidecar.parsed, [join(data, 'nested/beta.traj.json')]);
+    assert.equal(edited.values.find((v) => v.file.endsWith('beta.traj.json'))?.rootCause, 'constraint_neglect');
+
+    rmSync(gamma);
+    const afterRemove = counting();
+    const removed = await readIndexedCollection(options(data, storage, afterRemove.collect));
+    assert.deepEqual(afterRemove.parsed, []);
+    assert.equal(removed.counts.dropped, 1);
+    assert.ok(!removed.values.some((v) => v.file === gamma));
+    const stored = JSON.parse(readFileSync(removed.indexFile, 'utf8')) as { files: Record<string, unknown> };
+    assert.ok(!Object.hasOwn(stored.files, gamma), 'the removed file is gone from the index file too');
+  });
+
+  it('a file changed within the clock tick after it was checked keeps size and mtime, and is still read again', async function () {
+    const { data, storage } = corpusCopy();
+    const alpha = join(data, 'alpha.traj.json');
+    const mtime = statSync(alpha).mtime;
+    // Checked half a second after its last write: too close to trust size and mtime next time.
+    const checked = mtime.getTime() + 500;
+    await readIndexedCollection(options(data, storage, counting().collect, { now: () => checked }));
+    writeFileSync(alpha, readFileSync(alpha, 'utf8').replace('Dubrovnik', 'Dubrovnix'));
+    utimesSync(alpha, mtime, mtime);
+    const run = counting();
+    await readIndexedCollection(options(data, storage, run.collect));
+    assert.deepEqual(run.parsed, [alpha]);
+  });
+
+  it('rows come as files are indexed, with progress; an abort stops early and keeps what was indexed', async function () {
+    const { data, storage } = corpusCopy();
+    const controller = new AbortController();
+    const events: IndexEvent<Summary>[] = [];
+    for await (const event of indexCollection(options(data, storage, counting().collect, { signal: controller.signal }))) {
+      events.push(event);
+      if (event.kind === 'file' && event.done === 2) controller.abort();
+    }
+    const files = events.filter((e) => e.kind === 'file');
+    assert.deepEqual(
+      files.map((e) => [e.done, e.total]),
+      [
+        [1, 4],
+        [2, 4],
+      ],
+    );
+    assert.deepEqual(events.at(-1), { kind: 'end', cancelled: true, counts: { files: 4, fromIndex: 0, rehashed: 0, reindexed: 2, dropped: 0 } });
+    const rest = counting();
+    const resumed = await readIndexedCollection(options(data, storage, rest.collect));
+    assert.equal(rest.parsed.length, 2, 'the two files indexed before the abort are read from the index');
+    assert.equal(resumed.counts.fromIndex, 2);
+    assert.equal(resumed.values.length, 3);
+  });
+
+  it('a consumer that stops reading (break) keeps what was indexed', async function () {
+    const { data, storage } = corpusCopy();
+    for await (const event of indexCollection(options(data, storage, counting().collect))) if (event.kind === 'file') break;
+    const rest = counting();
+    await readIndexedCollection(options(data, storage, rest.collect));
+    assert.equal(rest.parsed.length, 3);
+  });
+
+  for (const [what, content, note] of [
+    ['truncated', '{"schema": "trajaudit.collection-index/v1", "files": {', /is not valid JSON/],
+    ['foreign', JSON.stringify({ schema: 'someone.else/v3', rows: [] }), /not a collection index of this version \(schema "someone\.else\/v3"/],
+    ['wrongly shaped', JSON.stringify({ schema: 'trajaudit.collection-index/v1', key: 'x', paths: [], files: { a: { values: 3 } } }), /at \$\.files\.a\./],
+  ] as const) {
+    it(`a ${what} index file is ignored with a one-line note and rebuilt`, async function () {
+      const { data, storage } = corpusCopy();
+      const reference = await readIndexedCollection(options(data, tempDir(), counting().collect));
+      const { file } = collectionIndexFile(storage, [data], undefined, { summary: 1 });
+      await readIndexedCollection(options(data, storage, counting().collect));
+      writeFileSync(file, content);
+      const run = counting();
+      const rebuilt = await readIndexedCollection(options(data, storage, run.collect));
+      assert.equal(rebuilt.notes.length, 1);
+      assert.match(rebuilt.notes[0], note);
+      assert.ok(rebuilt.notes[0].startsWith(`${file}: `) && !rebuilt.notes[0].includes('\n'));
+      assert.equal(run.parsed.length, 4);
+      assert.deepEqual(rebuilt.values, reference.values);
+      const again = counting();
+      await readIndexedCollection(options(data, storage, again.collect));
+      assert.deepEqual(again.parsed, [], 'the rebuilt index is used next time');
+    });
+  }
+
+  it('an index of another collection at the same place is refused; other settings use another index file', async function () {
+    const { data, storage } = corpusCopy();
+    const first = await readIndexedCollection(options(data, storage, counting().collect));
+    const other = collectionIndexFile(storage, [data], undefined, { summary: 2 });
+    assert.notEqual(other.file, first.indexFile);
+    cpSync(first.indexFile, other.file);
+    const run = counting();
+    const result = await readIndexedCollection(options(data, storage, run.collect, { settings: { summary: 2 } }));
+    assert.match(result.notes[0], /belongs to another collection/);
+    assert.equal(run.parsed.length, 4);
+  });
+
+  it('an index that cannot be written is a note; the values are still read', async function () {
+    const { data } = corpusCopy();
+    const storage = join(tempDir(), 'a-file');
+    writeFileSync(storage, 'not a folder');
+    const result = await readIndexedCollection(options(data, storage, counting().collect));
+    assert.equal(result.values.length, 3);
+    assert.equal(result.notes.length, 1);
+    assert.match(result.notes[0], /could not be written \(ENOTDIR\); the next open reads every file again$/);
+  });
+});

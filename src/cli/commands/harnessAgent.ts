@@ -1,5 +1,5 @@
 // `trajaudit harness run-agent <dataset> --command "…" [--query-field fused_query|blurred_query]
-//                                       [--condition C] [--timeout S] [--concurrency N] [--out DIR] [--json]`
+//                                       [--condition C] [--samples N] [--format ID] [--timeout S] [--concurrency N] [--out DIR] [--json]`
 import { loadDataset, runAgentOverDataset, type QueryField } from '../../core/harness/agent/runAgent';
 import { TEMPLATE_VARIABLES } from '../../core/harness/agent/command';
 import { CliUsageError, trajectoryFormatFrom, type CliIo } from '../io';
@@ -53,6 +53,7 @@ export async function runHarnessAgent(positionals: string[], values: Record<stri
       timeoutMs: intFlag(values, 'timeout', 1800, 1) * 1000,
       passApiKeys: values['pass-api-keys'] === true,
       trajectoryFormat,
+      ...(values.samples !== undefined ? { samples: intFlag(values, 'samples', 1, 1) } : {}),
       signal,
       onProgress: progressPrinter(io, 'run-agent'),
     }),
@@ -65,7 +66,8 @@ export async function runHarnessAgent(positionals: string[], values: Record<stri
 export const harnessRunAgentCommand: CliCommand = {
   name: 'harness run-agent',
   args: '<dataset>',
-  summary: 'Runs an agent command over DeepSearchQA, Delegation or Clarify-Then-Search queries; writes a run folder for trajaudit score. Resumable.',
+  summary:
+    'Runs an agent command over DeepSearchQA, Delegation or Clarify-Then-Search queries or a scenario set (one deliverable per scenario); writes a run folder for trajaudit score. Resumable.',
   options: {
     ...AGENT_COMMAND_OPTIONS,
     'query-field': {
@@ -74,6 +76,11 @@ export const harnessRunAgentCommand: CliCommand = {
       help: 'Clarify instances: the query the agent gets (default fused_query, the intent query)',
     },
     condition: { type: 'string', value: 'C', help: 'the condition label of the answers (default agent; clarify: intent or orig)' },
+    samples: {
+      type: 'string',
+      value: 'N',
+      help: 'DeepSearchQA and Delegation: run each item N times, lines recording sample 0..N-1 (score gives pass@n)',
+    },
     ...concurrencyOption('agent runs', 2),
     ...HARNESS_RUN_OPTIONS,
   },

@@ -38,7 +38,15 @@ export function contractJson(score: KindScore): Record<string, unknown> {
       out = { kind: score.kind, conditions: score.conditions, improvement: score.improvement };
       break;
     case 'scenarios':
-      out = { kind: score.kind, scenarios: score.scenarios, dimensions: score.dimensions, a_total: score.a_total, a_mean: score.a_mean, gate: score.gate };
+      out = {
+        kind: score.kind,
+        scenarios: score.scenarios,
+        dimensions: score.dimensions,
+        a_total: score.a_total,
+        a_mean: score.a_mean,
+        gate: score.gate,
+        mechanical: score.mechanical,
+      };
       break;
     case 'delegation':
       out = {

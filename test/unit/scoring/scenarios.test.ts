@@ -137,7 +137,7 @@ describe('the real seed-003 scenario set', () => {
     // The CLI prints exactly the docs/cli.md keys and exits 1 because the gate failed.
     const cli = await runCli(['score', dir, '--json']);
     assert.equal(cli.code, 1);
-    assert.deepEqual(Object.keys(JSON.parse(cli.out)), ['kind', 'scenarios', 'dimensions', 'a_total', 'a_mean', 'gate']);
+    assert.deepEqual(Object.keys(JSON.parse(cli.out)), ['kind', 'scenarios', 'dimensions', 'a_total', 'a_mean', 'gate', 'mechanical']);
     assert.match(cli.err, /gate failed: TS-02: B 0 < 85; TS-10: B 0 < 85 \(E4 veto failed\); silent_citations total 1 ≠ 0/);
     assert.match(cli.err, /equal weights \(1\/8\)/);
   });

@@ -11,7 +11,7 @@ const KEYS: Record<string, string[]> = {
   audit: ['kind', 'n', 'metrics', 'per_class', 'confusion'],
   deepsearchqa: ['kind', 'n', 'metrics', 'ci95', 'by_answer_type', 'by_category'],
   nuggets: ['kind', 'conditions', 'improvement'],
-  scenarios: ['kind', 'scenarios', 'dimensions', 'a_total', 'a_mean', 'gate'],
+  scenarios: ['kind', 'scenarios', 'dimensions', 'a_total', 'a_mean', 'gate', 'mechanical'],
   delegation: ['kind', 'n', 'metrics', 'by_setting', 'by_order', 'by_distractor_type'],
 };
 const METRIC_KEYS: Record<string, string[]> = {

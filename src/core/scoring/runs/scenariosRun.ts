@@ -15,7 +15,7 @@ import { manifestJudgeOf } from '../judges/judgeIdentity';
 import { hashInput, type CacheLine, type JudgeTask } from '../judges/judge';
 import { scenarioCriterionJudge, type CriterionJudgeInput } from '../judges/scenarioCriterion';
 import { readJsonLines, rejectDuplicates } from '../jsonl';
-import { scoreScenarios, type ScenarioResult, type ScenarioWeights } from '../scenarios';
+import { checkDeliverable, scoreScenarios, type ScenarioResult, type ScenarioWeights } from '../scenarios';
 import type { RunDetection, RunPlan, ScoreOptions } from './types';
 import { judgmentsWriteTarget } from './detect';
 
@@ -80,6 +80,17 @@ export function planScenarios(detection: RunDetection, options: ScoreOptions): R
     const result: ScenarioResult = { criteria: { ...value.criteria }, silent_citations: value.silent_citations ?? undefined };
     results.set(scenario.id, result);
     if (!value.deliverable) continue;
+    // A deterministic failure (an unregistered citation, a cross-grade label) wins over a mark.
+    const checked = checkDeliverable(set, scenario, value.deliverable);
+    for (const f of checked.failures) {
+      if (result.criteria[f.criterion] === true) notes.push(`${scenario.id}: ${f.criterion} is marked hit in ${resultsPath}, but the deliverable ${f.reason}; counted as not hit`);
+      result.criteria[f.criterion] = false;
+    }
+    if (checked.failures.length) result.mechanical = checked.failures;
+    if (checked.silentCitations.length) {
+      result.silent = checked.silentCitations;
+      result.silent_citations = Math.max(result.silent_citations ?? 0, checked.silentCitations.length);
+    }
     for (const c of scenario.criteria) {
       if (c.check !== 'mechanical' || typeof result.criteria[c.id] === 'boolean') continue;
       const input: CriterionJudgeInput = {

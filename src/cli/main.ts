@@ -5,6 +5,7 @@ import { auditCommand } from './commands/audit';
 import { compareCommand } from './commands/compare';
 import { convertCommand } from './commands/convert';
 import { exportRepairsCommand } from './commands/exportRepairs';
+import { BUILD_COMMANDS } from './commands/build';
 import { HARNESS_COMMANDS } from './commands/harness';
 import { inspectCommand } from './commands/inspect';
 import { outlineCommand } from './commands/outline';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly CliCommand[] = [
   compareCommand,
   resumeCommand,
   ...HARNESS_COMMANDS,
+  ...BUILD_COMMANDS,
 ];
 
 const EXIT_CODES = 'Exit codes: 0 success, 1 bad input or failed check (message on stderr), 2 wrong usage.';

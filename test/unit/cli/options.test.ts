@@ -59,6 +59,9 @@ describe('CLI option tables', function () {
         'harness stage-c',
         'harness clarify',
         'harness run-agent',
+        'build items',
+        'build distractors',
+        'build release',
       ],
     );
   });

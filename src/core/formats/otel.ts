@@ -4,6 +4,7 @@ import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
+import { isoMicros, startOrder } from './startOrder';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 // OpenTelemetry span exports of LLM agents, one trajectory per trace, one message per span in
@@ -108,15 +109,14 @@ function flattenInto(out: Obj, key: string, value: unknown): void {
 
 function microsFromNanos(value: string | number): number {
   if (typeof value === 'number') return value / 1000;
-  return /^\d+$/.test(value) ? Number(BigInt(value) / 1000n) : Number.NaN;
+  if (!/^\d+$/.test(value)) return Number.NaN;
+  // Dropping the last three digits is the integer division by 1000; Number() of the rest rounds as Number() of that BigInt does.
+  return value.length <= 3 ? 0 : Number(value.slice(0, -3));
 }
 
 function microsFromTime(value: string | number): number {
   if (typeof value === 'number') return value > 1e17 ? value / 1000 : value > 1e14 ? value : value * 1e6; // ns, µs or s
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) return Number.NaN;
-  const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
-  return ms * 1000 + Number((fraction + '000000').slice(3, 6));
+  return isoMicros(value, 'date-parse');
 }
 
 /** The well-formed common case without zod (tens of thousands of spans); anything else gets zod's exact message. */
@@ -187,19 +187,41 @@ function isOtlpSpanShape(value: unknown): boolean {
   return isObject(value) && typeof value.traceId === 'string' && typeof value.spanId === 'string' && 'startTimeUnixNano' in value;
 }
 
-/** Every span of an OTLP export, unchecked, with its JSON path. */
-function otlpSpanEntries(value: { resourceSpans: unknown[] }, base: Path): { raw: unknown; path: Path; resource: Obj }[] {
-  const out: { raw: unknown; path: Path; resource: Obj }[] = [];
+/** A span of a source, unchecked: where it is (its JSON path is built only for a message) and its resource's attributes. */
+interface SpanEntry {
+  raw: unknown;
+  /** The scope's path, the span's index in its `spans`; or, for a flat list, the index alone. */
+  scopePath?: Path;
+  index?: number;
+  resource: Obj;
+}
+
+function entryPath(entry: SpanEntry): Path {
+  if (entry.index === undefined) return [];
+  return entry.scopePath ? [...entry.scopePath, 'spans', entry.index] : [entry.index];
+}
+
+/** Each span list of an OTLP export, with its scope's JSON path and resource attributes. */
+function otlpScopes(value: { resourceSpans: unknown[] }, visit: (spans: unknown[], scopePath: Path, resource: Obj) => void, withResource = true): void {
   value.resourceSpans.forEach((rs, i) => {
     if (!isObject(rs)) return;
     const resource =
-      isObject(rs.resource) && Array.isArray(rs.resource.attributes) ? otlpAttributeMap(rs.resource.attributes as { key: string; value?: unknown }[]) : {};
+      withResource && isObject(rs.resource) && Array.isArray(rs.resource.attributes)
+        ? otlpAttributeMap(rs.resource.attributes as { key: string; value?: unknown }[])
+        : {};
     const scopes = Array.isArray(rs.scopeSpans) ? rs.scopeSpans : Array.isArray(rs.instrumentationLibrarySpans) ? rs.instrumentationLibrarySpans : [];
     const scopeKey = Array.isArray(rs.scopeSpans) ? 'scopeSpans' : 'instrumentationLibrarySpans';
     scopes.forEach((ss: unknown, j: number) => {
-      if (!isObject(ss) || !Array.isArray(ss.spans)) return;
-      ss.spans.forEach((raw, k) => out.push({ raw, path: [...base, 'resourceSpans', i, scopeKey, j, 'spans', k], resource }));
+      if (isObject(ss) && Array.isArray(ss.spans)) visit(ss.spans, ['resourceSpans', i, scopeKey, j], resource);
     });
+  });
+}
+
+/** Every span of an OTLP export, unchecked. */
+function otlpSpanEntries(value: { resourceSpans: unknown[] }): SpanEntry[] {
+  const out: SpanEntry[] = [];
+  otlpScopes(value, (spans, scopePath, resource) => {
+    for (let k = 0; k < spans.length; k++) out.push({ raw: spans[k], scopePath, index: k, resource });
   });
   return out;
 }
@@ -391,11 +413,10 @@ function spanMessage(span: Span, position: number): Message {
 
 /** One trace's spans as a trajectory: one message per span, in start-time order. */
 function traceTrajectory(spans: Span[], id: string, resource: Obj): Trajectory {
-  const ordered = spans.map((span, index) => ({ span, index })).sort((x, y) => x.span.start - y.span.start || x.index - y.index);
-  const messages = ordered.map(({ span }, position) => spanMessage(span, position));
+  const sorted = startOrder(spans.map((span) => span.start))?.map((i) => spans[i]) ?? spans;
+  const messages = sorted.map((span, position) => spanMessage(span, position));
   // Tool calls an LLM span lists link to TOOL spans by id; without ids, the n-th TOOL span after a step answers its n-th call.
   linkToolReturns(messages);
-  const sorted = ordered.map((o) => o.span);
   const firstLlm = sorted.find((s) => kindOf(s) === 'llm');
   const root = sorted.find((s) => !s.parentId || !spans.some((o) => o.spanId === s.parentId));
   const question = firstLlm ? inputTurns(firstLlm).find((t) => t.role === 'user' && t.content.trim())?.content : undefined;
@@ -425,15 +446,16 @@ interface TraceRef {
 }
 
 /** Split values carry the whole source and the trace to read from it; the spans of each source are indexed once. */
-const spanIndex = new WeakMap<object, Map<string, { raw: unknown; path: Path; resource: Obj }[]>>();
+const spanIndex = new WeakMap<object, Map<string, SpanEntry[]>>();
 
-function entriesOf(value: unknown): { raw: unknown; path: Path; resource: Obj }[] {
-  if (isOtlpExport(value)) return otlpSpanEntries(value, []);
-  if (Array.isArray(value)) return value.map((raw, i) => ({ raw, path: [i], resource: {} }));
+function entriesOf(value: unknown): SpanEntry[] {
+  if (isOtlpExport(value)) return otlpSpanEntries(value);
+  const none: Obj = {};
+  if (Array.isArray(value)) return value.map((raw, i) => ({ raw, index: i, resource: none }));
   return [];
 }
 
-function byTrace(container: object): Map<string, { raw: unknown; path: Path; resource: Obj }[]> {
+function byTrace(container: object): Map<string, SpanEntry[]> {
   let index = spanIndex.get(container);
   if (!index) {
     index = new Map();
@@ -448,9 +470,9 @@ function byTrace(container: object): Map<string, { raw: unknown; path: Path; res
   return index;
 }
 
-function normalize(entry: { raw: unknown; path: Path }, source: SourceText): Span {
+function normalize(entry: SpanEntry, source: SourceText): Span {
   const base = source.basePath ?? [];
-  const path = [...base, ...entry.path];
+  const path = base.length || entry.index !== undefined ? [...base, ...entryPath(entry)] : base;
   return isObject(entry.raw) && 'context' in entry.raw
     ? spanFromFlat(entry.raw, path, { ...source, basePath: [] })
     : spanFromOtlp(entry.raw, path, { ...source, basePath: [] });
@@ -481,14 +503,23 @@ function loadOtel(value: unknown, source: SourceText, id: string): Trajectory {
 function detectOtel(value: unknown): FormatMatch | undefined {
   // One malformed span does not hide the others: its trace's record names the span's bad field.
   if (isOtlpExport(value)) {
-    const entries = otlpSpanEntries(value, []);
-    if (!entries.some((e) => isOtlpSpanShape(e.raw)))
+    let count = 0;
+    let shaped = false;
+    otlpScopes(
+      value,
+      (spans) => {
+        count += spans.length;
+        shaped ||= spans.some(isOtlpSpanShape);
+      },
+      false,
+    );
+    if (!shaped)
       return {
         score: 0.4,
         reason: 'an OTLP export (`resourceSpans`)',
         missing: ['resourceSpans[].scopeSpans[].spans[] with traceId, spanId, startTimeUnixNano'],
       };
-    return { score: 0.95, reason: `an OTLP JSON export (\`resourceSpans\`, ${entries.length} spans)` };
+    return { score: 0.95, reason: `an OTLP JSON export (\`resourceSpans\`, ${count} spans)` };
   }
   if (Array.isArray(value) && value.length > 0 && (isFlatSpan(value[0]) || isOtlpSpanShape(value[0]))) {
     const spans = value.filter((v) => isFlatSpan(v) || isOtlpSpanShape(v)).length;
@@ -513,7 +544,7 @@ function loadOtelLines(values: unknown[], lineNumbers: number[], source: SourceT
   const lineText = lineTexts(source.text);
   values.forEach((value, i) => {
     const lineSource: SourceText = { file: source.file, text: lineText(lineNumbers[i]), lineOffset: lineNumbers[i] - 1 };
-    const entries = isOtlpExport(value) ? otlpSpanEntries(value, []) : [{ raw: value, path: [] as Path, resource: {} }];
+    const entries: SpanEntry[] = isOtlpExport(value) ? otlpSpanEntries(value) : [{ raw: value, resource: {} }];
     for (const entry of entries) {
       const span = { ...normalize(entry, lineSource), line: lineNumbers[i] };
       let trace = traces.get(span.traceId);

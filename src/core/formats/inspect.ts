@@ -42,6 +42,63 @@ export const inspectSampleSchema = z.looseObject({
 type InspectSample = z.infer<typeof inspectSampleSchema>;
 type ChatMessage = z.infer<typeof chatMessage>;
 
+// What the schemas accept, checked by hand for the common case: zod parsing every message of a
+// log cost more than JSON.parse of it. Anything these reject goes to zod for its exact message,
+// so they may be stricter than the schemas, never looser.
+const nullishString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
+const CHAT_ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+function plainContent(v: unknown): boolean {
+  if (typeof v === 'string') return true;
+  if (!Array.isArray(v)) return false;
+  for (const part of v) if (!isObject(part) || typeof part.type !== 'string') return false;
+  return true;
+}
+
+function plainToolCalls(v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (!Array.isArray(v)) return false;
+  for (const c of v) if (!isObject(c) || typeof c.function !== 'string' || !nullishString(c.id) || !nullishString(c.parse_error)) return false;
+  return true;
+}
+
+function plainChatMessage(m: unknown): boolean {
+  if (!isObject(m) || typeof m.role !== 'string' || !CHAT_ROLES.has(m.role) || !plainContent(m.content) || !plainToolCalls(m.tool_calls)) return false;
+  const callId = m.tool_call_id;
+  if (!(nullishString(callId) || (Array.isArray(callId) && callId.every((c) => typeof c === 'string')))) return false;
+  if (!nullishString(m.function) || !nullishString(m.model)) return false;
+  const error = m.error;
+  return error === undefined || error === null || (isObject(error) && optionalString(error.type) && optionalString(error.message));
+}
+
+function plainSample(v: unknown): InspectSample | undefined {
+  if (!isObject(v)) return undefined;
+  if (!(typeof v.id === 'string' || (typeof v.id === 'number' && Number.isFinite(v.id)))) return undefined;
+  if (typeof v.epoch !== 'number' || !Number.isSafeInteger(v.epoch)) return undefined;
+  if (!(typeof v.input === 'string' || Array.isArray(v.input))) return undefined;
+  const target = v.target;
+  if (!(nullishString(target) || (Array.isArray(target) && target.every((t) => typeof t === 'string')))) return undefined;
+  if (!Array.isArray(v.messages) || !v.messages.every(plainChatMessage)) return undefined;
+  const output = v.output;
+  if (!(output === undefined || output === null || (isObject(output) && nullishString(output.model) && nullishString(output.completion)))) return undefined;
+  const scores = v.scores;
+  if (scores !== undefined && scores !== null) {
+    if (!isObject(scores)) return undefined;
+    for (const key in scores) {
+      const sc = scores[key];
+      if (!isObject(sc) || !('value' in sc) || !nullishString(sc.answer) || !nullishString(sc.explanation)) return undefined;
+    }
+  }
+  if (!(v.metadata === undefined || v.metadata === null || isObject(v.metadata))) return undefined;
+  const attachments = v.attachments;
+  if (attachments !== undefined && attachments !== null) {
+    if (!isObject(attachments)) return undefined;
+    for (const key in attachments) if (typeof attachments[key] !== 'string') return undefined;
+  }
+  return v as InspectSample;
+}
+
 /** The log-level context a sample is read with (the `.json` log's `eval`, or a `.eval` zip's header.json). */
 export interface InspectLogContext {
   eval?: Record<string, unknown>;
@@ -98,7 +155,8 @@ const ROLE: Record<ChatMessage['role'], Role> = { system: 'system', user: 'user'
 function toMessages(sample: InspectSample): Message[] {
   const messages = sample.messages.map((m, position): Message => {
     const parts = readContent(m.content, sample.attachments);
-    const toolCalls = [...(m.tool_calls ?? []).map((c) => toolCallFromRaw(c.function, c.arguments, c.id ?? undefined)), ...parts.serverToolCalls];
+    const calls = (m.tool_calls ?? []).map((c) => toolCallFromRaw(c.function, c.arguments, c.id ?? undefined));
+    const toolCalls = parts.serverToolCalls.length ? [...calls, ...parts.serverToolCalls] : calls;
     const message: Message = { position, role: ROLE[m.role], content: parts.text, toolCalls };
     if (parts.reasoning) message.reasoning = parts.reasoning;
     if (m.role === 'tool') {
@@ -160,7 +218,7 @@ export function inspectRecordId(sampleId: string | number, epoch: number, manyEp
 
 /** One sample (an `EvalSample` value) as a trajectory. */
 export function loadInspectSample(value: unknown, source: SourceText, id: string): Trajectory {
-  const sample = checkSchema(inspectSampleSchema, value, source, 'an Inspect AI sample');
+  const sample = plainSample(value) ?? checkSchema(inspectSampleSchema, value, source, 'an Inspect AI sample');
   const context = (isObject(value) ? contextOfSample.get(value) : undefined) ?? {};
   const spec = context.eval ?? {};
   const messages = toMessages(sample);

@@ -99,7 +99,7 @@ export async function runBatchAudit(positionals: string[], values: Record<string
     const manifestPath = join(jobDir, 'job.json');
     if (!existsSync(manifestPath)) writeFileAtomic(manifestPath, `${JSON.stringify({ version: 1, configuration, createdAt: new Date().toISOString() }, null, 2)}\n`);
     io.err(`trajaudit audit --batch: ${cases.length} case(s) to audit, ${rows.length - cases.length} reused; job ${jobDir}${resumed ? ' (resumed)' : ''}`);
-    result = await withSigint(io, (signal) =>
+    const run = withSigint(io, (signal) =>
       runSearchAuditorBatch(cases, {
         search: options,
         provider: createBatchProvider(settings),
@@ -115,6 +115,15 @@ export async function runBatchAudit(positionals: string[], values: Record<string
           io.err(`stage ${BATCH_STAGES.indexOf(stage) + 1} (${stage}): submitted ${n} request(s) in batch ${ids.join(', ')}`),
       }),
     );
+    try {
+      result = await run;
+    } catch (error) {
+      // Provider errors (ModelError), a state file that does not fit, an interrupt: one line; the
+      // job folder keeps what was submitted, so the same command resumes once the cause is fixed.
+      const message = (error as Error).name === 'AbortError' ? 'interrupted' : (error as Error).message.split('\n')[0];
+      io.err(`trajaudit audit --batch: ${message} (job ${jobDir}; rerun the same command to resume)`);
+      return 1;
+    }
     const byCase = new Map(cases.map((c) => [c.caseId, c]));
     for (const row of rows) {
       if (row.cached) continue;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { caseKey } from '../../../../src/core/audit/batch/searchAuditorBatch';
 import type { AuditResult } from '../../../../src/core/audit/types';
@@ -105,6 +105,24 @@ describe('trajaudit audit <folder> --batch [--detach] (CLI, issue 17)', function
       [9, 1, 1, 2, 2],
       'the branches, two resubmissions of the failing item, adjudication and repair of the other two',
     );
+  });
+
+  it('a broken stage state file is one line naming the file and the JSON path, and nothing is submitted', async () => {
+    const dir = tempDir('trajaudit-batch-cli-');
+    writeCorpus(dir, 2);
+    const args = ['audit', dir, '--method', 'searchauditor', '--batch', '--model', 'mock-gpt', '--base-url', server.openaiBaseUrl, '--detach'];
+    assert.equal((await runCli(args)).code, 0);
+    const [job] = readdirSync(join(dir, '.trajaudit-batch'));
+    const statePath = join(dir, '.trajaudit-batch', job, 'stage-1-branches.json');
+    const state = JSON.parse(readFileSync(statePath, 'utf8'));
+    state.items[Object.keys(state.items)[0]].attempts = 'two';
+    writeFileSync(statePath, JSON.stringify(state));
+    const broken = await runCli(args);
+    assert.equal(broken.code, 1);
+    const last = broken.err.split('\n').at(-1)!;
+    assert.match(last, /^trajaudit audit --batch: .*stage-1-branches\.json: items\.c[0-9a-f]{24}-holistic-a1\.attempts: .*rerun the same command to resume\)$/);
+    assert.doesNotMatch(broken.err, /internal error|\n\s+at /);
+    assert.equal(server.batchSubmissions.length, 1);
   });
 
   it('refuses --detach without --batch, a folder without --batch, and --batch with another method', async () => {

@@ -157,9 +157,26 @@ export const WIND: Topic = {
   ],
 };
 
-export const TOPICS = [PENSION, MARATHON, WIND];
+/** The topic of the seed query that seed-query expansion adds (see builderModel). */
+export const ADMIN: Topic = {
+  key: /administration|running costs/,
+  synthesis: {
+    query: "What share of its assets did the Nordhavn municipal employees' pension fund spend on running costs in 2023?",
+    golden_answer: '0.21 percent',
+    golden_doc_ids: ['p01'],
+    irrelevant_doc_ids: ['p04'],
+    evidence_spans: [{ doc_id: 'p01', text: 'Costs of administration were 0.21 percent of assets' }],
+    reasoning_steps: ["The fund's 2023 annual report states its administration costs as a share of assets: 0.21 percent."],
+  },
+  distractors: [],
+};
+export const EXPANDED_SEED = 'What share of its assets did Nordhavn Municipal Pension Fund spend on administration in 2023?';
+
+export const TOPICS = [ADMIN, PENSION, MARATHON, WIND];
 
 const topicOf = (text: string): Topic | undefined => TOPICS.find((t) => t.key.test(text));
+/** Stage B and C prompts carry the item's query, which is its topic's synthesized query. */
+const topicOfItem = (text: string): Topic | undefined => TOPICS.find((t) => text.includes(t.synthesis.query));
 
 /** The ids of the documents a prompt lists (`Document N [id] …`). */
 export function listedIds(text: string): string[] {
@@ -183,6 +200,7 @@ export function builderModel(options: BuilderModelOptions = {}): (r: MockRequest
   return (r) => {
     options.seen?.push(r);
     const text = `${r.system}\n${r.userText}`;
+    if (r.system.includes('You write new seed queries')) return json({ queries: [{ query: EXPANDED_SEED, intent: 'factual_lookup' }] });
     if (r.system.includes('list the information needs')) {
       const title = /title: ([^|\n]+)/.exec(r.userText)?.[1]?.trim() ?? 'this document';
       return json({ subqueries: [`What does "${title}" report?`, `When was "${title}" published?`] });
@@ -199,7 +217,7 @@ export function builderModel(options: BuilderModelOptions = {}): (r: MockRequest
       return json({ ...reply, irrelevant_doc_ids: reply.irrelevant_doc_ids.filter((id) => listed.has(id)) });
     }
     if (r.system.includes('You write adversarial documents')) {
-      const topic = topicOf(r.userText);
+      const topic = topicOfItem(r.userText);
       return json({ distractor_docs: topic?.distractors ?? [] });
     }
     if (r.system.includes('You check distractor documents')) {
@@ -214,7 +232,7 @@ export function builderModel(options: BuilderModelOptions = {}): (r: MockRequest
       });
     }
     // Stage C (harness stage-c's prompts).
-    const topic = topicOf(text);
+    const topic = topicOfItem(text);
     if (text.includes('Answer the question using ONLY the documents')) {
       const span = topic?.synthesis.evidence_spans[0];
       return json({

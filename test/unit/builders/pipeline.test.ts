@@ -9,7 +9,7 @@ import { applyReviewChanges } from '../../../src/core/items/blindReviews';
 import { emptySidecar, writeSidecar } from '../../../src/core/sidecar/sidecarFile';
 import { startMockModelServer, type MockModelServer, type MockRequest } from '../../mock/mockModelServer';
 import { runCli, tempDir } from '../helpers';
-import { builderModel, MARATHON, PENSION, POOL, SEEDS, WIND, type Synthesis } from './helpers';
+import { ADMIN, builderModel, EXPANDED_SEED, MARATHON, PENSION, POOL, SEEDS, WIND, type Synthesis } from './helpers';
 
 const readJsonl = (path: string): any[] =>
   readFileSync(path, 'utf8')
@@ -225,5 +225,61 @@ describe('build items: the Stage-A query constraints', function () {
     assert.equal(drop.stage, 'stage-a');
     assert.match(drop.seed_query, /Nordhavn/);
     assert.match(drop.reasons.join(' '), /all 2 attempt\(s\)[\s\S]*title of golden document p01/);
+  });
+});
+
+describe('build items: seed-query expansion and a retrieval command', function () {
+  this.timeout(30_000);
+  let server: MockModelServer;
+  beforeEach(async () => {
+    server = await startMockModelServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('expands the real seeds of a domain, retrieves with the command, analyses each high-authority document once', async () => {
+    const seen: MockRequest[] = [];
+    server.script(builderModel({ seen }));
+    const dir = tempDir();
+    const seeds = join(dir, 'seeds.txt');
+    writeFileSync(seeds, '# finance\nWhat return did Nordhavn Municipal Pension Fund make on listed equities compared with bonds in 2023?\n');
+    const out = join(dir, 'items.jsonl');
+    const retrieve = `grep -i -e Nordhavn -e pension ${POOL}; : {query}`;
+    const r = await runCli([
+      'build',
+      'items',
+      '--seeds',
+      seeds,
+      '--domain',
+      'finance',
+      '--expand',
+      '1',
+      '--retrieve',
+      retrieve,
+      '--out',
+      out,
+      '--base-url',
+      server.openaiBaseUrl,
+      '--model',
+      'm',
+      '--json',
+    ]);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(JSON.parse(r.out).expanded_seeds, 1);
+    const items = readJsonl(out);
+    assert.deepEqual(
+      items.map((i) => i.query),
+      [PENSION.synthesis.query, ADMIN.synthesis.query],
+    );
+    assert.equal(items[0].domain, 'finance');
+    assert.deepEqual(items[1].provenance.stage_a.seed_source, 'expanded');
+    assert.equal(items[1].provenance.stage_a.seed_query, EXPANDED_SEED);
+    assert.deepEqual(items[1].provenance.stage_a.seed_prompt, { prompt: 'stage-a/v1/seed-expansion', model: 'openai:m' });
+    const expansion = seen.filter((q) => q.system.includes('You write new seed queries'));
+    assert.equal(expansion.length, 1);
+    assert.match(expansion[0].userText, /Domain: finance[\s\S]*1\. What return did Nordhavn/);
+    const analysed = seen.filter((q) => q.system.includes('list the information needs')).map((q) => /Document 1 \[(\w+)\]/.exec(q.userText)?.[1]);
+    assert.deepEqual([...analysed].sort(), ['p01', 'p02'], 'one subquery call per high-authority document, shared by both seeds');
   });
 });

@@ -139,30 +139,42 @@ export interface StratifiedSample {
 const modeOf = (item: DelegationItem): string => (item.mode ?? '').trim() || '(no mode)';
 const infoPoints = (item: DelegationItem): number => item.evidence_spans.length;
 
-/** Largest-remainder apportionment of `total` over `sizes`, each at most its size. */
-function apportion(sizes: Map<string, number>, total: number, floor: Map<string, number>): Map<string, number> {
-  const out = new Map(floor);
-  let left = total - [...out.values()].reduce((a, b) => a + b, 0);
-  while (left > 0) {
-    const room = [...sizes].filter(([k, n]) => (out.get(k) ?? 0) < n);
-    if (room.length === 0) break;
-    const all = room.reduce((a, [, n]) => a + n, 0);
-    const shares = room.map(([k, n]) => ({ k, exact: (left * n) / all }));
-    let given = 0;
-    for (const s of shares) {
-      const whole = Math.min(Math.floor(s.exact), (sizes.get(s.k) ?? 0) - (out.get(s.k) ?? 0));
-      out.set(s.k, (out.get(s.k) ?? 0) + whole);
-      given += whole;
+/**
+ * Quotas by mode: proportional to the pool, at least `min` per mode (or all a mode has), never more
+ * than a mode has. A mode whose proportional share falls below its minimum (or above its size) is
+ * fixed there and the rest is shared again among the others; what is left after the whole parts
+ * goes by the largest remainder (ties: mode name).
+ */
+function modeQuotas(sizes: ReadonlyMap<string, number>, total: number, min: number): Map<string, number> {
+  const floorOf = (m: string) => Math.min(min, sizes.get(m) ?? 0);
+  const floorSum = [...sizes.keys()].reduce((a, m) => a + floorOf(m), 0);
+  // When the minimums alone exceed the sample, the sample is shared in proportion to the minimums.
+  const weights = floorSum > total ? new Map([...sizes.keys()].map((m) => [m, floorOf(m)])) : sizes;
+  const lower = (m: string) => (floorSum > total ? 0 : floorOf(m));
+  const fixed = new Map<string, number>();
+  let open = [...weights.keys()].filter((m) => (weights.get(m) ?? 0) > 0);
+  for (;;) {
+    const left = total - [...fixed.values()].reduce((a, b) => a + b, 0);
+    const weight = open.reduce((a, m) => a + (weights.get(m) ?? 0), 0);
+    const share = (m: string) => (weight ? (left * (weights.get(m) ?? 0)) / weight : 0);
+    const outside = open.filter((m) => share(m) < lower(m) || share(m) > (sizes.get(m) ?? 0));
+    if (outside.length === 0) {
+      const out = new Map(fixed);
+      for (const m of open) out.set(m, Math.floor(share(m)));
+      let rest = total - [...out.values()].reduce((a, b) => a + b, 0);
+      const byRemainder = [...open].sort((a, b) => share(b) - Math.floor(share(b)) - (share(a) - Math.floor(share(a))) || a.localeCompare(b));
+      for (const m of byRemainder) {
+        if (rest <= 0) break;
+        if ((out.get(m) ?? 0) < (sizes.get(m) ?? 0)) {
+          out.set(m, (out.get(m) ?? 0) + 1);
+          rest--;
+        }
+      }
+      return out;
     }
-    if (given === 0) {
-      // Hand out single items by the largest remainder (ties: mode name), then recompute.
-      const next = shares.sort((a, b) => b.exact - Math.floor(b.exact) - (a.exact - Math.floor(a.exact)) || a.k.localeCompare(b.k))[0];
-      out.set(next.k, (out.get(next.k) ?? 0) + 1);
-      given = 1;
-    }
-    left -= given;
+    for (const m of outside) fixed.set(m, share(m) < lower(m) ? lower(m) : (sizes.get(m) ?? 0));
+    open = open.filter((m) => !outside.includes(m));
   }
-  return out;
 }
 
 /**
@@ -177,11 +189,7 @@ export function stratifiedSample(items: readonly DelegationItem[], options: Samp
   for (const item of items) byMode.set(modeOf(item), [...(byMode.get(modeOf(item)) ?? []), item]);
   const modes = [...byMode.keys()].sort();
   const sizes = new Map(modes.map((m) => [m, (byMode.get(m) ?? []).length]));
-  const min = options.minPerMode ?? 5;
-  const floor = new Map(modes.map((m) => [m, Math.min(min, sizes.get(m) ?? 0)]));
-  // When the minimums alone exceed the sample, the minimums are apportioned instead.
-  const floorTotal = [...floor.values()].reduce((a, b) => a + b, 0);
-  const quotas = floorTotal > size ? apportion(floor, size, new Map()) : apportion(sizes, size, floor);
+  const quotas = modeQuotas(sizes, size, options.minPerMode ?? 5);
   const ids: string[] = [];
   for (const mode of modes) {
     const quota = quotas.get(mode) ?? 0;

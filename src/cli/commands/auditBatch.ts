@@ -30,6 +30,8 @@ export const BATCH_JOBS_DIR = '.trajaudit-batch';
 interface CaseRow {
   file: string;
   record: string;
+  /** The batch case of a record that is audited (not reused). */
+  caseId?: string;
   audit?: AuditResult;
   cached?: boolean;
   error?: string;
@@ -74,7 +76,10 @@ export async function runBatchAudit(positionals: string[], values: Record<string
     rows.push(row);
     const reused = values.rerun ? undefined : cachedAudit(sidecars.get(c.file), c.record, auditKey({ contentSha256: recordContentSha256(c.trajectory), ...keyParts }));
     if (reused) Object.assign(row, { audit: reused, cached: true });
-    else cases.push({ caseId: caseIdOf(root, c.file, c.record), trajectory: c.trajectory, trajectorySha256: fileSha.get(c.file)! });
+    else {
+      row.caseId = caseIdOf(root, c.file, c.record, fileSha.get(c.file)!);
+      cases.push({ caseId: row.caseId, trajectory: c.trajectory, trajectorySha256: fileSha.get(c.file)! });
+    }
   }
 
   const configuration = {
@@ -127,9 +132,9 @@ export async function runBatchAudit(positionals: string[], values: Record<string
     const byCase = new Map(cases.map((c) => [c.caseId, c]));
     for (const row of rows) {
       if (row.cached) continue;
-      const outcome = result.cases.get(caseIdOf(root, row.file, row.record));
+      const outcome = row.caseId ? result.cases.get(row.caseId) : undefined;
       if (!outcome) continue;
-      if ('audit' in outcome) row.audit = { ...outcome.audit, contentSha256: recordContentSha256(byCase.get(caseIdOf(root, row.file, row.record))!.trajectory) };
+      if ('audit' in outcome) row.audit = { ...outcome.audit, contentSha256: recordContentSha256(byCase.get(row.caseId!)!.trajectory) };
       else Object.assign(row, { error: outcome.error, stage: outcome.stage });
     }
   }
@@ -208,10 +213,15 @@ export async function runBatchAudit(positionals: string[], values: Record<string
   return errors.length || collection.unreadable.length ? 1 : 0;
 }
 
-/** Stable across runs and unique per record: the path below the audited folder and the record id. */
-function caseIdOf(root: string, file: string, record: string): string {
+/**
+ * Stable across runs and unique per record: the path below the audited folder, the record id and
+ * the file's hash. A file edited between runs gets new custom ids (its requests changed: they
+ * carry its hash as the cache key), so its records are sent anew instead of clashing with the
+ * requests submitted for the old content.
+ */
+export function caseIdOf(root: string, file: string, record: string, fileSha256: string): string {
   const relative = file.startsWith(root) ? file.slice(root.length).replace(/^[\\/]+/, '') : file;
-  return JSON.stringify([relative, record]);
+  return JSON.stringify([relative, record, fileSha256]);
 }
 
 function estimateLine(e: BatchCostEstimate): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { caseKey } from '../../../../src/core/audit/batch/searchAuditorBatch';
+import { createHash } from 'node:crypto';
 import type { AuditResult } from '../../../../src/core/audit/types';
 import { startMockModelServer, type MockModelServer } from '../../../mock/mockModelServer';
 import { runCli, tempDir } from '../../helpers';
@@ -82,29 +82,56 @@ describe('trajaudit audit <folder> --batch [--detach] (CLI, issue 17)', function
     const dir = tempDir('trajaudit-batch-cli-');
     writeCorpus(dir, 3);
     const failing = (ids: string[]) => ({ items: Object.fromEntries(ids.map((id) => [id, 'errored' as const])) });
-    // The holistic branch of the first case errors in every batch it is in: 3 submissions, the default limit.
-    const target = `${caseKey(JSON.stringify(['case-000.json', '0']))}-holistic-a1`;
-    server.batchOutcome(failing([target]), failing([target]), failing([target]));
     const args = ['audit', dir, '--method', 'searchauditor', '--batch', '--provider', 'anthropic', '--model', 'mock-claude', '--base-url', server.anthropicBaseUrl];
     const first = await runCli([...args, '--detach', '--json']);
     assert.equal(first.code, 0, first.err);
     const estimate = JSON.parse(first.out).estimate;
     assert.equal(estimate.cost_usd, null);
     assert.match(estimate.note, /cost unknown.*--price/);
-    assert.ok(server.batchSubmissions[0].customIds.includes(target));
+    // The adjudication of one case errors in every batch it is in: 3 submissions, the default limit.
+    const key = server.batchSubmissions[0].customIds[0].replace(/-holistic-a1$/, '');
+    const target = `${key}-adj-a1`;
+    server.batchOutcome(failing([target]), failing([target]), failing([target]));
     const done = await runCli([...args, '--json', '--poll-seconds', '0']);
     assert.equal(done.code, 1, done.err);
     const report = JSON.parse(done.out);
     const errors = report.results.filter((r: { error?: string }) => r.error);
     assert.equal(errors.length, 1);
-    assert.equal(errors[0].stage, 'branches');
-    assert.match(errors[0].error, /holistic: batch item errored \(500\)/);
+    assert.equal(errors[0].stage, 'adjudication');
+    assert.match(errors[0].error, /^stage adjudication: batch item errored \(500\): /);
     assert.equal(report.results.filter((r: { audit?: unknown }) => r.audit).length, 2);
     assert.deepEqual(
       server.batchSubmissions.map((b) => b.customIds.length),
-      [9, 1, 1, 2, 2],
-      'the branches, two resubmissions of the failing item, adjudication and repair of the other two',
+      [9, 3, 1, 1, 2],
+      'the branches, the adjudications, two resubmissions of the failing one, the repairs of the other two',
     );
+    // The error is recorded with the closed job, too.
+    const [closed] = readdirSync(join(dir, '.trajaudit-batch', 'done'));
+    const job = JSON.parse(readFileSync(join(dir, '.trajaudit-batch', 'done', closed, 'job.json'), 'utf8'));
+    assert.deepEqual(
+      job.errors.map((e: { stage: string }) => e.stage),
+      ['adjudication'],
+    );
+  });
+
+  it('a file edited between a detached run and the rerun is sent again with its new content; the others are not', async () => {
+    const dir = tempDir('trajaudit-batch-cli-');
+    const files = writeCorpus(dir, 3);
+    const args = ['audit', dir, '--method', 'searchauditor', '--batch', '--model', 'mock-gpt', '--base-url', server.openaiBaseUrl, '--poll-seconds', '0'];
+    assert.equal((await runCli([...args, '--detach'])).code, 0);
+    const edited = JSON.parse(readFileSync(files[1], 'utf8'));
+    edited.predicted_answer = 'Ragnar Östberg';
+    writeFileSync(files[1], JSON.stringify(edited));
+    const done = await runCli([...args, '--json']);
+    assert.equal(done.code, 0, done.err);
+    assert.deepEqual(
+      server.batchSubmissions.map((b) => b.customIds.length),
+      [9, 3, 3, 3],
+      'the edited file’s three branches go into a new stage-1 batch',
+    );
+    const audits = JSON.parse(done.out).results.map((r: { audit: AuditResult }) => r.audit);
+    assert.equal(audits.length, 3);
+    assert.equal(sidecarAudits(files[1])[0].trajectorySha256, createHash('sha256').update(readFileSync(files[1])).digest('hex'));
   });
 
   it('a broken stage state file is one line naming the file and the JSON path, and nothing is submitted', async () => {

@@ -68,6 +68,12 @@ export interface DsqaScore {
   by_category: Record<string, DsqaAggregate>;
   /** Share of items with ≥ 1 fully correct sample among their first n samples (n = 1, 2, 4, 8), over the items with ≥ n samples (rate null when there are none); present when some item has several samples. */
   fully_correct_at_n: Record<string, { items: number; rate: number | null }> | null;
+  /**
+   * pass@k for k = 1, 2, 4, 8 (seed 001's fully-correct rate at n samples), by the unbiased
+   * estimator over all of an item's samples: 1 − C(n−c, k) / C(n, k) with n samples of which c are
+   * fully correct, averaged over the items with n ≥ k; a k no item has enough samples for is left out.
+   */
+  pass_at: Record<string, number>;
   per_item: { id: string; sample: number; score: ItemScore }[];
 }
 
@@ -97,6 +103,19 @@ function groupBy<T>(values: readonly T[], key: (v: T) => string): Map<string, T[
 }
 
 export const PASS_AT = [1, 2, 4, 8] as const;
+
+/**
+ * The unbiased pass@k estimate of one item, 1 − C(n−c, k) / C(n, k), computed as a running product
+ * (Π_{i=n−c+1..n} (1 − k/i)) so that large n never overflows. Needs 1 ≤ k ≤ n and 0 ≤ c ≤ n.
+ */
+export function passAtK(n: number, c: number, k: number): number {
+  if (!Number.isInteger(n) || !Number.isInteger(c) || !Number.isInteger(k) || k < 1 || k > n || c < 0 || c > n)
+    throw new RangeError(`pass@k needs whole numbers 1 ≤ k ≤ n and 0 ≤ c ≤ n, got n=${n} c=${c} k=${k}`);
+  if (n - c < k) return 1;
+  let allFail = 1;
+  for (let i = n - c + 1; i <= n; i++) allFail *= 1 - k / i;
+  return 1 - allFail;
+}
 
 export function scoreDeepSearchQa(items: readonly DsqaItem[]): DsqaScore {
   const primary = items
@@ -134,10 +153,21 @@ export function scoreDeepSearchQa(items: readonly DsqaItem[]): DsqaScore {
       atN[String(k)] = { items: eligible.length, rate: eligible.length === 0 ? null : hits / eligible.length };
     }
   }
+  const passAt: Record<string, number> = {};
+  const sampled = items.filter((it) => it.samples.length > 0);
+  for (const k of PASS_AT) {
+    const eligible = sampled.filter((it) => it.samples.length >= k);
+    if (eligible.length === 0) continue;
+    const estimates = eligible.map((it) =>
+      passAtK(it.samples.length, it.samples.filter((s) => scoreJudgment(s.judgment, it.answerType).category === 'fully_correct').length, k),
+    );
+    passAt[String(k)] = mean(estimates);
+  }
   return {
     kind: 'deepsearchqa',
     n,
     metrics,
+    pass_at: passAt,
     ci95,
     by_answer_type: Object.fromEntries([...byType].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, aggregate(v.map((p) => p.score))])),
     by_category: Object.fromEntries([...byCategory].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, aggregate(v.map((p) => p.score))])),

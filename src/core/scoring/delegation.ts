@@ -11,6 +11,7 @@
 //   document can be cited is by finding it with a search.
 // - searches_mean: mean `searches` over outputs that report it.
 // - answer_accuracy: share of outputs judged correct (judge: `exact` by default).
+// Each figure is also given by setting, order, and the item's mode, language and domain.
 // Rates with an empty denominator are null.
 import type { DelegationItem } from '../items/schemas';
 import { meanOrNull } from './stats';
@@ -44,6 +45,10 @@ export interface DelegationScore {
   metrics: Omit<DelegationGroup, 'n'>;
   by_setting: Record<string, DelegationGroup>;
   by_order: Record<string, DelegationGroup>;
+  /** By the item's optional `mode`, `language` and `domain` fields (seed 000); `(unspecified)` when absent. */
+  by_mode: Record<string, DelegationGroup>;
+  by_language: Record<string, DelegationGroup>;
+  by_domain: Record<string, DelegationGroup>;
   by_distractor_type: Record<string, { documents: number; cited: number; rate: number | null }>;
   /** Cited ids that are none of the item's documents (e.g. unmapped run-local ids such as rs1). */
   unknown_citations: number;
@@ -112,6 +117,14 @@ function by(
   return Object.fromEntries([...groups.keys()].sort().map((k) => [k, group(groups.get(k) as DelegationOutput[], items)]));
 }
 
+/** An item's `mode` / `language` / `domain` as a group name. */
+function itemField(items: ReadonlyMap<string, DelegationItem>, field: 'mode' | 'language' | 'domain'): (o: DelegationOutput) => string {
+  return (o) => {
+    const value = (items.get(o.id) as Record<string, unknown> | undefined)?.[field];
+    return typeof value === 'string' && value.trim() ? value.trim() : '(unspecified)';
+  };
+}
+
 export function scoreDelegation(outputs: readonly DelegationOutput[], items: ReadonlyMap<string, DelegationItem>): DelegationScore {
   const { n, ...metrics } = group(outputs, items);
   const byType = new Map<string, { documents: number; cited: number }>();
@@ -135,6 +148,9 @@ export function scoreDelegation(outputs: readonly DelegationOutput[], items: Rea
     metrics,
     by_setting: by(outputs, (o) => o.setting, items),
     by_order: by(outputs, (o) => o.order ?? '(unspecified)', items),
+    by_mode: by(outputs, itemField(items, 'mode'), items),
+    by_language: by(outputs, itemField(items, 'language'), items),
+    by_domain: by(outputs, itemField(items, 'domain'), items),
     by_distractor_type: Object.fromEntries(
       [...byType.keys()].sort().map((t) => {
         const e = byType.get(t) as { documents: number; cited: number };

@@ -32,7 +32,15 @@ export function contractJson(score: KindScore): Record<string, unknown> {
       out = { kind: score.kind, n: score.n, metrics: score.metrics, per_class: score.per_class, confusion: score.confusion };
       break;
     case 'deepsearchqa':
-      out = { kind: score.kind, n: score.n, metrics: score.metrics, ci95: score.ci95, by_answer_type: score.by_answer_type, by_category: score.by_category };
+      out = {
+        kind: score.kind,
+        n: score.n,
+        metrics: score.metrics,
+        ci95: score.ci95,
+        by_answer_type: score.by_answer_type,
+        by_category: score.by_category,
+        pass_at: score.pass_at,
+      };
       break;
     case 'nuggets':
       out = { kind: score.kind, conditions: score.conditions, improvement: score.improvement };
@@ -55,6 +63,9 @@ export function contractJson(score: KindScore): Record<string, unknown> {
         metrics: score.metrics,
         by_setting: score.by_setting,
         by_order: score.by_order,
+        by_mode: score.by_mode,
+        by_language: score.by_language,
+        by_domain: score.by_domain,
         by_distractor_type: score.by_distractor_type,
       };
       break;
@@ -199,6 +210,11 @@ function dsqaTables(s: DsqaScore): Table[] {
       head: ['n', 'items', 'fully correct'],
       rows: Object.entries(s.fully_correct_at_n).map(([k, v]) => [k, String(v.items), pct(v.rate)]),
     });
+    tables.push({
+      title: 'pass@k (unbiased estimator over all samples, averaged over the items with ≥ k samples)',
+      head: ['k', 'pass@k'],
+      rows: Object.entries(s.pass_at).map(([k, v]) => [k, pct(v)]),
+    });
   }
   return tables;
 }
@@ -278,6 +294,9 @@ function delegationTables(s: DelegationScore): Table[] {
     { title: `Delegation (n = ${s.n})`, head, rows: [delegationRow('all', { n: s.n, ...s.metrics })] },
     { title: 'By setting', head, rows: Object.entries(s.by_setting).map(([k, v]) => delegationRow(k, v)) },
     { title: 'By document order', head, rows: Object.entries(s.by_order).map(([k, v]) => delegationRow(k, v)) },
+    { title: 'By mode', head, rows: Object.entries(s.by_mode).map(([k, v]) => delegationRow(k, v)) },
+    { title: 'By language', head, rows: Object.entries(s.by_language).map(([k, v]) => delegationRow(k, v)) },
+    { title: 'By domain', head, rows: Object.entries(s.by_domain).map(([k, v]) => delegationRow(k, v)) },
     {
       title: 'By distractor type',
       head: ['type', 'documents shown', 'cited', 'rate'],

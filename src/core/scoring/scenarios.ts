@@ -175,7 +175,8 @@ interface RegisteredSource {
 
 const URL_PATTERN = /https?:\/\/[^\s<>"'`()[\]{}，。；、）》」』]+/giu;
 const SOURCE_ID_PATTERN = /(?<![A-Za-z0-9_])S(\d{1,3})(?![A-Za-z0-9_])/g;
-const UNVERIFIED_FLAG = /blocked|unverified|not verified|unreachable|inaccessible|\b40[134]\b|timed? ?out|未复检|未验证|未核实|存疑|不可达|无信源|无法访问|D ?级/iu;
+const UNVERIFIED_FLAG =
+  /blocked|unverified|not verified|unreachable|inaccessible|\b40[134]\b|timed? ?out|未复检|未验证|未核实|存疑|不可达|无信源|无法访问|D ?级/iu;
 const GRADE_LABEL = /(?:证据级别|证据等级|evidence grade|grade|级别)\s*[:：为]?\s*([ABCD])(?![A-Za-z])|(?<![A-Za-z])([ABCD])\s*级/giu;
 
 /** `https://www.Example.com/a/#x` → `example.com/a`: the form registered URLs are compared in. */
@@ -223,7 +224,11 @@ function citationsOf(deliverable: string, sources: readonly RegisteredSource[]):
       out.push(
         source
           ? { text: url, line, source }
-          : { text: url, line, unregistered: hosts.has(hostOf(url)) ? 'a page of a registered domain that is not itself registered' : `domain ${hostOf(url)} is not registered` },
+          : {
+              text: url,
+              line,
+              unregistered: hosts.has(hostOf(url)) ? 'a page of a registered domain that is not itself registered' : `domain ${hostOf(url)} is not registered`,
+            },
       );
     }
     // Source ids only when the set names its sources S<n>; a URL's path is not searched for ids.
@@ -251,7 +256,8 @@ export function checkDeliverable(set: ScenarioSet, scenario: ScenarioSet['scenar
   const laundering: string[] = [];
   for (const c of citations) {
     for (const grade of gradeLabels(c.line)) {
-      if (c.source?.grade && grade !== c.source.grade) laundering.push(`labels ${c.text} grade ${grade}, but ${c.source.id} is registered as grade ${c.source.grade}`);
+      if (c.source?.grade && grade !== c.source.grade)
+        laundering.push(`labels ${c.text} grade ${grade}, but ${c.source.id} is registered as grade ${c.source.grade}`);
       else if (c.unregistered && (grade === 'A' || grade === 'B')) laundering.push(`labels ${c.text} grade ${grade}, but it is not a registered source`);
     }
   }

@@ -60,7 +60,9 @@ describe('scenario deliverables checked mechanically (seed 003)', () => {
 
   it('a cross-grade label fails the E3 criterion (no laundering); an unregistered URL labelled A or B does too', () => {
     const relabelled = checkDeliverable(set, A, `[S1](B 级) ${S1}`);
-    assert.deepEqual(relabelled.failures, [{ criterion: 'TSA-B2', reason: `labels ${S1} grade B, but S1 is registered as grade A; labels S1 grade B, but S1 is registered as grade A` }]);
+    assert.deepEqual(relabelled.failures, [
+      { criterion: 'TSA-B2', reason: `labels ${S1} grade B, but S1 is registered as grade A; labels S1 grade B, but S1 is registered as grade A` },
+    ]);
     const laundered = checkDeliverable(set, A, '证据级别 A:https://openai.com/research (未复检)');
     assert.deepEqual(laundered.failures, [{ criterion: 'TSA-B2', reason: 'labels https://openai.com/research grade A, but it is not a registered source' }]);
   });
@@ -83,7 +85,10 @@ describe('scenario deliverables checked mechanically (seed 003)', () => {
     assert.deepEqual(r.score.scenarios['TS-B'], { a: 100, b: 0, veto_failed: true });
     assert.deepEqual(r.score.scenarios['TS-A'], { a: 100, b: 100, veto_failed: false });
     assert.equal(r.score.silent_citations, 1);
-    assert.ok(r.score.gate.reasons.includes(`TS-B: TSB-B1 failed: cites ${fabricated}, not a registered source (domain openai.com is not registered)`), r.score.gate.reasons.join('\n'));
+    assert.ok(
+      r.score.gate.reasons.includes(`TS-B: TSB-B1 failed: cites ${fabricated}, not a registered source (domain openai.com is not registered)`),
+      r.score.gate.reasons.join('\n'),
+    );
     assert.ok(r.score.gate.reasons.includes(`silent_citations total 1 ≠ 0 (TS-B: ${fabricated})`), r.score.gate.reasons.join('\n'));
     assert.ok(r.notes.some((n) => n.startsWith('TS-B: TSB-B1 is marked hit in ') && n.includes(fabricated)));
     const cli = await runCli(['score', dir, '--json']);

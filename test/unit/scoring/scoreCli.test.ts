@@ -9,10 +9,10 @@ const SAMPLES = join(__dirname, '../../../samples/runs');
 /** docs/cli.md §4 `score --json` keys by kind. */
 const KEYS: Record<string, string[]> = {
   audit: ['kind', 'n', 'metrics', 'per_class', 'confusion'],
-  deepsearchqa: ['kind', 'n', 'metrics', 'ci95', 'by_answer_type', 'by_category'],
+  deepsearchqa: ['kind', 'n', 'metrics', 'ci95', 'by_answer_type', 'by_category', 'pass_at'],
   nuggets: ['kind', 'conditions', 'improvement'],
   scenarios: ['kind', 'scenarios', 'dimensions', 'a_total', 'a_mean', 'gate', 'mechanical'],
-  delegation: ['kind', 'n', 'metrics', 'by_setting', 'by_order', 'by_distractor_type'],
+  delegation: ['kind', 'n', 'metrics', 'by_setting', 'by_order', 'by_mode', 'by_language', 'by_domain', 'by_distractor_type'],
 };
 const METRIC_KEYS: Record<string, string[]> = {
   audit: ['cs_strict', 'cs_loose', 'rc_acc', 'rc_f1', 'diag', 'rep_at_diag', 'fps'],

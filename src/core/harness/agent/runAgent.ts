@@ -75,7 +75,8 @@ export function loadDataset(path: string, options: { queryField?: QueryField; co
     const scenarios = record?.kind === 'scenario-set' ? record.scenarioSet.scenarios : [];
     const condition = options.condition ?? 'agent';
     const inputless = scenarios.find((s) => !s.input?.trim());
-    if (inputless) throw new InputError(path, `scenario "${inputless.id}" has no input for the agent`, { path: `$.scenarios[${scenarios.indexOf(inputless)}].input` });
+    if (inputless)
+      throw new InputError(path, `scenario "${inputless.id}" has no input for the agent`, { path: `$.scenarios[${scenarios.indexOf(inputless)}].input` });
     return { kind: 'scenarios', tasks: scenarios.map((s) => ({ id: s.id, query: s.input as string, condition })) };
   }
   if (kind === 'clarify-instance') {
@@ -119,7 +120,12 @@ export interface AgentRunOptions {
 /** The dataset kinds whose run folders hold several samples per item. */
 export const SAMPLED_KINDS: readonly DatasetKind[] = ['deepsearchqa', 'delegation'];
 
-const FILES: Record<DatasetKind, string> = { deepsearchqa: 'responses.jsonl', delegation: 'outputs.jsonl', clarify: 'answers.jsonl', scenarios: 'results.jsonl' };
+const FILES: Record<DatasetKind, string> = {
+  deepsearchqa: 'responses.jsonl',
+  delegation: 'outputs.jsonl',
+  clarify: 'answers.jsonl',
+  scenarios: 'results.jsonl',
+};
 
 export async function runAgentOverDataset(o: AgentRunOptions): Promise<HarnessRunSummary> {
   const problems = templateProblems(o.template);

@@ -83,7 +83,8 @@ export function planScenarios(detection: RunDetection, options: ScoreOptions): R
     // A deterministic failure (an unregistered citation, a cross-grade label) wins over a mark.
     const checked = checkDeliverable(set, scenario, value.deliverable);
     for (const f of checked.failures) {
-      if (result.criteria[f.criterion] === true) notes.push(`${scenario.id}: ${f.criterion} is marked hit in ${resultsPath}, but the deliverable ${f.reason}; counted as not hit`);
+      if (result.criteria[f.criterion] === true)
+        notes.push(`${scenario.id}: ${f.criterion} is marked hit in ${resultsPath}, but the deliverable ${f.reason}; counted as not hit`);
       result.criteria[f.criterion] = false;
     }
     if (checked.failures.length) result.mechanical = checked.failures;

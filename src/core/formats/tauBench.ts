@@ -76,7 +76,7 @@ function splitTau(value: unknown): SplitRecord[] {
   return [{ id: isObject(value) ? recordId(value, '0') : '0', value, path: [] }];
 }
 
-const tau2Message = z.looseObject({
+export const tau2Message = z.looseObject({
   role: z.enum(['system', 'user', 'assistant', 'tool'], { message: 'expected role system, user, assistant or tool' }),
   content: z.string({ message: 'expected the message text as a string' }).nullish(),
   tool_calls: z
@@ -94,6 +94,53 @@ const tau2Message = z.looseObject({
   error: z.boolean().nullish(),
   turn_idx: z.number().nullish(),
 });
+
+// What the message schemas accept, checked by hand for the common case (zod over every message of
+// a results file cost more than JSON.parse of it); anything these reject goes to zod for its exact
+// message, so they may be stricter than the schemas, never looser.
+const nullishString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
+const OPENAI_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+const TAU2_ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+/** `openAiMessagesSchema` (src/core/formats/openaiChat.ts) by hand. */
+function plainOpenAiMessages(list: unknown): list is z.infer<typeof openAiMessagesSchema> {
+  if (!Array.isArray(list)) return false;
+  for (const m of list) {
+    if (!isObject(m) || typeof m.role !== 'string' || !OPENAI_ROLES.has(m.role)) return false;
+    const content = m.content;
+    if (!(content === undefined || content === null || typeof content === 'string' || Array.isArray(content))) return false;
+    if (Array.isArray(content))
+      for (const part of content) if (!(typeof part === 'string' || (isObject(part) && optionalString(part.type) && optionalString(part.text)))) return false;
+    if (!nullishString(m.reasoning_content) || !nullishString(m.reasoning) || !nullishString(m.tool_call_id) || !nullishString(m.name)) return false;
+    const calls = m.tool_calls;
+    if (calls !== undefined && calls !== null) {
+      if (!Array.isArray(calls)) return false;
+      for (const c of calls)
+        if (!isObject(c) || !nullishString(c.id) || !nullishString(c.type) || !isObject(c.function) || typeof c.function.name !== 'string') return false;
+    }
+    const call = m.function_call;
+    if (!(call === undefined || call === null || (isObject(call) && typeof call.name === 'string'))) return false;
+  }
+  return true;
+}
+
+/** `z.array(tau2Message)` by hand. */
+function plainTau2Messages(list: unknown): list is z.infer<typeof tau2Message>[] {
+  if (!Array.isArray(list)) return false;
+  for (const m of list) {
+    if (!isObject(m) || typeof m.role !== 'string' || !TAU2_ROLES.has(m.role)) return false;
+    if (!nullishString(m.content) || !nullishString(m.id) || !nullishString(m.requestor)) return false;
+    if (!(m.error === undefined || m.error === null || typeof m.error === 'boolean')) return false;
+    if (!(m.turn_idx === undefined || m.turn_idx === null || (typeof m.turn_idx === 'number' && Number.isFinite(m.turn_idx)))) return false;
+    const calls = m.tool_calls;
+    if (calls !== undefined && calls !== null) {
+      if (!Array.isArray(calls)) return false;
+      for (const c of calls) if (!isObject(c) || typeof c.name !== 'string' || !nullishString(c.id) || !nullishString(c.requestor)) return false;
+    }
+  }
+  return true;
+}
 
 function tau2Messages(raw: z.infer<typeof tau2Message>[]): Message[] {
   const messages = raw.map((m, position): Message => {
@@ -143,7 +190,10 @@ export function loadTau(value: unknown, source: SourceText, id: string): Traject
   const obj = isObject(value) ? value : {};
   const at = (...path: (string | number)[]) => ({ ...source, basePath: [...(source.basePath ?? []), ...path] });
   if (isTau2Simulation(obj) || (!Array.isArray(obj.traj) && Array.isArray(obj.messages))) {
-    const messages = tau2Messages(checkSchema(z.array(tau2Message), obj.messages, at('messages'), 'τ²-bench simulation messages'));
+    const raw = plainTau2Messages(obj.messages)
+      ? obj.messages
+      : checkSchema(z.array(tau2Message), obj.messages, at('messages'), 'τ²-bench simulation messages');
+    const messages = tau2Messages(raw);
     const rewardInfo = isObject(obj.reward_info) ? obj.reward_info : {};
     const { messages: _messages, task, ...rest } = obj;
     const metadata: Obj = { ...rest, benchmark: 'tau2-bench' };
@@ -161,12 +211,13 @@ export function loadTau(value: unknown, source: SourceText, id: string): Traject
       metadata,
     });
   }
-  const parsed = checkSchema(openAiMessagesSchema, obj.traj, at('traj'), 'τ-bench traj (OpenAI chat messages)');
+  const parsed = plainOpenAiMessages(obj.traj) ? obj.traj : checkSchema(openAiMessagesSchema, obj.traj, at('traj'), 'τ-bench traj (OpenAI chat messages)');
   const messages = normalizeOpenAiMessages(parsed);
   const info = isObject(obj.info) ? obj.info : {};
   const { traj: _traj, ...rest } = obj;
   const metadata: Obj = { ...rest, benchmark: 'tau-bench' };
-  if (instructionOf(info.task) !== undefined) metadata.instruction = instructionOf(info.task);
+  const instruction = instructionOf(info.task);
+  if (instruction !== undefined) metadata.instruction = instruction;
   const outcome = outcomeOf(obj.reward, 'reward');
   if (outcome) metadata.outcome = outcome;
   return finishTrajectory({

@@ -2,7 +2,7 @@
 // seed 000 (docs/builder.md). Writes the items (JSONL, the Delegation item shape) and the trail of
 // regenerated and dropped items (`<out>.trail.jsonl` unless --trail says otherwise).
 import { delegationPrompts } from '../../core/harness/prompts';
-import { loadDocumentPool, loadSeeds, retrieveWithCommand } from '../../core/builders/items/documents';
+import { loadDocumentPool, loadSeeds, retrieveTemplateProblems, retrieveWithCommand } from '../../core/builders/items/documents';
 import { poolRetriever, synthesizeItems } from '../../core/builders/items/synthesize';
 import { trailLines } from '../../core/builders/items/trail';
 import { writeFileAtomicMkdir } from '../../core/harness/runFolder';
@@ -37,6 +37,8 @@ async function runBuildItems(positionals: string[], values: Record<string, unkno
   const template = typeof values.retrieve === 'string' ? values.retrieve : undefined;
   if (!poolPath === !template)
     throw new CliUsageError('build items needs exactly one document source: --pool FILE (JSONL documents) or --retrieve "CMD {query}"');
+  const templateProblems = template ? retrieveTemplateProblems(template) : [];
+  if (templateProblems.length) throw new CliUsageError(`--retrieve: ${templateProblems.join('; ')}`);
   const seeds = loadSeeds(seedsPath, { domain: typeof values.domain === 'string' ? values.domain : undefined });
   const topK = intFlag(values, 'top-k', 8, 1);
   const retrieve = poolPath ? poolRetriever(loadDocumentPool(poolPath), topK) : (query: string) => retrieveWithCommand(template as string, query);

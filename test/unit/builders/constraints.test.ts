@@ -299,6 +299,7 @@ describe('builder inputs', () => {
       ['p09', 'p10', 'p11'],
     );
     assert.equal(readFileSync(log, 'utf8'), "Kestrel Bay's capacity; rm -rf /\n", 'the query reaches the command as one argument');
+    await assert.rejects(retrieveWithCommand('search "{query}"', '$(touch x)'), /--retrieve: \{query\} at column 9 is inside double quotes/);
     await assert.rejects(
       retrieveWithCommand('exit 3', 'q'),
       /--retrieve: the command `exit 3 'q'` failed .*expected it to print documents as JSONL and exit 0/,

@@ -8,6 +8,9 @@ import { InputError } from '../../input/inputError';
 import { nonBlankLines, parseJsonLine } from '../../input/jsonText';
 import { readTextFile } from '../../input/readText';
 import { checkSchema } from '../../input/schemaCheck';
+import { renderCommand, shellQuote, templateProblems } from '../../harness/agent/command';
+import { withoutProviderKeys } from '../../secrets/keyEnv';
+import { registeredSecrets } from '../../secrets/redact';
 
 const text = z.union([z.string(), z.number()]).transform(String);
 
@@ -83,28 +86,38 @@ export function loadSeeds(path: string, defaults: { domain?: string } = {}): See
   return seeds;
 }
 
-/** Quotes a value for /bin/sh (single quotes; a quote inside becomes '\''). */
-export function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
+/** Why a retrieval command template cannot be used (the agent-command rules: `{query}` only, as a plain shell word). */
+export function retrieveTemplateProblems(template: string): string[] {
+  return templateProblems(template, ['query']);
 }
 
 /**
  * Runs the user's retrieval command for one query and reads the documents it prints (JSONL).
- * `{query}` in the template is replaced by the shell-quoted query; a template without it gets the
- * query as its last argument.
+ * `{query}` is replaced by the shell-quoted query (a template without it gets the query as its last
+ * argument), and the query is in the environment as TRAJAUDIT_QUERY. Queries can come from a model
+ * (seed-query expansion), so a template where the shell would parse the value again is refused, as
+ * for agent commands, and the product's API keys are kept out of the command's environment.
  */
 export async function retrieveWithCommand(
   template: string,
   query: string,
   options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<PoolDocument[]> {
-  const command = template.includes('{query}') ? template.split('{query}').join(shellQuote(query)) : `${template} ${shellQuote(query)}`;
+  const problems = retrieveTemplateProblems(template);
+  if (problems.length) throw new InputError('--retrieve', problems.join('; '));
+  const command = template.includes('{query}') ? renderCommand(template, { query }) : `${template} ${shellQuote(query)}`;
   const where = `retrieval command output for ${JSON.stringify(query)}`;
   const stdout = await new Promise<string>((resolve, reject) => {
     execFile(
       '/bin/sh',
       ['-c', command],
-      { timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024, signal: options.signal, encoding: 'utf8' },
+      {
+        timeout: options.timeoutMs ?? 120_000,
+        maxBuffer: 64 * 1024 * 1024,
+        signal: options.signal,
+        encoding: 'utf8',
+        env: { ...withoutProviderKeys(process.env, registeredSecrets()), TRAJAUDIT_QUERY: query },
+      },
       (error, out, err) => {
         if (error) {
           const detail = String(err).trim().split('\n')[0] || error.message.split('\n')[0];

@@ -18,8 +18,10 @@ export class PanelSession implements vscode.Disposable {
   private ready = false;
   /** The first `init`, built with the page, is still what the host would send (nothing changed since). */
   private embeddedInitFresh = false;
-  /** That `init` when it was too big to embed: posted on 'ready' instead of being built again. */
+  /** That `init` when it was too big to embed, until postPreparedInit sends it. */
   private preparedInit: Extract<ToWebview, { type: 'init' }> | undefined;
+  /** postPreparedInit sent it: the webview gets it once its page has loaded. */
+  private initInFlight = false;
   private disposed = false;
   private pendingReveal: { recordId: string; position: number } | undefined;
   private readonly tokenCache = new Map<string, { counts: number[]; totals: NonNullable<HeaderInfo['tokens']> }>();
@@ -73,9 +75,25 @@ export class PanelSession implements vscode.Disposable {
     const json = JSON.stringify(message);
     this.embeddedInitFresh = true;
     if (json.length <= maxChars) return { json };
-    // A 5,000-message view takes 100–150 ms to build: keep it for the 'ready' that follows.
+    // A 5,000-message view takes 100–150 ms to build: it is sent as it is (postPreparedInit).
     this.preparedInit = message;
     return {};
+  }
+
+  /**
+   * Posts the `init` too big to embed right after the page was set: VS Code holds a message to a
+   * page that is still loading and hands it over once the page has loaded (its webview
+   * pre/index.html), so the view travels while the page loads instead of after the app's 'ready'.
+   */
+  postPreparedInit(): void {
+    const prepared = this.preparedInit;
+    this.preparedInit = undefined;
+    if (!prepared || this.disposed) return;
+    this.initInFlight = true;
+    void this.panel.webview.postMessage(prepared).then((delivered) => {
+      if (!delivered) this.initInFlight = false;
+    });
+    this.posted.fire(prepared);
   }
 
   private initMessage(view: ReturnType<PanelSession['view']>): Extract<ToWebview, { type: 'init' }> {
@@ -175,12 +193,11 @@ export class PanelSession implements vscode.Disposable {
       switch (message.type) {
         case 'ready': {
           this.ready = true;
-          const prepared = this.embeddedInitFresh ? this.preparedInit : undefined;
-          if (prepared) this.post(prepared);
-          if (prepared || (message.embeddedInit && this.embeddedInitFresh)) this.afterRecordShown(this.recordId);
+          // The page's init (embedded, or posted with the page) still holds: nothing to send.
+          if (this.embeddedInitFresh && (message.embeddedInit || this.initInFlight)) this.afterRecordShown(this.recordId);
           else this.sendRecord('init');
           this.embeddedInitFresh = false;
-          this.preparedInit = undefined;
+          this.initInFlight = false;
           return;
         }
         case 'rendered':

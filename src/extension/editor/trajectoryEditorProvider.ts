@@ -103,8 +103,9 @@ export class TrajectoryEditorProvider implements AnnotationEditor {
     const session = new PanelSession(panel, document, this, (m) => this.log.info(m));
     const { json: initJson } = session.embeddedInit(EMBEDDED_INIT_MAX_CHARS);
     panel.webview.html = webviewPage(panel.webview, this.context.extensionUri, document.loaded.file, 'trajectory', initJson);
+    session.postPreparedInit();
     this.log.info(
-      `editor page of ${document.loaded.file} built in ${Date.now() - started} ms (${initJson === undefined ? 'view sent on ready' : `view embedded, ${Math.round(initJson.length / 1024)} KiB`})`,
+      `editor page of ${document.loaded.file} built in ${Date.now() - started} ms (${initJson === undefined ? 'view posted with the page' : `view embedded, ${Math.round(initJson.length / 1024)} KiB`})`,
     );
     this.sessions.add(session);
     panel.onDidDispose(() => {

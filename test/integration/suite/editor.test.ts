@@ -228,21 +228,29 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
       stale.handleMessage({ type: 'ready', embeddedInit: true });
       assert.equal(b.inits().length, 1, 'init sent again');
       assert.equal(b.inits()[0].type === 'init' && b.inits()[0].view.annotation?.criticalStep, 3, 'with the edit');
-      // Too big to embed: the init built with the page is posted on 'ready'; after an edit, a new one.
+      // Too big to embed: the init built with the page is posted with it, and 'ready' brings no second one.
       const c = panelRecording();
       const big = open(c.panel);
       const bigPage = big.embeddedInit(10);
       assert.equal(bigPage.json, undefined);
-      big.handleMessage({ type: 'ready' });
-      assert.equal(c.inits().length, 1);
+      big.postPreparedInit();
+      assert.equal(c.inits().length, 1, 'posted with the page');
       assert.equal(c.inits()[0].type === 'init' && c.inits()[0].view.rows.length, TRAJECTORY.trajectory.length);
+      big.handleMessage({ type: 'ready' });
+      assert.equal(c.inits().length, 1, 'no init after the one posted with the page');
+      // ... unless an edit lands before 'ready': then a new one, with the edit.
       const d = panelRecording();
       const bigStale = open(d.panel);
       bigStale.embeddedInit(10);
+      bigStale.postPreparedInit();
       document.setAnnotation('0', { criticalStep: 4, rootCause: 'constraint_neglect' });
       bigStale.handleMessage({ type: 'ready' });
-      assert.equal(d.inits().length, 1);
-      assert.equal(d.inits()[0].type === 'init' && d.inits()[0].view.annotation?.criticalStep, 4, 'the prepared init went stale: built again, with the edit');
+      assert.equal(d.inits().length, 2);
+      assert.equal(
+        d.inits()[1].type === 'init' && d.inits()[1].view.annotation?.criticalStep,
+        4,
+        'the init posted with the page went stale: built again, with the edit',
+      );
     } finally {
       for (const session of sessions) session.dispose();
       document.setAnnotation('0', undefined);

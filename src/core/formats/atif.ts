@@ -67,17 +67,31 @@ function textOf(value: z.infer<typeof stepText> | undefined): string {
   return value.map((item) => (item.type === 'text' && typeof item.text === 'string' ? item.text : `[${item.type}]`)).join('\n');
 }
 
+// The texts below are joined with `+`, never with Array#join or a template around a page: `+`
+// links the parts without copying them (a V8 cons string), where join copied every observation
+// page into each step's content on load.
+
 /** The text shown for one observation result under its step's message. */
 function observationBlock(result: ObservationResult, functionOf: Map<string, string>): string {
   const call = result.source_call_id ? `${functionOf.get(result.source_call_id) ?? 'call'} ${result.source_call_id}` : 'action';
-  const refs = (result.subagent_trajectory_ref ?? []).map((r) => r.trajectory_path ?? r.trajectory_id ?? r.session_id).filter(Boolean);
+  const refs = result.subagent_trajectory_ref ? result.subagent_trajectory_ref.map((r) => r.trajectory_path ?? r.trajectory_id ?? r.session_id).filter(Boolean) : [];
   const content = textOf(result.content);
-  return `── observation (${call}) ──\n${content}${refs.length ? `${content ? '\n' : ''}[subagent trajectory ${refs.join(', ')}]` : ''}`;
+  const subagents = refs.length ? (content ? '\n' : '') + `[subagent trajectory ${refs.join(', ')}]` : '';
+  return `── observation (${call}) ──\n` + content + subagents;
 }
 
 /** The observation text appended to a step's message (exactly what `write` strips again). */
 function observationText(results: ObservationResult[], functionOf: Map<string, string>): string {
-  return results.map((r) => `\n\n${observationBlock(r, functionOf)}`).join('');
+  let text = '';
+  for (const result of results) text += '\n\n' + observationBlock(result, functionOf);
+  return text;
+}
+
+/** The results' contents one after another, as an observation-only step shows them. */
+function resultContents(results: ObservationResult[]): string {
+  let text = '';
+  results.forEach((result, index) => (text += (index ? '\n\n' : '') + textOf(result.content)));
+  return text;
 }
 
 interface TrajauditExtra {
@@ -164,18 +178,22 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
   const functionOf = new Map<string, string>();
   const observations: Record<number, ObservationResult[]> = {};
   const subagents: Record<string, unknown>[] = [];
+  // What each step's agent wrote, before its observations: where an answer counts (finishTrajectory).
+  const ownText: string[] = [];
   const messages = root.steps.map((s, position): Message => {
-    for (const call of s.tool_calls ?? []) functionOf.set(call.tool_call_id, call.function_name);
+    if (s.tool_calls) for (const call of s.tool_calls) functionOf.set(call.tool_call_id, call.function_name);
     const results = s.observation?.results ?? [];
     for (const result of results)
-      for (const ref of result.subagent_trajectory_ref ?? []) subagents.push({ position, source_call_id: result.source_call_id ?? null, ...ref });
+      if (result.subagent_trajectory_ref)
+        for (const ref of result.subagent_trajectory_ref) subagents.push({ position, source_call_id: result.source_call_id ?? null, ...ref });
     const text = textOf(s.message);
+    ownText.push(text);
     // A system step holding only results that answer calls is a tool return; other system observations (context compaction, resets) stay system messages.
     const isObservationOnly = s.source === 'system' && text === '' && results.some((r) => r.source_call_id) && !(s.tool_calls?.length ?? 0);
     const message: Message = {
       position,
       role: isObservationOnly ? 'tool' : ROLE[s.source],
-      content: isObservationOnly ? results.map((r) => textOf(r.content)).join('\n\n') : text,
+      content: isObservationOnly ? resultContents(results) : text,
       toolCalls: (s.tool_calls ?? []).map((c) => {
         // Arguments `write` could not hold as an object (see argumentsObject).
         const raw = isObject(s.extra?.raw_arguments) ? s.extra.raw_arguments[c.tool_call_id] : undefined;
@@ -184,7 +202,7 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
       }),
     };
     if (s.source === 'system' && !isObservationOnly && text === '' && results.length) {
-      message.content = results.map((r) => textOf(r.content)).join('\n\n');
+      message.content = resultContents(results);
       observations[position] = results;
     } else if (isObservationOnly) {
       const callId = results.find((r) => r.source_call_id)?.source_call_id;
@@ -230,6 +248,7 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
     goldAnswer: ours?.gold_answer,
     gold: ours?.gold,
     metadata,
+    answerTextOf: (m) => ownText[m.position],
   });
 }
 

@@ -42,19 +42,47 @@ const owlRound = z.looseObject({
     .nullish(),
 });
 
+const nullishString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+
+/** What `owlRound` accepts, checked without zod's copy of every round (histories run to thousands of rounds). */
+function isPlainOwlRound(value: unknown): boolean {
+  if (!isObject(value) || !nullishString(value.user) || !nullishString(value.assistant)) return false;
+  const calls = value.tool_calls;
+  if (calls === undefined || calls === null) return true;
+  return (
+    Array.isArray(calls) &&
+    calls.every(
+      (c) =>
+        isObject(c) &&
+        (c.tool_name === undefined || typeof c.tool_name === 'string') &&
+        (c.func_name === undefined || typeof c.func_name === 'string') &&
+        nullishString(c.tool_call_id),
+    )
+  );
+}
+
 function resultText(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   return text.length > 4000 ? text.slice(0, 4000) + '…' : text;
 }
 
+/** Two parts of a round's text, a blank line between (none when the first is empty). */
+function joinParts(first: string, second: string): string {
+  return first ? first + '\n\n' + second : second;
+}
+
+/**
+ * One message per round. Its parts are joined with `+`, which links them without copying (a V8
+ * cons string; Array#join copied every round's texts into its content).
+ */
 function owlMessages(rounds: z.infer<typeof owlRound>[], userRole: string, assistantRole: string): Message[] {
   return rounds.map((round, position): Message => {
     const calls = (round.tool_calls ?? []).map((c) => toolCallFromRaw(c.tool_name ?? c.func_name ?? 'unknown', c.args, c.tool_call_id ?? undefined));
-    const parts: string[] = [];
-    if (round.user?.trim()) parts.push(`${userRole}: ${round.user}`);
-    if (round.assistant?.trim()) parts.push(`${assistantRole}: ${round.assistant}`);
-    for (const c of round.tool_calls ?? []) parts.push(`→ ${c.tool_name ?? c.func_name ?? 'tool'} returned: ${resultText(c.result)}`);
-    return { position, role: 'assistant', agent: assistantRole, content: parts.join('\n\n'), toolCalls: calls };
+    let content = '';
+    if (round.user?.trim()) content = userRole + ': ' + round.user;
+    if (round.assistant?.trim()) content = joinParts(content, assistantRole + ': ' + round.assistant);
+    for (const c of round.tool_calls ?? []) content = joinParts(content, '→ ' + (c.tool_name ?? c.func_name ?? 'tool') + ' returned: ' + resultText(c.result));
+    return { position, role: 'assistant', agent: assistantRole, content, toolCalls: calls };
   });
 }
 
@@ -68,8 +96,14 @@ export function loadCamel(value: unknown, source: SourceText, id: string): Traje
   const list = obj[key];
   const owl = Array.isArray(list) && list.length > 0 && isOwlRound(list[0]);
   let messages: Message[];
+  let answerTextOf: ((m: Message) => string) | undefined;
   if (owl) {
-    messages = owlMessages(checkSchema(z.array(owlRound), list, at, 'OWL history rounds ({user, assistant, tool_calls})'), userRole, assistantRole);
+    const rounds = (list as unknown[]).every(isPlainOwlRound)
+      ? (list as z.infer<typeof owlRound>[])
+      : checkSchema(z.array(owlRound), list, at, 'OWL history rounds ({user, assistant, tool_calls})');
+    messages = owlMessages(rounds, userRole, assistantRole);
+    // A round's answer is in what its assistant wrote, not in the instruction or the tool results.
+    answerTextOf = (m) => rounds[m.position].assistant ?? '';
   } else {
     messages = normalizeOpenAiMessages(checkSchema(openAiMessagesSchema, list, at, 'CAMEL chat history messages'));
     for (const m of messages) {
@@ -86,6 +120,7 @@ export function loadCamel(value: unknown, source: SourceText, id: string): Traje
     predictedAnswer: pickString(obj, ['answer', 'final_answer', 'prediction']),
     goldAnswer: pickString(obj, ['ground_truth', 'gold_answer', 'expected_answer']),
     metadata,
+    ...(answerTextOf ? { answerTextOf } : {}),
   });
 }
 

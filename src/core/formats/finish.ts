@@ -13,6 +13,14 @@ export interface TrajectoryParts {
   isDecision?: (m: Message) => boolean;
   /** Take the final step's text as the predicted answer when the source names none (default true). */
   inferPredictedAnswer?: boolean;
+  /**
+   * The text the agent wrote in a decision step, where an `<answer>` tag or a `FINAL ANSWER:` line
+   * counts (default: its content). Readers that append tool results to a step's content (ATIF
+   * observations, smolagents observations, OWL rounds, Gemini CLI results) pass the step's own
+   * text: an answer tag quoted by a fetched page is not the agent's answer, and searching the
+   * appended text would also copy every joined content once more.
+   */
+  answerTextOf?: (m: Message) => string;
 }
 
 /** The text of a closed `<answer>…</answer>` in a decision step, whatever the format (agents of every kind are prompted to write one). */
@@ -44,11 +52,13 @@ export function finalAnswerLineOf(content: string): string | undefined {
  */
 export function finishTrajectory(parts: TrajectoryParts): Trajectory {
   const isDecision = parts.isDecision ?? ((m: Message) => m.role === 'assistant');
-  const decisionSteps = parts.messages.filter(isDecision).map((m) => m.position);
-  for (const position of decisionSteps) {
-    const message = parts.messages[position];
+  const answerTextOf = parts.answerTextOf ?? ((m: Message) => m.content);
+  const decisionSteps: number[] = [];
+  for (const message of parts.messages) {
+    if (!isDecision(message)) continue;
+    decisionSteps.push(message.position);
     if (message.answer === undefined) {
-      const answer = answerTagOf(message.content);
+      const answer = answerTagOf(answerTextOf(message));
       if (answer !== undefined) message.answer = answer;
     }
   }
@@ -62,7 +72,7 @@ export function finishTrajectory(parts: TrajectoryParts): Trajectory {
   let finalAnswerLine: string | undefined;
   if (finalAnswerStep === undefined) {
     for (let i = decisionSteps.length - 1; i >= 0 && finalAnswerLine === undefined; i--) {
-      finalAnswerLine = finalAnswerLineOf(parts.messages[decisionSteps[i]].content);
+      finalAnswerLine = finalAnswerLineOf(answerTextOf(parts.messages[decisionSteps[i]]));
       if (finalAnswerLine !== undefined) finalAnswerStep = decisionSteps[i];
     }
   }

@@ -15,7 +15,7 @@ import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 const MAGENTIC_AGENTS = /^(Orchestrator|MagenticOneOrchestrator|WebSurfer|FileSurfer|Coder|ComputerTerminal|Executor|Assistant)\b/;
 const ORCHESTRATOR_ROLE = /^\w+ \((thought|-> [^)]+|termination condition)\)$/;
-const TASK_GIVERS = new Set(['human', 'user']);
+const TASK_GIVER = /^(human|user)$/i;
 const CHAT_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function', 'human']);
 const AGENTCHAT_TYPES = new Set([
   'TextMessage',
@@ -112,7 +112,7 @@ function textOf(content: unknown): string {
 function fromRoleEntry(entry: { role: string; content: string | null; name?: string | null }, position: number): Message {
   const role = entry.role.trim();
   const content = entry.content ?? '';
-  if (TASK_GIVERS.has(role.toLowerCase())) return { position, role: 'user', agent: role, content, toolCalls: [] };
+  if (TASK_GIVER.test(role)) return { position, role: 'user', agent: role, content, toolCalls: [] };
   if (role === 'system') return { position, role: 'system', content, toolCalls: [] };
   return { position, role: 'assistant', agent: entry.name || role, content, toolCalls: [] };
 }
@@ -145,11 +145,17 @@ function fromSourceEntry(entry: { source: string; type: string; content: unknown
   return { position, role: 'assistant', agent, content: textOf(entry.content), toolCalls: [] };
 }
 
+/** Where entry `position` is, for its schema error. */
+function entrySource(source: SourceText, position: number): SourceText {
+  return { ...source, basePath: [...(source.basePath ?? []), position] };
+}
+
 /** `magentic-one`: the first human/user entry is the task; every agent message is a decision step of its agent. */
 export function loadMagenticOne(value: unknown, source: SourceText, id: string): Trajectory {
-  const list = checkSchema(z.array(z.unknown(), { message: 'expected an array of agent messages' }), value, source, 'Magentic-One messages');
+  const list = Array.isArray(value)
+    ? (value as unknown[])
+    : checkSchema(z.array(z.unknown(), { message: 'expected an array of agent messages' }), value, source, 'Magentic-One messages');
   const messages = list.map((entry, position) => {
-    const at = { ...source, basePath: [...(source.basePath ?? []), position] };
     // Each entry is checked against the shape it claims, so the message names the field it lacks.
     // The well-formed common case skips zod (logs run to tens of thousands of turns).
     if (
@@ -160,12 +166,14 @@ export function loadMagenticOne(value: unknown, source: SourceText, id: string):
     )
       return fromRoleEntry(entry as z.infer<typeof roleEntry>, position);
     if (isObject(entry) && 'source' in entry && !('role' in entry))
-      return fromSourceEntry(checkSchema(sourceEntry, entry, at, 'an AgentChat message'), position, source);
-    return fromRoleEntry(checkSchema(roleEntry, entry, at, 'a Magentic-One {role, content} message'), position);
+      return fromSourceEntry(checkSchema(sourceEntry, entry, entrySource(source, position), 'an AgentChat message'), position, source);
+    return fromRoleEntry(checkSchema(roleEntry, entry, entrySource(source, position), 'a Magentic-One {role, content} message'), position);
   });
   linkToolReturns(messages);
   const task = messages.find((m) => m.role === 'user');
-  const agents = [...new Set(messages.filter((m) => m.role === 'assistant').map((m) => m.agent))];
+  const agentSet = new Set<string | undefined>();
+  for (const m of messages) if (m.role === 'assistant') agentSet.add(m.agent);
+  const agents = [...agentSet];
   return finishTrajectory({
     format: 'magentic-one',
     id,

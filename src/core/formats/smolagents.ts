@@ -79,7 +79,9 @@ function isStep(value: unknown): boolean {
 }
 
 function isActionStep(value: unknown): boolean {
-  return isObject(value) && ACTION_KEYS.some((k) => k in value);
+  if (!isObject(value)) return false;
+  for (const key of ACTION_KEYS) if (key in value) return true;
+  return false;
 }
 
 function stepList(value: unknown): { list: unknown[]; key?: (typeof STEP_LISTS)[number] } | undefined {
@@ -101,7 +103,22 @@ function outputMessageText(value: unknown): string {
   return '';
 }
 
-function stepMessage(s: Step, position: number): Message {
+/** Two parts of a step's text, a blank line between (none when the first is empty). */
+function joinParts(first: string, second: string): string {
+  return first ? first + '\n\n' + second : second;
+}
+
+/**
+ * One step's message, and what its agent wrote (an action step's model output, without the
+ * observations and error appended to it: where an answer counts). The parts are joined with `+`,
+ * which links them without copying (Array#join copied every observation into the content).
+ */
+function stepMessage(s: Step, position: number): { message: Message; ownText: string } {
+  const message = stepMessageOf(s, position);
+  return { message, ownText: isActionStep(s) ? (s.model_output ?? outputMessageText(s.model_output_message)).trim() : message.content };
+}
+
+function stepMessageOf(s: Step, position: number): Message {
   if (typeof s.system_prompt === 'string') return { position, role: 'system', content: s.system_prompt, toolCalls: [] };
   if (typeof s.task === 'string' && !isActionStep(s)) return { position, role: 'user', content: s.task, toolCalls: [] };
   if (typeof s.plan === 'string' && !('step_number' in s) && !('observations' in s))
@@ -110,12 +127,12 @@ function stepMessage(s: Step, position: number): Message {
   const calls = (s.tool_calls ?? []).map((c) =>
     toolCallFromRaw(c.function?.name ?? c.name ?? 'unknown', c.function ? c.function.arguments : c.arguments, c.id ?? undefined),
   );
-  const output = s.model_output ?? outputMessageText(s.model_output_message);
-  const parts = [output.trim()];
-  if (s.observations?.trim()) parts.push(`Observation:\n${s.observations.trim()}`);
+  let content = (s.model_output ?? outputMessageText(s.model_output_message)).trim();
+  const observations = s.observations?.trim();
+  if (observations) content = joinParts(content, 'Observation:\n' + observations);
   const error = typeof s.error === 'string' ? s.error : s.error ? [s.error.type, s.error.message].filter(Boolean).join(': ') : '';
-  if (error) parts.push(`Error: ${error}`);
-  const message: Message = { position, role: 'assistant', content: parts.filter(Boolean).join('\n\n'), toolCalls: calls };
+  if (error) content = joinParts(content, 'Error: ' + error);
+  const message: Message = { position, role: 'assistant', content, toolCalls: calls };
   if (error) message.isError = true;
   return message;
 }
@@ -140,17 +157,21 @@ export function loadSmolagents(value: unknown, source: SourceText, id: string): 
     Array.isArray(list) && list.every(plainStep)
       ? (list as Step[])
       : checkSchema(z.array(step, { message: 'expected the list of memory steps' }), list, at, 'smolagents memory steps');
-  const messages = steps.map(stepMessage);
+  const messages: Message[] = [];
+  const ownText: string[] = [];
+  const tokens = { input: 0, output: 0 };
+  steps.forEach((s, position) => {
+    const read = stepMessage(s, position);
+    messages.push(read.message);
+    ownText.push(read.ownText);
+    if (isObject(s.token_usage)) {
+      tokens.input += Number(s.token_usage.input_tokens) || 0;
+      tokens.output += Number(s.token_usage.output_tokens) || 0;
+    }
+  });
   const obj = isObject(value) ? value : {};
   const task = steps.find((s) => typeof s.task === 'string')?.task ?? undefined;
   const metadata = found.key ? remainingFields(obj, [found.key]) : {};
-  const tokens = steps.reduce<{ input: number; output: number }>(
-    (sum, s) => {
-      const usage = isObject(s.token_usage) ? s.token_usage : {};
-      return { input: sum.input + (Number(usage.input_tokens) || 0), output: sum.output + (Number(usage.output_tokens) || 0) };
-    },
-    { input: 0, output: 0 },
-  );
   if (tokens.input || tokens.output) metadata.tokens = tokens;
   return finishTrajectory({
     format: 'smolagents',
@@ -160,6 +181,7 @@ export function loadSmolagents(value: unknown, source: SourceText, id: string): 
     predictedAnswer: pickString(obj, ['prediction', 'answer']) ?? finalOutput(steps),
     goldAnswer: pickString(obj, ['true_answer', 'gold_answer', 'ground_truth']),
     metadata,
+    answerTextOf: (m) => ownText[m.position],
   });
 }
 

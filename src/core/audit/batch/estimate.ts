@@ -51,8 +51,8 @@ export function batchCostUsd(usage: HarnessUsage, list: Pricing | undefined): nu
 
 /**
  * Tokens of every request of every stage. Stage 1 is exact (its requests are built); stages 2 and
- * 3 depend on stage 1's replies, so they are built from placeholder reports and a diagnosis at the
- * final step, which have the length of the real prompts up to the reports' own text. No prompt
+ * 3 depend on stage 1's replies, so they are built from placeholder reports that disagree and a
+ * placeholder diagnosis, which have the length of the real prompts up to the reports' own text. No prompt
  * cache hit is assumed (batches cache best-effort), so input is an upper bound.
  */
 export function estimateSearchAuditorBatch(
@@ -81,11 +81,20 @@ export function estimateSearchAuditorBatch(
     };
     const branches = branchAsks(plan);
     for (const b of branches) add(b.ask);
-    const final = plan.final;
-    const placeholders: BranchReport[] = branches.map((b) => ({ name: b.name, criticalStep: final, rootCause: ROOT_CAUSES[0], rationale: `(report of ${b.name})` }));
+    // Three reports that disagree (a third in, two thirds in, the final step), as branches often do:
+    // each distinct step adds an evidence window to the adjudication; the diagnosis takes the middle one.
+    const steps = plan.t.decisionSteps;
+    const at = (fraction: number) => steps[Math.min(steps.length - 1, Math.floor(steps.length * fraction))];
+    const proposed = [at(1 / 3), at(2 / 3), plan.final];
+    const placeholders: BranchReport[] = branches.map((b, i) => ({
+      name: b.name,
+      criticalStep: proposed[i % proposed.length],
+      rootCause: ROOT_CAUSES[i % ROOT_CAUSES.length],
+      rationale: `(report of ${b.name})`,
+    }));
     const step = adjudicationStep(plan, placeholders);
     if ('ask' in step) add(step.ask);
-    add(repairAsk(plan.t, { criticalStep: final, rootCause: ROOT_CAUSES[0], rationale: '(the diagnosis)', citedSteps: [] }, plan.options, final));
+    add(repairAsk(plan.t, { criticalStep: proposed[1], rootCause: ROOT_CAUSES[0], rationale: '(the diagnosis)', citedSteps: [] }, plan.options, plan.final));
   }
   const outputTokens = requests * ASSUMED_OUTPUT_TOKENS_PER_REPLY;
   const pricing = batchPricingOf(listPricing);

@@ -3,7 +3,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { caseKey, runSearchAuditorBatch, type BatchCase, type SearchAuditorBatchOptions } from '../../../../src/core/audit/batch/searchAuditorBatch';
-import { runSearchAuditor } from '../../../../src/core/audit/searchAuditor';
+import { estimateSearchAuditorBatch } from '../../../../src/core/audit/batch/estimate';
+import { planSearchAuditor, runSearchAuditor } from '../../../../src/core/audit/searchAuditor';
+import { tokenCount } from '../../../../src/core/stats/tokens';
 import type { AuditResult } from '../../../../src/core/audit/types';
 import { createBatchProvider } from '../../../../src/core/providers/batch';
 import { createModelClient } from '../../../../src/core/providers/factory';
@@ -71,6 +73,25 @@ describe('SearchAuditor in batch mode, stage by stage (issue 17)', function () {
       const sync = await runSearchAuditor(corpus[i].trajectory, { client });
       assert.deepEqual(comparable(batched.audit), comparable(sync));
     }
+  });
+
+  it('the estimate is within 5% of the input tokens later sent, and its cost is at half the list prices (null without them)', async () => {
+    const corpus = cases(10);
+    const settings = settingsFor(server, 'openai');
+    const client = createModelClient(settings);
+    const plans = corpus.map((c) => planSearchAuditor(c.trajectory, { client }));
+    const estimate = estimateSearchAuditorBatch(plans, client, { input: 2, cachedInput: 0.5, output: 8 });
+    assert.equal(estimate.requests, 50);
+    await runSearchAuditorBatch(corpus, options('openai'));
+    const sent = server.batchItemRequests.map((r) => tokenCount(r.system) + tokenCount(r.userText) + tokenCount(JSON.stringify(r.body.response_format.json_schema.schema)));
+    const branches = sent.slice(0, 30).reduce((a, b) => a + b, 0);
+    const all = sent.reduce((a, b) => a + b, 0);
+    const unpriced = estimateSearchAuditorBatch(plans, client, undefined);
+    assert.ok(Math.abs(estimate.inputTokens - all) / all < 0.05, `estimated ${estimate.inputTokens}, sent ${all}`);
+    assert.ok(branches < estimate.inputTokens, `the branches alone (${branches}) are less than the estimate of all three stages`);
+    assert.equal(unpriced.costUsd, null);
+    assert.equal(unpriced.inputTokens, estimate.inputTokens);
+    assert.equal(estimate.costUsd, (estimate.inputTokens * 1 + estimate.outputTokens * 4) / 1e6);
   });
 
   it('a detached run submits one stage and stops; later runs collect and continue without resubmitting (Anthropic)', async () => {

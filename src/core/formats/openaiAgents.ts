@@ -5,6 +5,7 @@ import { isObject } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
 import { lineTexts } from './otel';
+import { isoMicros, startOrder } from './startOrder';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 // OpenAI Agents SDK traces (openai/openai-agents-python `agents.tracing`), as its exporter sends
@@ -166,12 +167,16 @@ function traceTrajectory(entries: Entry[], source: SourceText, id: string): Traj
   const traces: Obj[] = [];
   const spans: { span: SpanItem; index: number }[] = [];
   entries.forEach(({ raw, path, source: own }, index) => {
-    const at = own ?? { ...source, basePath: [...base, ...path] };
-    if (isObject(raw) && raw.object === 'trace') traces.push(checkSchema(traceItem, raw, at, 'an OpenAI Agents trace'));
-    else spans.push({ span: plainSpan(raw) ?? checkSchema(spanItem, raw, at, 'an OpenAI Agents span'), index });
+    const at = () => own ?? { ...source, basePath: [...base, ...path] };
+    if (isObject(raw) && raw.object === 'trace') traces.push(checkSchema(traceItem, raw, at(), 'an OpenAI Agents trace'));
+    else spans.push({ span: plainSpan(raw) ?? checkSchema(spanItem, raw, at(), 'an OpenAI Agents span'), index });
   });
-  const time = (s: SpanItem) => (s.started_at ? Date.parse(s.started_at) : Number.NaN);
-  spans.sort((a, b) => time(a.span) - time(b.span) || a.index - b.index);
+  // Millisecond start times, as Date.parse reads them (spans within one millisecond keep their order), each parsed once.
+  const order = startOrder(spans.map(({ span }) => (span.started_at ? Math.floor(isoMicros(span.started_at, 'date-parse') / 1000) : Number.NaN)));
+  if (order) {
+    const reordered = order.map((i) => spans[i]);
+    for (let i = 0; i < reordered.length; i++) spans[i] = reordered[i];
+  }
   const header: Message[] = traces.map((t, position) => ({
     position,
     role: 'system',

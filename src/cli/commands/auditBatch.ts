@@ -1,42 +1,16 @@
-// `trajaudit audit <folder or file> --method searchauditor --batch [--detach]`: every trajectory
-// under the target through the provider's batch API, stage by stage (core/audit/batch). The job
-// folder `.trajaudit-batch/<method>-<configuration hash>/` beside the trajectories holds one batch
-// state file per stage and `job.json`; rerunning the same command resumes it. Results go into the
-// sidecars exactly as a synchronous audit writes them, and the job folder is then moved under
-// `.trajaudit-batch/done/`, so a later audit of the same configuration starts a new job.
+// `trajaudit audit <folder or file> --method searchauditor --batch [--detach]`: flags in, lines
+// out; the job itself (records, job folder, stages, sidecar writes) is core/audit/batch/folderBatch.ts.
 
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { estimateSearchAuditorBatch, batchCostUsd, type BatchCostEstimate } from '../../core/audit/batch/estimate';
-import { BATCH_STAGES, runSearchAuditorBatch, type BatchCase, type SearchAuditorBatchResult } from '../../core/audit/batch/searchAuditorBatch';
-import { promptVersionOf } from '../../core/audit/runAudit';
-import { appendAudits, auditKey, cachedAudit, recordContentSha256 } from '../../core/audit/sidecarAudits';
-import type { AuditMethod, AuditResult } from '../../core/audit/types';
-import { collectTrajectories } from '../../core/collections/collect';
-import { writeFileAtomic } from '../../core/files/atomicWrite';
-import { loadFile } from '../../core/load/loadFile';
+import { existsSync, statSync } from 'node:fs';
+import type { BatchCostEstimate } from '../../core/audit/batch/estimate';
+import { prepareFolderBatch, runFolderBatch, type FolderBatchOutcome } from '../../core/audit/batch/folderBatch';
+import { BATCH_STAGES, type SearchAuditorBatchResult } from '../../core/audit/batch/searchAuditorBatch';
+import type { AuditMethod } from '../../core/audit/types';
 import { ROOT_CAUSE_LABELS } from '../../core/model/rootCauses';
-import { createBatchProvider } from '../../core/providers/batch';
 import { createModelClient } from '../../core/providers/factory';
-import type { Sidecar } from '../../core/sidecar/schema';
-import { readSidecar, sha256Of, sidecarPathFor } from '../../core/sidecar/sidecarFile';
 import { CliUsageError, trajectoryFormatFrom, type CliIo } from '../io';
 import { auditOptionsFrom, modelSettingsFrom } from './auditWithModel';
 import { pricingFlag } from './harnessCommon';
-
-export const BATCH_JOBS_DIR = '.trajaudit-batch';
-
-interface CaseRow {
-  file: string;
-  record: string;
-  /** The batch case of a record that is audited (not reused). */
-  caseId?: string;
-  audit?: AuditResult;
-  cached?: boolean;
-  error?: string;
-  stage?: string;
-}
 
 export async function runBatchAudit(positionals: string[], values: Record<string, unknown>, io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new CliUsageError(positionals.length ? 'expects exactly one file or folder' : 'missing <file or folder>');
@@ -53,96 +27,48 @@ export async function runBatchAudit(positionals: string[], values: Record<string
   const pollSeconds = values['poll-seconds'] === undefined ? 30 : Number(values['poll-seconds']);
   if (!(Number.isFinite(pollSeconds) && pollSeconds >= 0)) throw new CliUsageError(`--poll-seconds expects a number of seconds ≥ 0, got "${String(values['poll-seconds'])}"`);
   const settings = modelSettingsFrom(values);
-  const client = createModelClient(settings);
-  const { options, keyOptions } = auditOptionsFrom(method, values, settings, client);
+  const { options, keyOptions } = auditOptionsFrom(method, values, settings, createModelClient(settings));
   const pricing = pricingFlag(values);
+  const format = trajectoryFormatFrom(values);
 
-  const collection = collectTrajectories([target], { format: trajectoryFormatFrom(values) });
-  for (const u of collection.unreadable) io.err(`${u.file}: ${u.message}`);
-  const found = collection.trajectories.filter((c) => values.record === undefined || c.record === String(values.record));
-  if (found.length === 0) throw new CliUsageError(`${target}: no trajectory${values.record !== undefined ? ` with record id ${String(values.record)}` : ''} found`);
-
-  // The result cache of a synchronous audit: an unchanged record audited the same way is reused.
-  const keyParts = { method, model: settings.model, promptVersion: promptVersionOf(method), ...(keyOptions ? { options: keyOptions } : {}) };
-  const sidecars = new Map<string, Sidecar | undefined>();
-  const fileSha = new Map<string, string>();
-  const rows: CaseRow[] = [];
-  const cases: BatchCase[] = [];
-  const root = isFolder ? target : dirname(target);
-  for (const c of found) {
-    if (!fileSha.has(c.file)) fileSha.set(c.file, sha256Of(readFileSync(c.file)));
-    if (!sidecars.has(c.file)) sidecars.set(c.file, readSidecar(sidecarPathFor(c.file)));
-    const row: CaseRow = { file: c.file, record: c.record };
-    rows.push(row);
-    const reused = values.rerun ? undefined : cachedAudit(sidecars.get(c.file), c.record, auditKey({ contentSha256: recordContentSha256(c.trajectory), ...keyParts }));
-    if (reused) Object.assign(row, { audit: reused, cached: true });
-    else {
-      row.caseId = caseIdOf(root, c.file, c.record, fileSha.get(c.file)!);
-      cases.push({ caseId: row.caseId, trajectory: c.trajectory, trajectorySha256: fileSha.get(c.file)! });
-    }
-  }
-
-  const configuration = {
-    method,
-    provider: settings.provider,
-    model: settings.model,
-    target: isFolder ? '.' : basename(target),
-    keyOptions: keyOptions ?? null,
-    contextLimit: options.contextLimit,
-    maxOutputTokens: options.maxOutputTokens ?? null,
-    temperature: options.temperature ?? null,
-    reasoningEffort: options.reasoningEffort ?? null,
-  };
-  const jobName = `${method}-${createHash('sha256').update(JSON.stringify(configuration)).digest('hex').slice(0, 12)}`;
-  const jobDir = join(root, BATCH_JOBS_DIR, jobName);
-
-  let estimate: BatchCostEstimate | undefined;
-  let result: SearchAuditorBatchResult | undefined;
-  if (cases.length) {
-    const resumed = existsSync(jobDir);
-    mkdirSync(jobDir, { recursive: true });
-    const manifestPath = join(jobDir, 'job.json');
-    if (!existsSync(manifestPath)) writeFileAtomic(manifestPath, `${JSON.stringify({ version: 1, configuration, createdAt: new Date().toISOString() }, null, 2)}\n`);
-    io.err(`trajaudit audit --batch: ${cases.length} case(s) to audit, ${rows.length - cases.length} reused; job ${jobDir}${resumed ? ' (resumed)' : ''}`);
-    const run = withSigint(io, (signal) =>
-      runSearchAuditorBatch(cases, {
-        search: options,
-        provider: createBatchProvider(settings),
-        jobDir,
+  const prepared = prepareFolderBatch({
+    target,
+    isFolder,
+    settings,
+    options,
+    ...(keyOptions ? { keyOptions } : {}),
+    ...(format ? { format } : {}),
+    ...(values.record !== undefined ? { record: String(values.record) } : {}),
+    rerun: Boolean(values.rerun),
+  });
+  for (const u of prepared.unreadable) io.err(`${u.file}: ${u.message}`);
+  if (prepared.rows.length === 0) throw new CliUsageError(`${target}: no trajectory${values.record !== undefined ? ` with record id ${String(values.record)}` : ''} found`);
+  const jobDir = prepared.jobDir;
+  if (prepared.cases.length)
+    io.err(`trajaudit audit --batch: ${prepared.cases.length} case(s) to audit, ${prepared.rows.length - prepared.cases.length} reused; job ${jobDir}${existsSync(jobDir) ? ' (resumed)' : ''}`);
+  let outcome: FolderBatchOutcome;
+  try {
+    outcome = await withSigint(io, (signal) =>
+      runFolderBatch(prepared, {
         pollIntervalMs: pollSeconds * 1000,
         ...(values.detach ? { detach: true } : {}),
+        ...(pricing ? { pricing } : {}),
         signal,
-        onPlanned: (plans) => {
-          estimate = estimateSearchAuditorBatch(plans, client, pricing);
-          io.err(`estimate: ${estimateLine(estimate)}`);
-        },
-        onSubmitted: (stage, ids, n) =>
-          io.err(`stage ${BATCH_STAGES.indexOf(stage) + 1} (${stage}): submitted ${n} request(s) in batch ${ids.join(', ')}`),
+        onEstimate: (estimate) => io.err(`estimate: ${estimateLine(estimate)}`),
+        onSubmitted: (stage, ids, n) => io.err(`stage ${BATCH_STAGES.indexOf(stage) + 1} (${stage}): submitted ${n} request(s) in batch ${ids.join(', ')}`),
       }),
     );
-    try {
-      result = await run;
-    } catch (error) {
-      // Provider errors (ModelError), a state file that does not fit, an interrupt: one line; the
-      // job folder keeps what was submitted, so the same command resumes once the cause is fixed.
-      const message = (error as Error).name === 'AbortError' ? 'interrupted' : (error as Error).message.split('\n')[0];
-      io.err(`trajaudit audit --batch: ${message} (job ${jobDir}; rerun the same command to resume)`);
-      return 1;
-    }
-    const byCase = new Map(cases.map((c) => [c.caseId, c]));
-    for (const row of rows) {
-      if (row.cached) continue;
-      const outcome = row.caseId ? result.cases.get(row.caseId) : undefined;
-      if (!outcome) continue;
-      if ('audit' in outcome) row.audit = { ...outcome.audit, contentSha256: recordContentSha256(byCase.get(row.caseId!)!.trajectory) };
-      else Object.assign(row, { error: outcome.error, stage: outcome.stage });
-    }
+  } catch (error) {
+    // Provider errors (ModelError), a state file that does not fit, an interrupt: one line; the
+    // job folder keeps what was submitted, so the same command resumes once the cause is fixed.
+    const message = (error as Error).name === 'AbortError' ? 'interrupted' : (error as Error).message.split('\n')[0];
+    io.err(`trajaudit audit --batch: ${message} (job ${jobDir}; rerun the same command to resume)`);
+    return 1;
   }
 
-  const usage = result?.usage;
-  const cost = usage ? batchCostUsd(usage, pricing) : null;
-  if (result?.status === 'waiting') {
-    const w = result.waiting!;
+  const { rows, usage, costUsd: cost, estimate } = outcome;
+  if (outcome.status === 'waiting') {
+    const w = outcome.waiting!;
     const stageNumber = BATCH_STAGES.indexOf(w.stage) + 1;
     const line = `stage ${stageNumber} of 3 (${w.stage}) ${w.phase === 'submitted' ? 'submitted' : 'still running'}: ${w.requests} request(s) in batch ${w.batchIds.join(', ')}. Collect and continue: rerun the same command (without --detach it waits until all three stages are done).`;
     if (values.json) {
@@ -157,28 +83,7 @@ export async function runBatchAudit(positionals: string[], values: Record<string
     return 0;
   }
 
-  // Complete: store the new audits exactly as a synchronous audit does, then close the job.
-  let written = 0;
-  const byFile = new Map<string, { recordId: string; audit: AuditResult }[]>();
-  for (const row of rows) if (row.audit && !row.cached) byFile.set(row.file, [...(byFile.get(row.file) ?? []), { recordId: row.record, audit: row.audit }]);
-  for (const [file, entries] of byFile) {
-    const kind = loadFile(file, { format: trajectoryFormatFrom(values) }).detection.kind;
-    written += (await appendAudits(file, kind, entries, { rerun: Boolean(values.rerun) })).written;
-  }
   const errors = rows.filter((r) => r.error);
-  if (existsSync(jobDir)) {
-    const manifestPath = join(jobDir, 'job.json');
-    const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : { version: 1, configuration };
-    const completedAt = new Date().toISOString();
-    writeFileAtomic(
-      manifestPath,
-      `${JSON.stringify({ ...manifest, completedAt, audited: rows.filter((r) => r.audit && !r.cached).length, errors: errors.map((r) => ({ file: r.file, record: r.record, stage: r.stage, error: r.error })), usage: usage ?? null, cost_usd: cost }, null, 2)}\n`,
-    );
-    const done = join(root, BATCH_JOBS_DIR, 'done');
-    mkdirSync(done, { recursive: true });
-    renameSync(jobDir, join(done, `${jobName}-${completedAt.replace(/[:.]/g, '-')}`));
-  }
-
   if (values.json) {
     io.out(
       JSON.stringify(
@@ -207,21 +112,15 @@ export async function runBatchAudit(positionals: string[], values: Record<string
       const d = r.audit.diagnosis;
       io.out(`${r.file} record ${r.record}: ${r.audit.method}${r.cached ? ' (cached)' : ''} → step ${d.criticalStep}, ${ROOT_CAUSE_LABELS[d.rootCause]}`);
     }
-    if (usage) io.err(`usage: ${usage.calls} call(s), ${usage.inputTokens} input tokens (${usage.cachedInputTokens} cached), ${usage.outputTokens} output tokens; ${cost === null ? 'cost unknown (no --price)' : `$${cost.toFixed(4)} at batch prices`}`);
-    io.err(`${written} audit(s) written to the sidecars${rows.some((r) => r.cached) ? ` (${rows.filter((r) => r.cached).length} unchanged, reused)` : ''}${errors.length ? `; ${errors.length} failed` : ''}`);
+    if (usage)
+      io.err(
+        `usage: ${usage.calls} call(s), ${usage.inputTokens} input tokens (${usage.cachedInputTokens} cached), ${usage.outputTokens} output tokens; ${cost === null ? 'cost unknown (no --price)' : `$${cost.toFixed(4)} at batch prices`}`,
+      );
+    io.err(
+      `${outcome.written} audit(s) written to the sidecars${rows.some((r) => r.cached) ? ` (${rows.filter((r) => r.cached).length} unchanged, reused)` : ''}${errors.length ? `; ${errors.length} failed` : ''}`,
+    );
   }
-  return errors.length || collection.unreadable.length ? 1 : 0;
-}
-
-/**
- * Stable across runs and unique per record: the path below the audited folder, the record id and
- * the file's hash. A file edited between runs gets new custom ids (its requests changed: they
- * carry its hash as the cache key), so its records are sent anew instead of clashing with the
- * requests submitted for the old content.
- */
-export function caseIdOf(root: string, file: string, record: string, fileSha256: string): string {
-  const relative = file.startsWith(root) ? file.slice(root.length).replace(/^[\\/]+/, '') : file;
-  return JSON.stringify([relative, record, fileSha256]);
+  return errors.length || prepared.unreadable.length ? 1 : 0;
 }
 
 function estimateLine(e: BatchCostEstimate): string {

@@ -1,0 +1,199 @@
+// A batch audit of every trajectory under a folder (or in one file), shared by the CLI
+// (`trajaudit audit <folder> --batch`) and any other front end: the records to audit (the
+// synchronous audit's result cache decides which), the job folder
+// `.trajaudit-batch/<method>-<configuration hash>/` beside them, the staged batch run, and, once
+// every case has an audit or an error, the sidecar writes and the closing of the job folder into
+// `.trajaudit-batch/done/`, so a later audit of the same configuration starts a new job.
+
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { collectTrajectories, type Unreadable } from '../../collections/collect';
+import { writeFileAtomic } from '../../files/atomicWrite';
+import type { Pricing } from '../../harness/wire';
+import { loadFile } from '../../load/loadFile';
+import type { TrajectoryFormat } from '../../model/trajectory';
+import { createBatchProvider } from '../../providers/batch';
+import type { ModelSettings } from '../../providers/types';
+import type { Sidecar } from '../../sidecar/schema';
+import { readSidecar, sha256Of, sidecarPathFor } from '../../sidecar/sidecarFile';
+import { promptVersionOf } from '../runAudit';
+import type { SearchAuditorOptions } from '../searchAuditor';
+import { appendAudits, auditKey, cachedAudit, recordContentSha256 } from '../sidecarAudits';
+import type { AuditResult } from '../types';
+import { batchCostUsd, estimateSearchAuditorBatch, type BatchCostEstimate } from './estimate';
+import { runSearchAuditorBatch, type BatchCase, type BatchStage, type SearchAuditorBatchResult } from './searchAuditorBatch';
+
+export const BATCH_JOBS_DIR = '.trajaudit-batch';
+
+export interface FolderBatchRow {
+  file: string;
+  record: string;
+  /** The batch case of a record that is audited (not reused). */
+  caseId?: string;
+  audit?: AuditResult;
+  cached?: boolean;
+  error?: string;
+  stage?: BatchStage;
+}
+
+export interface FolderBatchRequest {
+  target: string;
+  isFolder: boolean;
+  settings: ModelSettings;
+  /** SearchAuditor's options (client included) and the options part of the result-cache key. */
+  options: SearchAuditorOptions;
+  keyOptions?: Record<string, unknown>;
+  format?: TrajectoryFormat;
+  /** Only the records with this id. */
+  record?: string;
+  /** Audit again records whose stored audit would be reused. */
+  rerun?: boolean;
+}
+
+export interface PreparedFolderBatch {
+  request: FolderBatchRequest;
+  rows: FolderBatchRow[];
+  cases: BatchCase[];
+  unreadable: Unreadable[];
+  root: string;
+  jobName: string;
+  jobDir: string;
+  configuration: Record<string, unknown>;
+}
+
+export interface FolderBatchRunOptions {
+  detach?: boolean;
+  pollIntervalMs?: number;
+  /** List prices (USD per million tokens); the cost is at batch prices. */
+  pricing?: Pricing;
+  signal?: AbortSignal;
+  onEstimate?: (estimate: BatchCostEstimate) => void;
+  onSubmitted?: (stage: BatchStage, batchIds: string[], requests: number) => void;
+}
+
+export interface FolderBatchOutcome {
+  status: 'complete' | 'waiting';
+  rows: FolderBatchRow[];
+  waiting?: SearchAuditorBatchResult['waiting'];
+  estimate?: BatchCostEstimate;
+  usage?: SearchAuditorBatchResult['usage'];
+  costUsd: number | null;
+  /** Audits appended to sidecars (complete runs). */
+  written: number;
+  /** The job folder this run used (moved under done/ once complete). */
+  jobDir: string;
+  resumed: boolean;
+}
+
+/**
+ * Stable across runs and unique per record: the path below the audited folder, the record id and
+ * the file's hash. A file edited between runs gets new custom ids (its requests changed: they
+ * carry its hash as the cache key), so its records are sent anew instead of clashing with the
+ * requests submitted for the old content.
+ */
+export function caseIdOf(root: string, file: string, record: string, fileSha256: string): string {
+  const relative = file.startsWith(root) ? file.slice(root.length).replace(/^[\\/]+/, '') : file;
+  return JSON.stringify([relative, record, fileSha256]);
+}
+
+/** Reads the target and decides what to audit; nothing is written or sent. */
+export function prepareFolderBatch(request: FolderBatchRequest): PreparedFolderBatch {
+  const { target, isFolder, settings, options, keyOptions } = request;
+  const collection = collectTrajectories([target], request.format ? { format: request.format } : {});
+  const found = collection.trajectories.filter((c) => request.record === undefined || c.record === request.record);
+  // The result cache of a synchronous audit: an unchanged record audited the same way is reused.
+  const keyParts = { method: 'searchauditor', model: settings.model, promptVersion: promptVersionOf('searchauditor'), ...(keyOptions ? { options: keyOptions } : {}) };
+  const sidecars = new Map<string, Sidecar | undefined>();
+  const fileSha = new Map<string, string>();
+  const rows: FolderBatchRow[] = [];
+  const cases: BatchCase[] = [];
+  const root = isFolder ? target : dirname(target);
+  for (const c of found) {
+    if (!fileSha.has(c.file)) fileSha.set(c.file, sha256Of(readFileSync(c.file)));
+    if (!sidecars.has(c.file)) sidecars.set(c.file, readSidecar(sidecarPathFor(c.file)));
+    const row: FolderBatchRow = { file: c.file, record: c.record };
+    rows.push(row);
+    const reused = request.rerun ? undefined : cachedAudit(sidecars.get(c.file), c.record, auditKey({ contentSha256: recordContentSha256(c.trajectory), ...keyParts }));
+    if (reused) Object.assign(row, { audit: reused, cached: true });
+    else {
+      row.caseId = caseIdOf(root, c.file, c.record, fileSha.get(c.file)!);
+      cases.push({ caseId: row.caseId, trajectory: c.trajectory, trajectorySha256: fileSha.get(c.file)! });
+    }
+  }
+  const configuration = {
+    method: 'searchauditor',
+    provider: settings.provider,
+    model: settings.model,
+    target: isFolder ? '.' : basename(target),
+    keyOptions: keyOptions ?? null,
+    contextLimit: options.contextLimit ?? null,
+    maxOutputTokens: options.maxOutputTokens ?? null,
+    temperature: options.temperature ?? null,
+    reasoningEffort: options.reasoningEffort ?? null,
+  };
+  const jobName = `searchauditor-${createHash('sha256').update(JSON.stringify(configuration)).digest('hex').slice(0, 12)}`;
+  return { request, rows, cases, unreadable: collection.unreadable, root, jobName, jobDir: join(root, BATCH_JOBS_DIR, jobName), configuration };
+}
+
+/**
+ * Runs (or, detached, advances) the job. Provider errors, a state file that does not fit and an
+ * abort are thrown; the job folder keeps what was submitted, so the same request resumes.
+ */
+export async function runFolderBatch(prepared: PreparedFolderBatch, run: FolderBatchRunOptions = {}): Promise<FolderBatchOutcome> {
+  const { request, rows, cases, jobDir, root, jobName, configuration } = prepared;
+  const client = request.options.client;
+  let estimate: BatchCostEstimate | undefined;
+  let result: SearchAuditorBatchResult | undefined;
+  const resumed = existsSync(jobDir);
+  if (cases.length) {
+    mkdirSync(jobDir, { recursive: true });
+    const manifestPath = join(jobDir, 'job.json');
+    if (!existsSync(manifestPath)) writeFileAtomic(manifestPath, `${JSON.stringify({ version: 1, configuration, createdAt: new Date().toISOString() }, null, 2)}\n`);
+    result = await runSearchAuditorBatch(cases, {
+      search: request.options,
+      provider: createBatchProvider(request.settings),
+      jobDir,
+      ...(run.pollIntervalMs !== undefined ? { pollIntervalMs: run.pollIntervalMs } : {}),
+      ...(run.detach ? { detach: true } : {}),
+      ...(run.signal ? { signal: run.signal } : {}),
+      onPlanned: (plans) => {
+        estimate = estimateSearchAuditorBatch(plans, client, run.pricing);
+        run.onEstimate?.(estimate);
+      },
+      ...(run.onSubmitted ? { onSubmitted: run.onSubmitted } : {}),
+    });
+    const byCase = new Map(cases.map((c) => [c.caseId, c]));
+    for (const row of rows) {
+      const outcome = row.caseId ? result.cases.get(row.caseId) : undefined;
+      if (!outcome) continue;
+      if ('audit' in outcome) row.audit = { ...outcome.audit, contentSha256: recordContentSha256(byCase.get(row.caseId!)!.trajectory) };
+      else Object.assign(row, { error: outcome.error, stage: outcome.stage });
+    }
+  }
+  const usage = result?.usage;
+  const costUsd = usage ? batchCostUsd(usage, run.pricing) : null;
+  const base = { rows, ...(estimate ? { estimate } : {}), ...(usage ? { usage } : {}), costUsd, jobDir, resumed };
+  if (result?.status === 'waiting') return { ...base, status: 'waiting', waiting: result.waiting!, written: 0 };
+
+  // Complete: store the new audits exactly as a synchronous audit does, then close the job.
+  let written = 0;
+  const byFile = new Map<string, { recordId: string; audit: AuditResult }[]>();
+  for (const row of rows) if (row.audit && !row.cached) byFile.set(row.file, [...(byFile.get(row.file) ?? []), { recordId: row.record, audit: row.audit }]);
+  for (const [file, entries] of byFile) {
+    const kind = loadFile(file, request.format ? { format: request.format } : {}).detection.kind;
+    written += (await appendAudits(file, kind, entries, { rerun: Boolean(request.rerun) })).written;
+  }
+  if (existsSync(jobDir)) {
+    const manifestPath = join(jobDir, 'job.json');
+    const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : { version: 1, configuration };
+    const completedAt = new Date().toISOString();
+    const errors = rows.filter((r) => r.error).map((r) => ({ file: r.file, record: r.record, stage: r.stage, error: r.error }));
+    const audited = rows.filter((r) => r.audit && !r.cached).length;
+    writeFileAtomic(manifestPath, `${JSON.stringify({ ...manifest, completedAt, audited, errors, usage: usage ?? null, cost_usd: costUsd }, null, 2)}\n`);
+    const done = join(root, BATCH_JOBS_DIR, 'done');
+    mkdirSync(done, { recursive: true });
+    renameSync(jobDir, join(done, `${jobName}-${completedAt.replace(/[:.]/g, '-')}`));
+  }
+  return { ...base, status: 'complete', written };
+}

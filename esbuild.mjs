@@ -21,6 +21,7 @@ const WEBVIEW_ENTRIES = [
   ['webview/src/editor/main.ts', 'dist/webview.js'], // the trajectory editor
   ['webview/src/items/main.ts', 'dist/webview-items.js'],
   ['webview/src/report/main.ts', 'dist/webview-report.js'],
+  ['webview/src/collection/main.ts', 'dist/webview-collection.js'],
 ];
 
 const common = { bundle: true, mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };

@@ -4,6 +4,9 @@ import { AuditJobManager } from './audit/auditJobs';
 import { AuditJobsView, createJobsStatusBar } from './audit/jobsView';
 import { ApiKeys, registerSetApiKey } from './audit/secrets';
 import { registerAuditFolder, registerAuditTrajectory, registerCancelJob } from './commands/auditTrajectory';
+import { CollectionPanels } from './collection/collectionPanel';
+import { createCollectionStatusBarLink } from './collection/statusBarLink';
+import { registerOpenCollection } from './commands/openCollection';
 import { registerExportRepairs } from './commands/exportRepairs';
 import { registerInspectFile } from './commands/inspectFile';
 import { registerOpenInEditor } from './commands/openInEditor';
@@ -28,6 +31,7 @@ export interface TrajauditApi {
   jobs: AuditJobManager;
   itemsProvider: ItemEditorProvider;
   reports: ReportPanels;
+  collections: CollectionPanels;
 }
 
 export function activate(context: vscode.ExtensionContext): TrajauditApi {
@@ -44,8 +48,12 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
     (folder) => vscode.commands.executeCommand(SCORE_RUN_FOLDER_COMMAND, vscode.Uri.file(folder)),
     editorProvider,
   );
+  const collections = new CollectionPanels(context.extensionUri, log);
   context.subscriptions.push(
     reports,
+    collections,
+    registerOpenCollection(collections),
+    createCollectionStatusBarLink(),
     registerScoreRunFolder(reports, keys, log),
     jobs,
     vscode.window.registerTreeDataProvider('trajaudit.auditJobs', new AuditJobsView(jobs)),
@@ -68,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
   const prechecks = new PrecheckDiagnostics(log);
   context.subscriptions.push(prechecks, registerPrecheckCommand(prechecks), ...registerHarnessCommands(keys, log));
   log.info('Trajectory Auditor activated');
-  return { editorProvider, jobs, itemsProvider, reports, log };
+  return { editorProvider, jobs, itemsProvider, reports, collections, log };
 }
 
 export function deactivate(): void {

@@ -4,9 +4,9 @@ import * as vscode from 'vscode';
 import { pageHtml } from './pageHtml';
 
 /** Which UI the page shows; each has its own bundle (esbuild.mjs). */
-export type WebviewView = 'trajectory' | 'items' | 'report';
+export type WebviewView = 'trajectory' | 'items' | 'report' | 'collection';
 
-const BUNDLES: Record<WebviewView, string> = { trajectory: 'webview', items: 'webview-items', report: 'webview-report' };
+const BUNDLES: Record<WebviewView, string> = { trajectory: 'webview', items: 'webview-items', report: 'webview-report', collection: 'webview-collection' };
 
 /**
  * The page of every webview: strict CSP (`default-src 'none'`, scripts by nonce only, styles from

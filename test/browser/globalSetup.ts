@@ -3,6 +3,7 @@
 // the environment; the returned function stops the server.
 import { mkdirSync } from 'node:fs';
 import { buildBundles } from './harness/bundles';
+import { writeCollectionFixtures } from './harness/collectionFixtures';
 import { writeEditorFixtures } from './harness/editorFixtures';
 import { writeItemFixtures } from './harness/itemFixtures';
 import { buildDir, editorShotsDir, fixturesDir, HARNESS_URL_VARIABLE, itemShotsDir } from './harness/paths';
@@ -13,6 +14,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   await buildBundles(buildDir);
   writeEditorFixtures(fixturesDir);
   writeItemFixtures(fixturesDir);
+  writeCollectionFixtures(fixturesDir);
   const server = await startHarnessServer(buildDir);
   process.env[HARNESS_URL_VARIABLE] = server.url;
   return () => server.close();

@@ -1,0 +1,69 @@
+// The typed message protocol between the collection view's host (src/extension/collection) and its
+// webview (webview/src/collection). The webview's messages are zod schemas, parsed by the host
+// (a page could post anything); their types come from the schemas. The host's messages are types:
+// the webview imports this file for its types only, so zod does not enter its bundle.
+// Rows never carry absolute paths the webview could send back: opening a row names its id, and
+// the host looks the file and record up.
+import { z } from 'zod';
+import type { Unreadable } from '../core/collections/collect';
+import type { CollectionRow } from '../core/collections/rows';
+
+export type { CollectionRow } from '../core/collections/rows';
+export type { Unreadable } from '../core/collections/collect';
+
+/** How far the host is in reading (indexing) the collection's files. */
+export interface CollectionProgress {
+  /** Files read so far. */
+  done: number;
+  /** Files found. */
+  total: number;
+  /** Reading has ended: every file was read, or the user cancelled (`cancelled`). */
+  finished: boolean;
+  cancelled?: boolean;
+}
+
+export interface CollectionInfo {
+  /** What the collection is, as the user named it: a workspace-relative folder, JSONL or log. */
+  title: string;
+  /** folder | jsonl | inspect | run-folder */
+  kind: string;
+}
+
+/** Host → webview. */
+export type CollectionToWebview =
+  /** The whole state: sent on every `ready` (a hidden webview is torn down and comes back). */
+  | { type: 'init'; info: CollectionInfo; rows: CollectionRow[]; unreadable: Unreadable[]; progress: CollectionProgress }
+  /** More rows read (appended) or rows read again (replaced by id), with the progress. */
+  | { type: 'rows'; rows: CollectionRow[]; unreadable: Unreadable[]; progress: CollectionProgress }
+  | { type: 'status'; text: string; kind: 'info' | 'error' };
+
+const text = z.string().max(10_000);
+
+/** Webview → host, parsed by the host. */
+export const collectionFromWebviewSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  /** Open a row's trajectory in the trajectory editor. */
+  z.object({ type: z.literal('open'), id: text }),
+  /** Stop reading files (the rows read so far stay). */
+  z.object({ type: z.literal('cancel') }),
+  /** After each render: what the page shows (tests, diagnostics). */
+  z.object({
+    type: z.literal('rendered'),
+    shown: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+    domRows: z.number().int().nonnegative(),
+  }),
+  z.object({ type: z.literal('cspViolation'), directive: text, blocked: text, sample: text }),
+  z.object({ type: z.literal('log'), level: z.enum(['info', 'error']), message: text }),
+]);
+
+export type CollectionFromWebview = z.infer<typeof collectionFromWebviewSchema>;
+
+/** The page's saved UI state (VS Code's webview state): where the user was, never row content. */
+export interface CollectionViewState {
+  selectedId?: string;
+  sort?: { column: string; descending: boolean };
+  facets?: Record<string, string[]>;
+  text?: string;
+  scrollTop?: number;
+}

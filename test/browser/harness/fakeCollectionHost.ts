@@ -1,0 +1,105 @@
+// The collection view's fake extension host, in the test process: answers the webview in
+// src/shared/collectionProtocol.ts with the rows the host's own builder made from the fixture
+// (collectionFixtures.ts, readFileRows), and parses every webview message with the protocol's
+// schema as src/extension/collection/collectionPanel.ts does. Every message both ways is recorded.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import type { FileRows } from '../../../src/extension/collection/rowReader';
+import {
+  collectionFromWebviewSchema,
+  type CollectionFromWebview,
+  type CollectionProgress,
+  type CollectionRow,
+  type CollectionToWebview,
+} from '../../../src/shared/collectionProtocol';
+import { COLLECTION_FIXTURE_FILE, COLLECTION_ROWS_FILE } from './collectionFixtures';
+import { POST_BINDING, type HarnessWindow } from './pageGlobals';
+import { fixturesDir } from './paths';
+
+let fixtureRows: CollectionRow[] | undefined;
+
+/** The fixture's 10,000 rows, as the host builds them. */
+export function collectionFixtureRows(): CollectionRow[] {
+  fixtureRows ??= (JSON.parse(readFileSync(join(fixturesDir, COLLECTION_ROWS_FILE), 'utf8')) as FileRows).rows.map((r) => r.row);
+  return fixtureRows;
+}
+
+export interface CollectionHostOptions {
+  /** Rows sent with `init` (default: all); the rest arrive by `sendRows`. */
+  initialRows?: number;
+  /** The progress sent with `init` (default: every file read). */
+  progress?: CollectionProgress;
+}
+
+type Posted<T extends CollectionFromWebview['type']> = Extract<CollectionFromWebview, { type: T }>;
+
+export class FakeCollectionHost {
+  readonly posted: CollectionFromWebview[] = [];
+  readonly sent: CollectionToWebview[] = [];
+  readonly errorLogs: string[] = [];
+  /** Messages that failed the protocol's schema (there should be none). */
+  readonly invalid: unknown[] = [];
+  private delivery: Promise<void> = Promise.resolve();
+  private sentRows: number;
+
+  private constructor(
+    private readonly page: Page,
+    readonly rows: CollectionRow[],
+    private readonly options: CollectionHostOptions,
+  ) {
+    this.sentRows = options.initialRows ?? rows.length;
+  }
+
+  static async attach(page: Page, options: CollectionHostOptions = {}): Promise<FakeCollectionHost> {
+    const host = new FakeCollectionHost(page, collectionFixtureRows(), options);
+    await page.exposeFunction(POST_BINDING, (message: unknown) => host.receive(message));
+    return host;
+  }
+
+  postedOf<T extends CollectionFromWebview['type']>(type: T): Posted<T>[] {
+    return this.posted.filter((m): m is Posted<T> => m.type === type);
+  }
+
+  /** The latest 'rendered' report. */
+  lastRendered(): Posted<'rendered'> | undefined {
+    return this.postedOf('rendered').at(-1);
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = collectionFromWebviewSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.invalid.push(raw);
+      return;
+    }
+    const message = parsed.data;
+    this.posted.push(message);
+    if (message.type === 'log' && message.level === 'error') this.errorLogs.push(message.message);
+    if (message.type === 'ready') {
+      this.send({
+        type: 'init',
+        info: { title: COLLECTION_FIXTURE_FILE, kind: 'JSONL' },
+        rows: this.rows.slice(0, this.sentRows),
+        unreadable: [],
+        progress: this.options.progress ?? { done: 1, total: 1, finished: true },
+      });
+    }
+  }
+
+  /** Sends the next `count` rows with `progress`, as the host's reader does while it reads. */
+  sendRows(count: number, progress: CollectionProgress): Promise<void> {
+    const rows = this.rows.slice(this.sentRows, this.sentRows + count);
+    this.sentRows += rows.length;
+    return this.send({ type: 'rows', rows, unreadable: [], progress });
+  }
+
+  send(message: CollectionToWebview): Promise<void> {
+    this.sent.push(message);
+    // In order, as VS Code delivers them.
+    this.delivery = this.delivery.then(() =>
+      // As a JSON string: Playwright serializes a large object argument field by field, which takes seconds for 10,000 rows.
+      this.page.evaluate((json) => (window as unknown as HarnessWindow).__harnessDeliver(JSON.parse(json)), JSON.stringify(message)).catch(() => undefined),
+    );
+    return this.delivery;
+  }
+}

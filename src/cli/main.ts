@@ -2,6 +2,7 @@ import { InputError } from '../core/input/inputError';
 import { redactSecrets, registerSecretsFromEnv } from '../core/secrets/redact';
 import { agreementCommand } from './commands/agreement';
 import { auditCommand } from './commands/audit';
+import { collectionCommand } from './commands/collection';
 import { compareCommand } from './commands/compare';
 import { convertCommand } from './commands/convert';
 import { exportRepairsCommand } from './commands/exportRepairs';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CliCommand[] = [
   exportRepairsCommand,
   convertCommand,
   statsCommand,
+  collectionCommand,
   compareCommand,
   resumeCommand,
   ...HARNESS_COMMANDS,

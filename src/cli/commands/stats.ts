@@ -2,10 +2,10 @@
 //
 // Corpus statistics (docs/cli.md): every trajectory record under the paths, seed 002 Appendix C
 // Tables 5–7 for any corpus. Reads only; an unreadable file is listed and the rest still counted.
-import { collectTrajectories } from '../../core/collections/collect';
-import { corpusStats, GROUP_KEYS, type CorpusStats, type Distribution, type GroupKey, type StatsReport } from '../../core/collections/corpusStats';
-import { CliUsageError, toolNamesFrom, trajectoryFormatFrom, type CliIo } from '../io';
+import { corpusStatsOfRows, GROUP_KEYS, type CorpusStats, type Distribution, type GroupKey, type StatsReport } from '../../core/collections/corpusStats';
+import { CliUsageError, type CliIo } from '../io';
 import { JSON_OPTION, TOOL_NAME_OPTIONS, TRAJECTORY_FORMAT_OPTION, type CliCommand } from '../options';
+import { CACHE_OPTION, readCollectionRows } from './collection';
 
 function number(value: number | null, digits = 1): string {
   if (value === null) return '—';
@@ -68,11 +68,12 @@ function groupKeyFrom(values: Record<string, unknown>): GroupKey | undefined {
   return by as GroupKey;
 }
 
-export function runStats(positionals: string[], values: Record<string, unknown>, io: CliIo): number {
+export async function runStats(positionals: string[], values: Record<string, unknown>, io: CliIo): Promise<number> {
   if (positionals.length === 0) throw new CliUsageError('missing <file or folder…>');
   const by = groupKeyFrom(values);
-  const collection = collectTrajectories(positionals, { format: trajectoryFormatFrom(values) });
-  const report = corpusStats(collection.trajectories, collection.unreadable, { by, names: toolNamesFrom(values) });
+  // Through the collection index: a second run reads one file instead of parsing and tokenizing every trajectory.
+  const collection = await readCollectionRows(positionals, values, io);
+  const report = corpusStatsOfRows(collection.rows, collection.unreadable, { by });
   io.out(values.json ? JSON.stringify(report, null, 2) : renderStatsText(report));
   for (const u of collection.unreadable) io.err(`${u.file}: ${u.message}`);
   return collection.unreadable.length > 0 ? 1 : 0;
@@ -88,6 +89,7 @@ export const statsCommand: CliCommand = {
     by: { type: 'string', value: GROUP_KEYS.join('|'), help: 'the same statistics per model, dataset or format, under "groups"' },
     ...TRAJECTORY_FORMAT_OPTION,
     ...TOOL_NAME_OPTIONS,
+    ...CACHE_OPTION,
   },
   run: runStats,
 };

@@ -15,7 +15,9 @@ import { writeFileAtomic } from '../files/atomicWrite';
 import { MAX_TEXT_BYTES } from '../input/readText';
 import type { TrajectoryFormat } from '../model/trajectory';
 import { sidecarPathFor } from '../sidecar/sidecarFile';
+import type { ToolNames } from '../stats/statistics';
 import { collectFile, collectionFiles, type CollectedTrajectory, type CollectFileOptions, type Collection, type Unreadable } from './collect';
+import { rowOf, type CollectionRow } from './rows';
 
 export const COLLECTION_INDEX_SCHEMA = 'trajaudit.collection-index/v1';
 
@@ -314,4 +316,30 @@ export async function readIndexedCollection<V>(options: CollectionIndexOptions<V
     }
   }
   return result;
+}
+
+// ---- The index of collection rows (what the collection view, `trajaudit stats` and `collection` read) ----
+
+/** Bump when CollectionRow or how rowOf computes it changes: indexes of rows of another version are rebuilt. */
+export const ROW_INDEX_VERSION = 1;
+
+export interface RowIndexOptions {
+  storageDir: string;
+  paths: readonly string[];
+  format?: TrajectoryFormat;
+  names?: ToolNames;
+  signal?: AbortSignal;
+}
+
+/** The index options of a collection's rows: one index per paths, format and tool names. */
+export function rowIndexOptions(options: RowIndexOptions): CollectionIndexOptions<CollectionRow> {
+  const names = options.names ?? {};
+  return {
+    storageDir: options.storageDir,
+    paths: options.paths,
+    format: options.format,
+    signal: options.signal,
+    settings: { rows: ROW_INDEX_VERSION, searchNames: names.searchNames ?? null, visitNames: names.visitNames ?? null },
+    summarize: (collected) => rowOf(collected, { names }),
+  };
 }

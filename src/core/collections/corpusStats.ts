@@ -2,8 +2,9 @@
 // Tables 5–7): counts per format, the distribution of each per-trajectory count, and, over the
 // annotated trajectories, root causes, critical positions and tolerance-span lengths.
 import { mean, quantileLinear } from '../scoring/stats';
-import { countTokens, countTrajectory, criticalPosition, type ToolNames } from '../stats/statistics';
-import { referenceLabel, type CollectedTrajectory, type Unreadable } from './collect';
+import { criticalPosition, type ToolNames } from '../stats/statistics';
+import type { CollectedTrajectory, Unreadable } from './collect';
+import { rowOf, type CollectionRow } from './rows';
 
 export interface Distribution {
   mean: number | null;
@@ -57,36 +58,25 @@ interface Row {
   group: Record<GroupKey, string>;
 }
 
-function metadataText(metadata: Record<string, unknown>, key: string): string | undefined {
-  const value = metadata[key];
-  if (typeof value === 'string' && value.trim()) return value.trim();
-  if (typeof value === 'number') return String(value);
-  return undefined;
-}
-
-function rowOf(t: CollectedTrajectory, names: ToolNames): Row {
-  const trajectory = t.trajectory;
-  const counts = countTrajectory(trajectory, names);
-  const label = referenceLabel(t);
-  const position = label?.criticalStep === undefined ? null : criticalPosition(label.criticalStep, counts.messages);
+/** The statistics' view of a collection row (the index stores rows, so `stats` reads no trajectory twice). */
+function statsRowOf(row: CollectionRow): Row {
+  // The reference label: the human annotation in the sidecar, else the gold in the file.
+  const label = row.human;
+  const position = label?.criticalStep == null ? null : criticalPosition(label.criticalStep, row.messages);
   const span = label?.toleranceSpan;
   return {
-    format: trajectory.format,
-    messages: counts.messages,
-    decisionSteps: counts.decisionSteps.length,
-    toolCalls: counts.toolCalls,
-    atomicOps: counts.atomicOps,
-    tokens: countTokens(trajectory).total,
-    annotated: label !== undefined,
+    format: row.format,
+    messages: row.messages,
+    decisionSteps: row.decisionSteps,
+    toolCalls: row.toolCalls,
+    atomicOps: row.atomicOps,
+    tokens: row.tokens,
+    annotated: label !== null,
     ...(label?.rootCause ? { rootCause: label.rootCause } : {}),
     ...(position !== null ? { criticalPosition: position } : {}),
     // Span length counts messages from the span's start through its end, inclusively.
     ...(span ? { spanLength: span[1] - span[0] + 1 } : {}),
-    group: {
-      format: trajectory.format,
-      model: metadataText(trajectory.metadata, 'model') ?? metadataText(trajectory.metadata, 'agent') ?? '(none)',
-      dataset: metadataText(trajectory.metadata, 'dataset') ?? metadataText(trajectory.metadata, 'benchmark') ?? '(none)',
-    },
+    group: { format: row.format, model: row.model ?? '(none)', dataset: row.dataset ?? '(none)' },
   };
 }
 
@@ -130,7 +120,16 @@ export function corpusStats(
   unreadable: readonly Unreadable[],
   options: { by?: GroupKey; names?: ToolNames } = {},
 ): StatsReport {
-  const rows = trajectories.map((t) => rowOf(t, options.names ?? {}));
+  return corpusStatsOfRows(
+    trajectories.map((t) => rowOf(t, { names: options.names })),
+    unreadable,
+    options,
+  );
+}
+
+/** The statistics of collection rows (read from the collection index or computed by `rowOf`). */
+export function corpusStatsOfRows(collectionRows: readonly CollectionRow[], unreadable: readonly Unreadable[], options: { by?: GroupKey } = {}): StatsReport {
+  const rows = collectionRows.map(statsRowOf);
   const { trajectories: n, ...rest } = statsOfRows(rows);
   const report: StatsReport = { trajectories: n, unreadable: [...unreadable], ...rest };
   if (options.by) {

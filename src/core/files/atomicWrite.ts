@@ -8,14 +8,16 @@ import { isProcessRunning } from './processAlive';
 
 /**
  * Writes a temp file in the same folder, fsyncs it, renames it over the target, then fsyncs the
- * folder. `content` may come in pieces, so text longer than one JavaScript string is written too.
+ * folder. `content` may come in pieces, so text longer than one JavaScript string is written too,
+ * or as bytes (a Parquet export).
  */
-export function writeFileAtomic(target: string, content: string | readonly string[]): void {
+export function writeFileAtomic(target: string, content: string | Uint8Array | readonly string[]): void {
   const temp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'wx', 0o644);
-    for (const piece of typeof content === 'string' ? [content] : content) writeSync(fd, piece);
+    if (content instanceof Uint8Array) writeSync(fd, content);
+    else for (const piece of typeof content === 'string' ? [content] : content) writeSync(fd, piece);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;

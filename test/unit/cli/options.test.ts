@@ -53,6 +53,7 @@ describe('CLI option tables', function () {
         'export-repairs',
         'convert',
         'stats',
+        'collection',
         'compare',
         'resume',
         'harness delegation',

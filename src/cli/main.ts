@@ -13,6 +13,7 @@ import { outlineCommand } from './commands/outline';
 import { resumeCommand } from './commands/resume';
 import { scoreCommand } from './commands/score';
 import { statsCommand } from './commands/stats';
+import { studyCommand } from './commands/study';
 import { validateCommand } from './commands/validate';
 import { CliUsageError, type CliIo } from './io';
 import { CliOptionError, commandUsage, parseCommandArgs, synopsis, wrap, type CliCommand } from './options';
@@ -31,6 +32,7 @@ export const COMMANDS: readonly CliCommand[] = [
   collectionCommand,
   compareCommand,
   resumeCommand,
+  studyCommand,
   ...HARNESS_COMMANDS,
   ...BUILD_COMMANDS,
 ];

@@ -51,11 +51,25 @@ export function sortAuditsOldestFirst<T extends Stamped>(audits: readonly T[] | 
     .map((entry) => entry.audit);
 }
 
+/** The id of an audit as written in a sidecar: its method, plus `:<variant>` for a SearchAuditor ablation (`searchauditor:vote`). */
+export function auditMethodId(audit: { method: string; options?: unknown }): string {
+  const variant = (audit.options as { variant?: unknown } | null | undefined)?.variant;
+  return typeof variant === 'string' && variant !== '' && variant !== 'full' ? `${audit.method}:${variant}` : audit.method;
+}
+
+/** Whether an audit is of `wanted`: a plain method name matches every audit of it; `method:ablation` only that ablation. */
+export function auditMatchesMethod(audit: { method: string; options?: unknown }, wanted: string): boolean {
+  return wanted.includes(':') ? auditMethodId(audit) === wanted : audit.method === wanted;
+}
+
 /**
  * The audit a view, a score or an export uses by default: the last of sortAuditsOldestFirst,
- * among the audits of `method` when given.
+ * among the audits of `method` when given (`method:ablation`, e.g. `searchauditor:vote`, only that ablation).
  */
-export function newestAudit<T extends Stamped & { method: string }>(audits: readonly T[] | null | undefined, method?: string): T | undefined {
-  const sorted = sortAuditsOldestFirst(method ? (audits ?? []).filter((a) => a.method === method) : audits);
+export function newestAudit<T extends Stamped & { method: string; options?: unknown }>(
+  audits: readonly T[] | null | undefined,
+  method?: string,
+): T | undefined {
+  const sorted = sortAuditsOldestFirst(method ? (audits ?? []).filter((a) => auditMatchesMethod(a, method)) : audits);
   return sorted[sorted.length - 1];
 }

@@ -56,6 +56,7 @@ describe('CLI option tables', function () {
         'collection',
         'compare',
         'resume',
+        'study',
         'harness delegation',
         'harness stage-c',
         'harness clarify',

@@ -64,6 +64,7 @@ describe('CLI option tables', function () {
         'build items',
         'build distractors',
         'build release',
+        'build nuggets',
       ],
     );
   });

@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
+import { BATCH_JOBS_DIR } from '../../core/audit/batch/folderBatch';
 import { problemLine, type Problem } from '../../core/input/inputError';
 import { validateFile } from '../../core/inspect/validate';
 import { acceptAnnotationContent, sidecarPathOf } from '../../core/sidecar/acceptContent';
@@ -25,7 +26,8 @@ function expand(paths: string[]): string[] {
     }
     for (const entry of readdirSync(path, { withFileTypes: true, recursive: true })) {
       const full = join(entry.parentPath, entry.name);
-      if (entry.isFile() && VALIDATABLE.test(entry.name) && !full.includes('node_modules')) out.push(full);
+      // Batch audit jobs (`.trajaudit-batch/`) hold state files, not trajectories.
+      if (entry.isFile() && VALIDATABLE.test(entry.name) && !full.includes('node_modules') && !full.split(sep).includes(BATCH_JOBS_DIR)) out.push(full);
     }
   }
   return out.sort();

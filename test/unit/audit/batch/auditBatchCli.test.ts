@@ -132,6 +132,10 @@ describe('trajaudit audit <folder> --batch [--detach] (CLI, issue 17)', function
     const audits = JSON.parse(done.out).results.map((r: { audit: AuditResult }) => r.audit);
     assert.equal(audits.length, 3);
     assert.equal(sidecarAudits(files[1])[0].trajectorySha256, createHash('sha256').update(readFileSync(files[1])).digest('hex'));
+    // The closed job's state files beside the trajectories are not taken for trajectories.
+    assert.ok(existsSync(join(dir, '.trajaudit-batch', 'done')));
+    const validate = await runCli(['validate', dir]);
+    assert.equal(validate.code, 0, validate.out + validate.err);
   });
 
   it('a broken stage state file is one line naming the file and the JSON path, and nothing is submitted', async () => {

@@ -157,19 +157,26 @@ function attachResponseCalls(spans: SpanItem[], messages: Message[]): void {
 
 interface Entry {
   raw: unknown;
-  path: Path;
+  /** JSON path of the item list in the source, and the item's index in it (a path is built only for a message). */
+  base?: Path;
+  index?: number;
   /** The line's own source, for JSONL. */
   source?: SourceText;
 }
 
+/** The source a bad item's message is given: its line's, or the file's with the item's path. */
+function entrySource(entry: Entry, source: SourceText): SourceText {
+  if (entry.source) return entry.source;
+  return { ...source, basePath: [...(source.basePath ?? []), ...(entry.base ?? []), ...(entry.index === undefined ? [] : [entry.index])] };
+}
+
 function traceTrajectory(entries: Entry[], source: SourceText, id: string): Trajectory {
-  const base = source.basePath ?? [];
   const traces: Obj[] = [];
   const spans: { span: SpanItem; index: number }[] = [];
-  entries.forEach(({ raw, path, source: own }, index) => {
-    const at = () => own ?? { ...source, basePath: [...base, ...path] };
-    if (isObject(raw) && raw.object === 'trace') traces.push(checkSchema(traceItem, raw, at(), 'an OpenAI Agents trace'));
-    else spans.push({ span: plainSpan(raw) ?? checkSchema(spanItem, raw, at(), 'an OpenAI Agents span'), index });
+  entries.forEach((entry, index) => {
+    const raw = entry.raw;
+    if (isObject(raw) && raw.object === 'trace') traces.push(checkSchema(traceItem, raw, entrySource(entry, source), 'an OpenAI Agents trace'));
+    else spans.push({ span: plainSpan(raw) ?? checkSchema(spanItem, raw, entrySource(entry, source), 'an OpenAI Agents span'), index });
   });
   // Millisecond start times, as Date.parse reads them (spans within one millisecond keep their order), each parsed once.
   const order = startOrder(spans.map(({ span }) => (span.started_at ? Math.floor(isoMicros(span.started_at, 'date-parse') / 1000) : Number.NaN)));
@@ -213,9 +220,9 @@ function traceTrajectory(entries: Entry[], source: SourceText, id: string): Traj
   });
 }
 
-const index = new WeakMap<object, Map<string, { raw: unknown; path: Path }[]>>();
+const index = new WeakMap<object, Map<string, Entry[]>>();
 
-function byTrace(container: object): Map<string, { raw: unknown; path: Path }[]> {
+function byTrace(container: object): Map<string, Entry[]> {
   let map = index.get(container);
   if (map) return map;
   map = new Map();
@@ -224,7 +231,7 @@ function byTrace(container: object): Map<string, { raw: unknown; path: Path }[]>
     const key = traceOf(raw);
     let list = map!.get(key);
     if (!list) map!.set(key, (list = []));
-    list.push({ raw, path: [...(items?.base ?? []), i] });
+    list.push({ raw, base: items?.base, index: i });
   });
   index.set(container, map);
   return map;
@@ -273,7 +280,7 @@ function loadLines(values: unknown[], lineNumbers: number[], source: SourceText)
     const key = traceOf(raw);
     let trace = traces.get(key);
     if (!trace) traces.set(key, (trace = { entries: [], line: lineNumbers[i] }));
-    trace.entries.push({ raw, path: [], source: { file: source.file, text: lineText(lineNumbers[i]), lineOffset: lineNumbers[i] - 1 } });
+    trace.entries.push({ raw, source: { file: source.file, text: lineText(lineNumbers[i]), lineOffset: lineNumbers[i] - 1 } });
   });
   return [...traces].map(([traceId, trace]) => ({
     id: traceId || 'no-trace-id',

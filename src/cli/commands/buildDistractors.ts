@@ -52,11 +52,24 @@ async function runBuildDistractors(positionals: string[], values: Record<string,
   writeFileAtomicMkdir(trailPath, trailLines(result.trail).join(''));
   const kept = result.items.reduce((n, i) => n + ((i.provenance as { stage_b?: { kept?: number } })?.stage_b?.kept ?? 0), 0);
   const dropped = result.trail.length;
-  if (values.json) io.out(JSON.stringify({ out, trail: trailPath, items: result.items.length, kept, dropped, usage: result.usage }, null, 2));
+  if (values.json)
+    io.out(
+      JSON.stringify(
+        { out, trail: trailPath, items: result.items.length, kept, dropped, failed: result.failed, aborted: result.aborted, usage: result.usage },
+        null,
+        2,
+      ),
+    );
   else {
     io.out(`${out}: ${result.items.length} item(s), ${kept} distractor(s) kept`);
     io.out(`${trailPath}: ${dropped} distractor(s) dropped`);
     io.out(`model calls: ${result.usage.calls}, tokens in ${result.usage.inputTokens} / out ${result.usage.outputTokens}`);
+  }
+  if (result.failed.length || result.aborted) {
+    io.err(
+      `trajaudit build distractors: ${result.failed.length} item(s) failed${result.aborted ? ', interrupted' : ''}; they are not in ${out} — rerun to build them`,
+    );
+    return 1;
   }
   return 0;
 }

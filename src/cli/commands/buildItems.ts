@@ -72,7 +72,18 @@ async function runBuildItems(positionals: string[], values: Record<string, unkno
   if (values.json)
     io.out(
       JSON.stringify(
-        { out, trail: trailPath, seeds: result.seeds.length, expanded_seeds: expanded, items: result.items.length, dropped, regenerated, usage: result.usage },
+        {
+          out,
+          trail: trailPath,
+          seeds: result.seeds.length,
+          expanded_seeds: expanded,
+          items: result.items.length,
+          dropped,
+          regenerated,
+          failed: result.failed,
+          aborted: result.aborted,
+          usage: result.usage,
+        },
         null,
         2,
       ),
@@ -81,6 +92,12 @@ async function runBuildItems(positionals: string[], values: Record<string, unkno
     io.out(`${out}: ${result.items.length} item(s) from ${result.seeds.length} seed quer(ies) (${expanded} from expansion)`);
     io.out(`${trailPath}: ${dropped} dropped, ${regenerated} regeneration(s)`);
     io.out(`model calls: ${result.usage.calls}, tokens in ${result.usage.inputTokens} / out ${result.usage.outputTokens}`);
+  }
+  if (result.failed.length || result.aborted) {
+    io.err(
+      `trajaudit build items: ${result.failed.length} seed quer(ies) failed${result.aborted ? ', interrupted' : ''}; their items are not in ${out} — rerun to build them`,
+    );
+    return 1;
   }
   if (result.items.length === 0) {
     io.err(`trajaudit build items: no item was built; the reasons are in ${trailPath}`);

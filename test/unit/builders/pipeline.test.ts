@@ -283,3 +283,46 @@ describe('build items: seed-query expansion and a retrieval command', function (
     assert.deepEqual([...analysed].sort(), ['p01', 'p02'], 'one subquery call per high-authority document, shared by both seeds');
   });
 });
+
+describe('build items / build distractors: a model that fails', function () {
+  this.timeout(30_000);
+  let server: MockModelServer;
+  beforeEach(async () => {
+    server = await startMockModelServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('a seed or item whose model calls fail is reported by name with exit 1, the others are written; no internal error', async () => {
+    const model = builderModel();
+    server.script((r) => (/Seed query:\n.*Riverton/.test(r.userText) ? { text: 'no JSON here' } : model(r)));
+    const dir = tempDir();
+    const items = join(dir, 'items.jsonl');
+    const flags = ['--base-url', server.openaiBaseUrl, '--model', 'm', '--max-retries', '0'];
+    const a = await runCli(['build', 'items', '--pool', POOL, '--seeds', SEEDS, '--out', items, ...flags]);
+    assert.equal(a.code, 1);
+    assert.doesNotMatch(a.err, /internal error/);
+    assert.match(a.err, /failed "What was the winning time of the men's race at the 2024 Riverton City Marathon/);
+    assert.equal(a.err.match(/failed "/g)?.length, 1, 'each failure is named once');
+    assert.match(a.err, /1 seed quer\(ies\) failed; their items are not in .*items\.jsonl — rerun to build them/);
+    assert.equal(readJsonl(items).length, 2);
+    assert.equal(readFileSync(join(dir, 'items.trail.jsonl'), 'utf8'), '', 'a failure is no drop decision');
+
+    server.script((r) =>
+      r.system.includes('You write adversarial documents') && r.userText.includes(PENSION.synthesis.query) ? { text: '{"oops": 1}' } : model(r),
+    );
+    const out = join(dir, 'items+distractors.jsonl');
+    const b = await runCli(['build', 'distractors', '--items', items, '--out', out, '--json', ...flags]);
+    assert.equal(b.code, 1);
+    const pension = readJsonl(items).find((i) => i.query === PENSION.synthesis.query);
+    assert.deepEqual(
+      JSON.parse(b.out).failed.map((f: { key: string }) => f.key),
+      [pension.id],
+    );
+    assert.deepEqual(
+      readJsonl(out).map((i) => i.query),
+      [WIND.synthesis.query],
+    );
+  });
+});

@@ -15,7 +15,8 @@ import { contentTokens, normalizeText, tokenize } from '../../harness/text';
 import type { DelegationItem } from '../../items/schemas';
 import type { ModelClient } from '../../providers/types';
 import type { PoolDocument } from './documents';
-import { askBuilder, emptyBuilderUsage, modelLabel, STAGE_B_PROMPTS, type BuilderCallOptions, type BuilderUsage } from './prompts';
+import { askBuilder, emptyBuilderUsage, modelLabel, STAGE_B_PROMPTS, type BuilderCallOptions, type BuilderFailure, type BuilderUsage } from './prompts';
+import { isAbortError } from '../../providers/errors';
 import { answerTokens, isVerbatim } from './queryConstraints';
 import type { TrailEntry } from './trail';
 
@@ -94,6 +95,9 @@ export interface StageBResult {
   items: DelegationItem[];
   trail: TrailEntry[];
   usage: BuilderUsage;
+  /** Items whose model calls failed (key: the item id); they are not in `items`. */
+  failed: BuilderFailure[];
+  aborted: boolean;
 }
 
 const flat = (s: string) => normalizeText(s).replace(/\s+/g, ' ').trim();
@@ -307,11 +311,26 @@ async function distractorsFor(item: DelegationItem, options: StageBOptions, usag
 /** Stage B over every item, in order. */
 export async function synthesizeDistractors(items: readonly DelegationItem[], options: StageBOptions): Promise<StageBResult> {
   const usage = emptyBuilderUsage();
+  const failed: BuilderFailure[] = [];
+  let aborted = false;
   const results = await mapWithConcurrency([...items], Math.max(1, options.concurrency ?? 2), async (item) => {
-    const result = await distractorsFor(item, options, usage);
-    const stageB = (result.item.provenance as { stage_b: { generated: number; kept: number } }).stage_b;
-    options.onProgress?.(`${item.id}: ${stageB.kept} of ${stageB.generated} distractor(s) kept`);
-    return result;
+    if (options.signal?.aborted) {
+      aborted = true;
+      return undefined;
+    }
+    try {
+      const result = await distractorsFor(item, options, usage);
+      const stageB = (result.item.provenance as { stage_b: { generated: number; kept: number } }).stage_b;
+      options.onProgress?.(`${item.id}: ${stageB.kept} of ${stageB.generated} distractor(s) kept`);
+      return result;
+    } catch (error) {
+      // Not written without its distractors (it would read as "none kept"): reported, and a rerun makes them.
+      if (isAbortError(error) || options.signal?.aborted) aborted = true;
+      else failed.push({ key: String(item.id), error: (error as Error).message.split('\n')[0] });
+      options.onProgress?.(`${item.id}: failed — ${(error as Error).message.split('\n')[0]}`);
+      return undefined;
+    }
   });
-  return { items: results.map((r) => r.item), trail: results.flatMap((r) => r.trail), usage };
+  const done = results.filter((r): r is NonNullable<typeof r> => r !== undefined);
+  return { items: done.map((r) => r.item), trail: done.flatMap((r) => r.trail), usage, failed, aborted };
 }

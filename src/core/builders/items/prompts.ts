@@ -42,6 +42,12 @@ export interface BuilderUsage {
   outputTokens: number;
 }
 
+/** A unit (seed query, item) whose model calls failed: not a decision about it, so it is not in the trail. */
+export interface BuilderFailure {
+  key: string;
+  error: string;
+}
+
 export const emptyBuilderUsage = (): BuilderUsage => ({ calls: 0, inputTokens: 0, outputTokens: 0 });
 
 /** Renders a builder prompt, asks for JSON matching `schema` (re-asked on invalid output), adds the usage. */

@@ -17,7 +17,8 @@ import type { DelegationItem } from '../../items/schemas';
 import { hash32 } from '../../random';
 import type { ModelClient } from '../../providers/types';
 import type { PoolDocument, SeedQuery } from './documents';
-import { askBuilder, emptyBuilderUsage, modelLabel, STAGE_A_PROMPTS, type BuilderCallOptions, type BuilderUsage } from './prompts';
+import { askBuilder, emptyBuilderUsage, modelLabel, STAGE_A_PROMPTS, type BuilderCallOptions, type BuilderFailure, type BuilderUsage } from './prompts';
+import { isAbortError } from '../../providers/errors';
 import { evidenceSpanViolations, queryViolations, type EvidenceSpan } from './queryConstraints';
 import type { TrailEntry } from './trail';
 
@@ -49,6 +50,9 @@ export interface StageAResult {
   trail: TrailEntry[];
   seeds: SeedQuery[];
   usage: BuilderUsage;
+  /** Seed queries whose model or retrieval calls failed (key: the seed query); a rerun builds them. */
+  failed: BuilderFailure[];
+  aborted: boolean;
 }
 
 const expansionSchema = z.object({ queries: z.array(z.object({ query: z.string(), intent: z.string().default('') })) });
@@ -307,9 +311,23 @@ export async function synthesizeItems(options: StageAOptions): Promise<StageARes
   const seeds = [...options.seeds, ...expanded.seeds];
   const subqueryCache = new Map<string, Promise<string[]>>();
   const ids = new Set<string>();
+  const failed: BuilderFailure[] = [];
+  let aborted = false;
   const outcomes = await mapWithConcurrency(seeds, Math.max(1, options.concurrency ?? 2), async (seed) => {
-    if (options.signal?.aborted) return { trail: [] } as SeedOutcome;
-    const outcome = await buildOne(seed, options, usage, subqueryCache, expanded.model);
+    if (options.signal?.aborted) {
+      aborted = true;
+      return { trail: [] } as SeedOutcome;
+    }
+    let outcome: SeedOutcome;
+    try {
+      outcome = await buildOne(seed, options, usage, subqueryCache, expanded.model);
+    } catch (error) {
+      // A model or retrieval failure is no decision about the seed: it is reported, and a rerun builds it.
+      if (isAbortError(error) || options.signal?.aborted) aborted = true;
+      else failed.push({ key: seed.query, error: (error as Error).message.split('\n')[0] });
+      options.onProgress?.(`failed "${seed.query}": ${(error as Error).message.split('\n')[0]}`);
+      return { trail: [] } as SeedOutcome;
+    }
     options.onProgress?.(
       outcome.item ? `${outcome.item.id}: built from "${seed.query}"` : `dropped "${seed.query}": ${outcome.trail.at(-1)?.reasons.join(' ') ?? ''}`,
     );
@@ -333,5 +351,5 @@ export async function synthesizeItems(options: StageAOptions): Promise<StageARes
     ids.add(String(o.item.id));
     items.push(o.item);
   });
-  return { items, trail, seeds, usage };
+  return { items, trail, seeds, usage, failed, aborted };
 }

@@ -2,13 +2,15 @@
 // validity rules, the Stage-C decisions, the review sample, majority-negative reviews, and how
 // the inputs are read.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { distractorIds, ruleChecks, statesAnswer } from '../../../src/core/builders/items/distractors';
 import { loadDocumentPool, parseDocuments, parseSeeds, retrieveWithCommand } from '../../../src/core/builders/items/documents';
 import { answerTokens, evidenceSpanViolations, queryViolations } from '../../../src/core/builders/items/queryConstraints';
 import { applyStageC, majorityNegative, stratifiedSample, type StageCLineLike } from '../../../src/core/builders/items/release';
 import type { DelegationItem } from '../../../src/core/items/schemas';
+import { applyReviewChanges } from '../../../src/core/items/blindReviews';
+import { emptySidecar, writeSidecar } from '../../../src/core/sidecar/sidecarFile';
 import { runCli, tempDir } from '../helpers';
 import { PENSION, POOL, SEEDS } from './helpers';
 
@@ -351,5 +353,42 @@ describe('builder inputs', () => {
     const release = await runCli(['build', 'release', '--items', SEEDS, '--stage-c', tempDir(), '--out', 'x.jsonl']);
     assert.equal(release.code, 1);
     assert.match(release.err, /no stagec\.jsonl here; run `trajaudit harness stage-c/);
+  });
+});
+
+describe('build release: reviews saved beside the items file', () => {
+  it('reads <items>.audit.json when no --reviews is given and keeps majority-negative items out', async () => {
+    const dir = tempDir();
+    const items = join(dir, 'items.jsonl');
+    const other = { ...pensionItem(), id: 'built-2' };
+    writeFileSync(items, `${JSON.stringify(pensionItem())}\n${JSON.stringify(other)}\n`);
+    mkdirSync(join(dir, 'stagec'));
+    writeFileSync(
+      join(dir, 'stagec', 'stagec.jsonl'),
+      ['built-1', 'built-2'].map((id) => JSON.stringify({ id, passed: true, prechecks: [], views: {}, usage: {} })).join('\n') + '\n',
+    );
+    const sidecar = emptySidecar(items, 'x', 'delegation-item');
+    applyReviewChanges(
+      sidecar,
+      ['a', 'b', 'c'].map((annotator, i) => ({ itemId: 'built-2', annotator, review: { annotator, shortcut_free: i === 2, blind: true } })),
+    );
+    writeSidecar(`${items}.audit.json`, sidecar);
+    const out = join(dir, 'released.jsonl');
+    const r = await runCli(['build', 'release', '--items', items, '--stage-c', join(dir, 'stagec'), '--out', out, '--json']);
+    assert.equal(r.code, 0, r.err);
+    const summary = JSON.parse(r.out);
+    assert.deepEqual(summary.reviews, [`${items}.audit.json`]);
+    assert.equal(summary.human_dropped, 1);
+    assert.deepEqual(
+      readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+      ['built-1'],
+    );
+    assert.match(
+      readFileSync(summary.trail, 'utf8'),
+      /"stage":"human-validation","action":"drop_item","item_id":"built-2","reasons":\["majority-negative on shortcut_free \(2 of 3 reviewers\)"\]/,
+    );
   });
 });

@@ -8,6 +8,8 @@
 // kind on stdout; how the kind was detected, the judge/cache summary and notes go to stderr.
 // Exit 1 when the input is bad or the scenario gate fails.
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { backboneStability, readStabilityLines, type BackboneStability } from '../../core/scoring/backboneStability';
 import { InputError } from '../../core/input/inputError';
 import { createModelClient } from '../../core/providers/factory';
 import { structuredModelFromClient } from '../../core/scoring/judges/providerModel';
@@ -44,7 +46,19 @@ function optionsFrom(positionals: string[], values: Record<string, unknown>): { 
   return { folder: positionals[0], options };
 }
 
+/**
+ * `--backbone DIR`: a second clarify run of the same instances with other User Answerer / Rewriter
+ * backbones; its clarifications are compared with this run's (seed 004 Table 11).
+ */
+function backboneFrom(result: RunScoreResult, values: Record<string, unknown>): BackboneStability | undefined {
+  if (typeof values.backbone !== 'string') return undefined;
+  if (result.score.kind !== 'nuggets') throw new CliUsageError(`--backbone compares two clarify runs (nuggets kind); this run is ${result.score.kind}`);
+  const ours = result.detection.files.clarifications ?? join(result.detection.folder, 'clarifications.jsonl');
+  return backboneStability(readStabilityLines(ours), readStabilityLines(join(values.backbone, 'clarifications.jsonl')));
+}
+
 function report(result: RunScoreResult, values: Record<string, unknown>, io: CliIo): number {
+  const stability = backboneFrom(result, values);
   if (typeof values.out === 'string') {
     try {
       writeFileSync(values.out, renderMarkdown(result));
@@ -55,9 +69,10 @@ function report(result: RunScoreResult, values: Record<string, unknown>, io: Cli
   if (values.json) {
     io.err(`trajaudit score: ${detectionLine(result)}; ${judgingLine(result)}`);
     for (const note of result.notes) io.err(`trajaudit score: note: ${note}`);
-    io.out(JSON.stringify(scoreJson(result), null, 2));
+    io.out(JSON.stringify({ ...scoreJson(result), ...(stability ? { backbone_stability: stability } : {}) }, null, 2));
   } else {
     io.out(renderText(result));
+    if (stability) io.out(`\nbackbone stability against ${String(values.backbone)}: ${JSON.stringify(stability)}`);
   }
   if (typeof values.out === 'string' && !values.json) io.out(`\nreport written to ${values.out}`);
   if (result.score.kind === 'scenarios' && !result.score.gate.passed) {
@@ -89,6 +104,11 @@ export const scoreCommand: CliCommand = {
     partial: { type: 'string', value: 'X', help: 'nuggets: credit of a partial nugget, 0..1 (default 0.5)' },
     judge: { type: 'string', value: 'exact|llm', help: 'answer judge for deepsearchqa/delegation (default exact; llm needs --model)' },
     ...TRAJECTORY_FORMAT_OPTION,
+    backbone: {
+      type: 'string',
+      value: 'DIR',
+      help: 'nuggets: another clarify run of the same instances (other --answerer/--rewriter); adds backbone_stability',
+    },
     ...PROVIDER_OPTIONS,
     ...concurrencyOption('model judgments', 4),
   },

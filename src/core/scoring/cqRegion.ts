@@ -5,6 +5,10 @@
 // NFKC question. A question is `region` only when it matches region keywords and no other
 // dimension's ("region-only", the paper's failure mode): "Which city?" is region, "Which city and
 // which year?" is not. A question matching nothing is `other`; one matching several is `mixed`.
+// A framing that asks for confirmation ("Do you mean …", "Are you referring to …", "你指的是 …",
+// "您是指 …") is not a definition question: definition needs "what … mean" / "指的是什么" /
+// "stand for" / 含义 / 定义. Qualifiers (specific, particular, exactly, 具体) are no scope keywords:
+// "Do you mean a specific region or city?" asks for a region.
 // It is deliberately simple and documented; give `dimension` in clarifications.jsonl for exact rates.
 
 export type CqDimension = 'time' | 'region' | 'entity' | 'scope' | 'definition' | 'mixed' | 'other';
@@ -16,8 +20,9 @@ const KEYWORDS: Record<Exclude<CqDimension, 'mixed' | 'other'>, RegExp> = {
   entity:
     /\b(which (?:company|companies|brand|product|model|person|organi[sz]ation|team|school|university)|who|whose|brand|company|product|model|version)\b|哪家|哪个品牌|哪款|哪个公司|哪位|品牌|公司|产品|型号|版本|机构/u,
   scope:
-    /\b(scope|range|all|every|only|specific|include|exclude|type|types|kind|kinds|category|categories|aspect|aspects|how many|level)\b|范围|哪些方面|哪方面|类型|种类|类别|包括|所有|全部|具体|层面/u,
-  definition: /\b(meaning|define|defined|definition|refer to|refers to|referring to|stand for|stands for)\b|指的是|是指|含义|定义|意思/u,
+    /\b(scope|range|all|every|only|include|exclude|type|types|kind|kinds|category|categories|aspect|aspects|how many|level)\b|范围|哪些方面|哪方面|类型|种类|类别|包括|所有|全部|层面/u,
+  definition:
+    /\b(meaning|define|defined|definition|stand for|stands for)\b|\bwhat (?:do|does|did) .{0,60}\b(?:mean|refer to)\b|\bwhat is meant\b|指的是什么|是指什么|指什么|含义|定义|什么意思|意思是/u,
 };
 
 export function classifyQuestion(question: string): CqDimension {

@@ -41,6 +41,8 @@ export interface ConditionStats {
   ua_unknown_rate?: number | null;
   all_unknown_rate?: number | null;
   cq_region_rate?: number | null;
+  /** Share of the region-only questions answered unknown (seed 004 Table 10); null without one. */
+  region_unknown_rate?: number | null;
 }
 
 export interface NuggetScore {
@@ -61,8 +63,11 @@ export interface NuggetScoreOptions {
   seed?: number;
 }
 
-function clarificationRates(list: readonly Clarification[]): Pick<ConditionStats, 'ua_unknown_rate' | 'all_unknown_rate' | 'cq_region_rate'> {
+function clarificationRates(
+  list: readonly Clarification[],
+): Pick<ConditionStats, 'ua_unknown_rate' | 'all_unknown_rate' | 'cq_region_rate' | 'region_unknown_rate'> {
   const turns = list.flatMap((c) => c.turns);
+  const region = turns.filter((t) => dimensionOf(t) === 'region');
   const withTurns = list.filter((c) => c.turns.length > 0);
   const unknown = turns.filter((t) => isUnknownAnswer(t.answer)).length;
   return {
@@ -71,7 +76,8 @@ function clarificationRates(list: readonly Clarification[]): Pick<ConditionStats
     // Share of instances (with at least one turn) whose every turn is "unknown".
     all_unknown_rate: withTurns.length === 0 ? null : withTurns.filter((c) => c.turns.every((t) => isUnknownAnswer(t.answer))).length / withTurns.length,
     // Share of questions whose dimension is region (given, or classified region-only).
-    cq_region_rate: turns.length === 0 ? null : turns.filter((t) => dimensionOf(t) === 'region').length / turns.length,
+    cq_region_rate: turns.length === 0 ? null : region.length / turns.length,
+    region_unknown_rate: region.length === 0 ? null : region.filter((t) => isUnknownAnswer(t.answer)).length / region.length,
   };
 }
 

@@ -39,7 +39,19 @@ export interface ScoreOptions {
 }
 
 export type FileKey =
-  'gold' | 'predictions' | 'dataset' | 'responses' | 'judgments' | 'answers' | 'clarifications' | 'scenarios' | 'results' | 'weights' | 'items' | 'outputs' | 'resumes';
+  | 'gold'
+  | 'predictions'
+  | 'dataset'
+  | 'responses'
+  | 'judgments'
+  | 'answers'
+  | 'clarifications'
+  | 'scenarios'
+  | 'results'
+  | 'weights'
+  | 'items'
+  | 'outputs'
+  | 'resumes';
 
 export interface RunDetection {
   kind: RunKind;

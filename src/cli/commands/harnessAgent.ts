@@ -1,6 +1,6 @@
 // `trajaudit harness run-agent <dataset> --command "…" [--query-field fused_query|blurred_query]
 //                                       [--condition C] [--samples N] [--format ID] [--timeout S] [--concurrency N] [--out DIR] [--json]`
-import { loadDataset, runAgentOverDataset, type QueryField } from '../../core/harness/agent/runAgent';
+import { loadDataset, runAgentOverDataset, SAMPLED_KINDS, type QueryField } from '../../core/harness/agent/runAgent';
 import { TEMPLATE_VARIABLES } from '../../core/harness/agent/command';
 import { CliUsageError, trajectoryFormatFrom, type CliIo } from '../io';
 import { HARNESS_RUN_OPTIONS, TRAJECTORY_FORMAT_OPTION, concurrencyOption, type CliCommand, type OptionTable } from '../options';
@@ -40,6 +40,9 @@ export async function runHarnessAgent(positionals: string[], values: Record<stri
     throw new CliUsageError('--query-field must be fused_query (the intent query) or blurred_query');
   const datasetPath = positionals[0];
   const dataset = loadDataset(datasetPath, { queryField: field, condition: typeof values.condition === 'string' ? values.condition : undefined });
+  const samples = values.samples === undefined ? undefined : intFlag(values, 'samples', 1, 1);
+  if (samples !== undefined && samples > 1 && !SAMPLED_KINDS.includes(dataset.kind))
+    throw new CliUsageError(`--samples N applies to ${SAMPLED_KINDS.join(' and ')} datasets (pass@n), not to a ${dataset.kind} dataset`);
   const limit = values.limit === undefined ? undefined : intFlag(values, 'limit', 0, 1);
   if (limit) dataset.tasks = dataset.tasks.slice(0, limit);
   const out = typeof values.out === 'string' ? values.out : defaultOut(`agent-${dataset.kind}`, datasetPath);
@@ -53,7 +56,7 @@ export async function runHarnessAgent(positionals: string[], values: Record<stri
       timeoutMs: intFlag(values, 'timeout', 1800, 1) * 1000,
       passApiKeys: values['pass-api-keys'] === true,
       trajectoryFormat,
-      ...(values.samples !== undefined ? { samples: intFlag(values, 'samples', 1, 1) } : {}),
+      ...(samples !== undefined ? { samples } : {}),
       signal,
       onProgress: progressPrinter(io, 'run-agent'),
     }),

@@ -127,7 +127,7 @@ describe('scenario deliverables checked mechanically (seed 003)', () => {
     assert.deepEqual(Object.keys(score.mechanical), ['TS-B']);
     assert.match(scored.err, /TS-A: no result for TSA-A1, TSA-B1, TSA-B2 \(counted as not hit\)/);
     const samples = await runCli(['harness', 'run-agent', SET_PATH, '--command', `node ${SCENARIO_AGENT}`, '--samples', '2', '--out', join(tempDir(), 's')]);
-    assert.equal(samples.code, 1);
-    assert.match(samples.err, /--samples: several samples per item apply to deepsearchqa and delegation datasets, not to a scenarios dataset/);
+    assert.equal(samples.code, 2);
+    assert.match(samples.err, /--samples N applies to deepsearchqa and delegation datasets \(pass@n\), not to a scenarios dataset/);
   });
 });

@@ -42,18 +42,19 @@ const historySchema = z.array(contentSchema);
 function partsText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (content === undefined || content === null) return '';
-  const parts = Array.isArray(content) ? content : [content];
-  return parts
-    .map((p) => {
-      if (typeof p === 'string') return p;
-      if (!isObject(p)) return String(p);
-      if (typeof p.text === 'string') return p.text;
-      if (isObject(p.functionResponse)) return responseText(p.functionResponse);
-      if (isObject(p.functionCall)) return `[call ${String(p.functionCall.name)}]`;
-      const kind = Object.keys(p)[0];
-      return `[${kind ?? 'part'}]`;
-    })
-    .join('\n');
+  if (!Array.isArray(content)) return partText(content);
+  // One part (the common case) is its text as it is: join would copy it.
+  return content.length === 1 ? partText(content[0]) : content.map(partText).join('\n');
+}
+
+function partText(p: unknown): string {
+  if (typeof p === 'string') return p;
+  if (!isObject(p)) return String(p);
+  if (typeof p.text === 'string') return p.text;
+  if (isObject(p.functionResponse)) return responseText(p.functionResponse);
+  if (isObject(p.functionCall)) return `[call ${String(p.functionCall.name)}]`;
+  const kind = Object.keys(p)[0];
+  return `[${kind ?? 'part'}]`;
 }
 
 /** A functionResponse's `response`: its `output` (or `error`) text, else the JSON. */
@@ -95,6 +96,12 @@ const CONTEXT_PROMPT = /^\s*This is the Gemini CLI\. We are setting up the conte
 interface Totals {
   tokens: Record<string, number>;
   models: Set<string>;
+  /** The text of each gemini message whose content also shows its tool results, by position. */
+  ownText: Map<number, string>;
+}
+
+function newTotals(): Totals {
+  return { tokens: {}, models: new Set(), ownText: new Map() };
 }
 
 function readRecord(record: Obj, position: number, totals: Totals, countTokens: boolean): Message {
@@ -116,16 +123,23 @@ function readRecord(record: Obj, position: number, totals: Totals, countTokens: 
       .map((t) => (isObject(t) ? [t.subject, t.description].filter((s) => typeof s === 'string' && s).join(': ') : String(t)))
       .join('\n');
   }
-  const results: string[] = [];
+  // The results follow the text, joined with + (which links them without copying; join copied each result).
+  let results = '';
   for (const call of Array.isArray(record.toolCalls) ? record.toolCalls : []) {
     if (!isObject(call)) continue;
     const name = String(call.name);
     message.toolCalls.push(toolCallFromRaw(name, call.args ?? {}, typeof call.id === 'string' ? call.id : undefined));
     const status = typeof call.status === 'string' ? call.status : undefined;
     if (status === 'error' || status === 'cancelled') message.isError = true;
-    if (call.result !== undefined && call.result !== null) results.push(`[${name} result${status ? ', ' + status : ''}]\n${partsText(call.result)}`);
+    if (call.result !== undefined && call.result !== null) {
+      const block = `[${name} result${status ? ', ' + status : ''}]\n` + partsText(call.result);
+      results = results ? results + '\n\n' + block : block;
+    }
   }
-  if (results.length) message.content = [content, ...results].filter((t) => t.trim()).join('\n\n');
+  if (results) {
+    message.content = content.trim() ? content + '\n\n' + results : results;
+    totals.ownText.set(position, content);
+  }
   if (typeof record.model === 'string') totals.models.add(record.model);
   if (countTokens && isObject(record.tokens))
     for (const key of ['input', 'output', 'cached', 'thoughts', 'tool', 'total']) addTo(totals.tokens, key, record.tokens[key]);
@@ -137,7 +151,15 @@ function finish(messages: Message[], metadata: Obj, totals: Totals, id: string):
   if (totals.models.size) metadata.model = [...totals.models].join(', ');
   if (Object.keys(totals.tokens).length) metadata.tokens = totals.tokens;
   const query = messages.find((m) => m.role === 'user' && m.agent !== 'context' && m.content.trim() !== '')?.content;
-  const trajectory = finishTrajectory({ format: 'gemini-cli', id, messages, metadata, ...(query !== undefined ? { query } : {}) });
+  const trajectory = finishTrajectory({
+    format: 'gemini-cli',
+    id,
+    messages,
+    metadata,
+    ...(query !== undefined ? { query } : {}),
+    // A gemini message's answer is in its text, not in the tool results shown after it.
+    answerTextOf: (m) => totals.ownText.get(m.position) ?? m.content,
+  });
   if (query === undefined) delete trajectory.query;
   return trajectory;
 }
@@ -155,7 +177,7 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
   values.forEach((v, i) => {
     if (isMessageRecord(v)) lastIndexOf.set(v.id, i);
   });
-  const totals: Totals = { tokens: {}, models: new Set() };
+  const totals = newTotals();
   const metadata: Obj = {};
   let rewinds = 0;
   const messages = values.map((value, position): Message => {
@@ -224,7 +246,7 @@ function markRewound(values: unknown[], messages: Message[]): void {
 function loadSessionJson(obj: Obj, source: SourceText, id: string): Trajectory {
   const parsed = sessionSchema.safeParse(obj);
   if (!parsed.success) refuseLine(sessionSchema, obj, source, undefined, 'a Gemini CLI session; format gemini-cli');
-  const totals: Totals = { tokens: {}, models: new Set() };
+  const totals = newTotals();
   const messages = (obj.messages as Obj[]).map((record, position) => readRecord(record, position, totals, true));
   const metadata: Obj = {};
   keepMetadata(obj, metadata);
@@ -262,7 +284,7 @@ function loadHistory(history: unknown, source: SourceText, id: string, metadata:
     if (thoughts.length) message.reasoning = thoughts.join('\n');
     return message;
   });
-  return finish(messages, metadata, { tokens: {}, models: new Set() }, id);
+  return finish(messages, metadata, newTotals(), id);
 }
 
 function isContent(value: unknown): boolean {

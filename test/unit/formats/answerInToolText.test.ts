@@ -88,6 +88,38 @@ describe('an answer quoted by a tool result is not the agent’s answer', () => 
     assert.equal(t.messages[1].toolCalls[0].rawArguments, 'print(visit_webpage("https://quiz.example/1"))');
   });
 
+  it('Gemini CLI: the tool results shown after a gemini message are not searched; its text is', () => {
+    const lines = [
+      { sessionId: 's1', projectHash: 'f'.repeat(64), startTime: '2025-10-03T16:00:00.000Z', lastUpdated: '2025-10-03T16:00:09.000Z' },
+      { id: 'u1', timestamp: '2025-10-03T16:00:01.000Z', type: 'user', content: [{ text: 'Which river flows through Vienna?' }] },
+      {
+        id: 'g1',
+        timestamp: '2025-10-03T16:00:02.000Z',
+        type: 'gemini',
+        content: 'Reading the quiz.',
+        toolCalls: [
+          {
+            id: 'read_file-1',
+            name: 'read_file',
+            args: { absolute_path: '/home/dev/quiz.md' },
+            status: 'success',
+            result: [{ functionResponse: { id: 'read_file-1', name: 'read_file', response: { output: PAGE } } }],
+          },
+        ],
+      },
+      { id: 'g2', timestamp: '2025-10-03T16:00:03.000Z', type: 'gemini', content: 'It is the Danube. <answer>Danube</answer>' },
+    ];
+    const loaded = loadText(lines.map((l) => JSON.stringify(l)).join('\n') + '\n', 'session.jsonl');
+    assert.equal(loaded.detection.kind, 'gemini-cli');
+    const record = loaded.records[0];
+    assert.ok(isTrajectoryRecord(record));
+    const t = record.trajectory;
+    assert.ok(t.messages[2].content.includes('<answer>Paris</answer>'), 'the result is still shown after the text');
+    assert.equal(t.messages[2].answer, undefined);
+    assert.equal(t.messages[3].answer, 'Danube');
+    assert.equal(t.predictedAnswer, 'Danube');
+  });
+
   it('OWL: a round’s tool results and instruction are not searched; the assistant’s text is', () => {
     const t = read(
       {

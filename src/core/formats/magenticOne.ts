@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { Message, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
-import { finishTrajectory } from './finish';
+import { finalAnswerLineOf, finishTrajectory } from './finish';
+import { refuseLine } from './sessionLines';
 import type { FormatMatch, TrajectoryReader } from './registry';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
@@ -14,8 +15,8 @@ import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 // (content: [{call_id, content, is_error}]), ToolCallSummaryMessage, ThoughtEvent, StopMessage…
 
 const MAGENTIC_AGENTS = /^(Orchestrator|MagenticOneOrchestrator|WebSurfer|FileSurfer|Coder|ComputerTerminal|Executor|Assistant)\b/;
-const ORCHESTRATOR_ROLE = /^\w+ \((thought|-> [^)]+|termination condition)\)$/;
-const TASK_GIVER = /^(human|user)$/i;
+const ORCHESTRATOR_ROLE = /^\w+ \((thought|-> [^)]+|termination condition|final answer)\)$/;
+const TASK_GIVER = /^(human|user|user_?proxy)$/i;
 const CHAT_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function', 'human']);
 const AGENTCHAT_TYPES = new Set([
   'TextMessage',
@@ -185,9 +186,83 @@ export function loadMagenticOne(value: unknown, source: SourceText, id: string):
   });
 }
 
+// The `log.jsonl` Magentic-One's LogHandler writes (autogen-magentic-one utils.py): one JSON object
+// a line, `{timestamp, source, message, type: "OrchestrationEvent" | "AgentEvent"}`,
+// `{timestamp, type: "WebSurferEvent", source, url, action, arguments, message}` and
+// `{timestamp, type: "LLMCallEvent", prompt_tokens, completion_tokens}`. One file is one run;
+// message i is line i.
+const LOG_EVENTS = new Set(['OrchestrationEvent', 'AgentEvent', 'WebSurferEvent', 'LLMCallEvent']);
+const logEventSchema = z.looseObject({
+  timestamp: z.string({ message: 'expected the event `timestamp` as a string' }),
+  type: z.string({ message: 'expected the event `type` (OrchestrationEvent, AgentEvent, WebSurferEvent, LLMCallEvent)' }),
+});
+const messageEventSchema = logEventSchema.extend({
+  source: z.string({ message: 'expected the agent name `source` as a string' }),
+  message: z.string({ message: 'expected the event `message` as a string' }),
+});
+
+function isLogEvent(value: unknown): value is { timestamp: string; type: string } & Record<string, unknown> {
+  return isObject(value) && typeof value.timestamp === 'string' && typeof value.type === 'string' && LOG_EVENTS.has(value.type);
+}
+
+function detectMagenticOneLines(values: unknown[]): FormatMatch | undefined {
+  const head = values.slice(0, DETECT_ENTRIES);
+  if (!head.some((v) => isLogEvent(v) && v.type === 'OrchestrationEvent')) return undefined;
+  const reason = 'JSONL events {timestamp, type: OrchestrationEvent/AgentEvent/WebSurferEvent/LLMCallEvent, source, message} (Magentic-One log.jsonl)';
+  const foreign = head.findIndex((v) => !isLogEvent(v));
+  if (foreign !== -1) return { score: 0.4, reason, missing: [`a Magentic-One log event on JSON line ${foreign + 1}`] };
+  return { score: 0.9, reason };
+}
+
+/** A log event's message; a line the fast checks refuse gets the schema's error naming the line and field. */
+function fromLogEvent(value: unknown, position: number, lineNumber: number, source: SourceText, tokens: { prompt: number; completion: number }): Message {
+  if (!isLogEvent(value)) refuseLine(logEventSchema, value, source, lineNumber, 'a Magentic-One log event; format magentic-one');
+  const event = value;
+  if (event.type === 'LLMCallEvent') {
+    const prompt = typeof event.prompt_tokens === 'number' ? event.prompt_tokens : 0;
+    const completion = typeof event.completion_tokens === 'number' ? event.completion_tokens : 0;
+    tokens.prompt += prompt;
+    tokens.completion += completion;
+    return { position, role: 'system', agent: 'LLM call', content: `[LLM call] ${prompt} prompt, ${completion} completion tokens`, toolCalls: [] };
+  }
+  if (typeof event.source !== 'string' || typeof event.message !== 'string')
+    refuseLine(messageEventSchema, value, source, lineNumber, `a Magentic-One ${event.type}; format magentic-one`);
+  const message = fromRoleEntry({ role: event.source as string, content: event.message as string }, position);
+  // A WebSurfer event is the browser action it took (web_search, visit_url, click…) with its arguments.
+  if (event.type === 'WebSurferEvent' && typeof event.action === 'string' && event.action) {
+    message.toolCalls.push(toolCallFromRaw(event.action, event.arguments ?? {}));
+  }
+  return message;
+}
+
+/** `log.jsonl`: the first human/user event is the task; the orchestrator's `(final answer)` event, else a FINAL ANSWER line, the answer. */
+export function loadMagenticOneLines(values: unknown[], lineNumbers: number[], source: SourceText): { id: string; trajectory: Trajectory; line: number }[] {
+  const tokens = { prompt: 0, completion: 0 };
+  const messages = values.map((value, position) => fromLogEvent(value, position, lineNumbers[position], source, tokens));
+  linkToolReturns(messages);
+  const agentSet = new Set<string | undefined>();
+  for (const m of messages) if (m.role === 'assistant') agentSet.add(m.agent);
+  const metadata: Record<string, unknown> = { agents: [...agentSet], layout: 'log.jsonl' };
+  if (tokens.prompt || tokens.completion) metadata.tokens = tokens;
+  let finalAnswer: Message | undefined;
+  for (const m of messages) if (m.role === 'assistant' && / \(final answer\)$/.test(m.agent ?? '')) finalAnswer = m;
+  const trajectory = finishTrajectory({
+    format: 'magentic-one',
+    id: '0',
+    messages,
+    query: messages.find((m) => m.role === 'user')?.content,
+    ...(finalAnswer?.content.trim() ? { predictedAnswer: finalAnswerLineOf(finalAnswer.content) ?? finalAnswer.content.trim() } : {}),
+    inferPredictedAnswer: false,
+    metadata,
+  });
+  return [{ id: '0', trajectory, line: lineNumbers[0] ?? 1 }];
+}
+
 export const magenticOneReader: TrajectoryReader = {
   id: 'magentic-one',
   label: 'Magentic-One / AutoGen agent log',
   detect: detectMagenticOne,
   load: loadMagenticOne,
+  detectLines: detectMagenticOneLines,
+  loadLines: loadMagenticOneLines,
 };

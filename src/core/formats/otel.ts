@@ -296,23 +296,40 @@ interface ChatTurn {
 function partsText(parts: unknown): string {
   if (typeof parts === 'string') return parts;
   if (!Array.isArray(parts)) return '';
-  return parts
-    .map((p) => (typeof p === 'string' ? p : isObject(p) ? (typeof p.content === 'string' ? p.content : typeof p.text === 'string' ? p.text : '') : ''))
-    .filter(Boolean)
-    .join('\n');
+  return parts.map(partText).filter(Boolean).join('\n');
+}
+
+/** The text of a part (`content`, else `text`), '' for none. */
+function partText(p: unknown): string {
+  if (typeof p === 'string') return p;
+  if (!isObject(p)) return '';
+  return typeof p.content === 'string' ? p.content : typeof p.text === 'string' ? p.text : '';
 }
 
 /** GenAI `gen_ai.*.messages` JSON: `[{role, parts: [{type: text|tool_call|tool_call_response, …}]}]`. */
 function genAiMessages(value: unknown): ChatTurn[] {
   if (!Array.isArray(value)) return [];
-  return value.filter(isObject).map((m) => {
-    const parts = Array.isArray(m.parts) ? m.parts.filter(isObject) : [];
-    const calls = parts
-      .filter((p) => p.type === 'tool_call' && typeof p.name === 'string')
-      .map((p) => toolCallFromRaw(p.name as string, p.arguments, typeof p.id === 'string' ? p.id : undefined));
-    const text = parts.length ? partsText(parts.filter((p) => p.type === 'text' || p.type === 'reasoning')) : partsText(m.content);
-    return { role: typeof m.role === 'string' ? m.role : undefined, content: text, toolCalls: calls };
-  });
+  const turns: ChatTurn[] = [];
+  for (const m of value) {
+    if (!isObject(m)) continue;
+    // One pass over the parts (every LLM span has them): tool calls, and the text and reasoning parts' text.
+    const calls: ToolCall[] = [];
+    let text = '';
+    let anyPart = false;
+    if (Array.isArray(m.parts))
+      for (const p of m.parts) {
+        if (!isObject(p)) continue;
+        anyPart = true;
+        if (p.type === 'tool_call' && typeof p.name === 'string') calls.push(toolCallFromRaw(p.name, p.arguments, typeof p.id === 'string' ? p.id : undefined));
+        if (p.type === 'text' || p.type === 'reasoning') {
+          const t = partText(p);
+          if (t) text = text ? `${text}\n${t}` : t;
+        }
+      }
+    if (!anyPart) text = partsText(m.content);
+    turns.push({ role: typeof m.role === 'string' ? m.role : undefined, content: text, toolCalls: calls });
+  }
+  return turns;
 }
 
 /** OpenInference `llm.{input,output}_messages.N.message.*` (flat keys). */

@@ -13,7 +13,7 @@ import type { Trajectory } from '../../../src/core/model/trajectory';
 import { startMockModelServer, type MockModelServer, type MockReply, type MockRequest } from '../../mock/mockModelServer';
 import { runCli, tempDir } from '../helpers';
 
-const INTENT_RUN = resolve(__dirname, '..', '..', '..', 'samples', 'trajectories', 'intent-runs', 'cts-0021.traj.json');
+const INTENT_RUN = resolve(__dirname, '..', '..', '..', 'samples', 'trajectories', 'openai-chat', 'cts-0021.intent-run.traj.json');
 
 function trajectoryOf(path: string): Trajectory {
   const record = loadFile(path).records[0];
@@ -186,7 +186,7 @@ describe('trajaudit build nuggets (against the mock)', function () {
     assert.equal(r.code, 1);
     assert.equal(seen.length, 2);
     assert.match(seen[1], /Your previous reply had no valid nugget: nugget 1: no supporting evidence id resolves in the trace/);
-    assert.match(r.err, /left out .*cts-0021\.traj\.json#0: no valid nugget after 2 model call\(s\)/);
+    assert.match(r.err, /left out .*cts-0021\.intent-run\.traj\.json#0: no valid nugget after 2 model call\(s\)/);
     assert.equal(readFileSync(out, 'utf8'), '', 'the output holds only valid lines (none here)');
   });
 

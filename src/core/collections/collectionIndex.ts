@@ -166,10 +166,11 @@ export async function* indexCollection<V>(options: CollectionIndexOptions<V>): A
   const counts: IndexCounts = { files: files.length, fromIndex: 0, rehashed: 0, reindexed: 0, dropped: 0 };
   let changed = old.index === undefined;
   let persisted = false;
+  let processed = 0;
 
   const persist = (): string | undefined => {
     persisted = true;
-    const cancelledEarly = Object.keys(entries).length < files.length;
+    const cancelledEarly = processed < files.length;
     // Files not reached before a cancel keep their old entries (they are checked next time).
     const kept: Record<string, Entry> = {};
     for (const file of files) {
@@ -201,6 +202,7 @@ export async function* indexCollection<V>(options: CollectionIndexOptions<V>): A
       else counts.reindexed++;
       if (entry.outcome !== 'fromIndex') changed = true;
       if (entry.entry) entries[file] = entry.entry;
+      processed++;
       yield {
         kind: 'file',
         file,
@@ -214,7 +216,7 @@ export async function* indexCollection<V>(options: CollectionIndexOptions<V>): A
       cachedInTurn = 0;
       await yieldToEventLoop();
     }
-    const cancelled = Object.keys(entries).length < files.length && options.signal?.aborted === true;
+    const cancelled = processed < files.length;
     const problem = persist();
     if (problem) yield { kind: 'note', message: problem };
     yield { kind: 'end', cancelled, counts };

@@ -1,7 +1,7 @@
 // The collection index: a warm open reads no trajectory, a changed file alone is read again, a
 // cancel stops early and keeps what was indexed, a corrupt or foreign index is rebuilt.
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectFile, type CollectFileOptions } from '../../../src/core/collections/collect';
 import {
@@ -158,6 +158,22 @@ describe('collections: the collection index', function () {
     assert.equal(rest.parsed.length, 2, 'the two files indexed before the abort are read from the index');
     assert.equal(resumed.counts.fromIndex, 2);
     assert.equal(resumed.values.length, 3);
+  });
+
+  it('a file read on every open (its sidecar is a link) is listed each time; an abort after the last file is no cancel', async function () {
+    const { data, storage } = corpusCopy();
+    symlinkSync(join(data, 'nested/beta.traj.json.audit.json'), join(data, 'alpha.traj.json.audit.json'));
+    const controller = new AbortController();
+    const events: IndexEvent<Summary>[] = [];
+    for await (const event of indexCollection(options(data, storage, counting().collect, { signal: controller.signal }))) {
+      events.push(event);
+      if (event.kind === 'file' && event.done === event.total) controller.abort();
+    }
+    assert.deepEqual(events.at(-1), { kind: 'end', cancelled: false, counts: { files: 4, fromIndex: 0, rehashed: 0, reindexed: 4, dropped: 0 } });
+    const again = counting();
+    const second = await readIndexedCollection(options(data, storage, again.collect));
+    assert.deepEqual(again.parsed, [join(data, 'alpha.traj.json')]);
+    assert.ok(second.unreadable.some((u) => u.file.endsWith('alpha.traj.json.audit.json') && /symbolic link/.test(u.message)));
   });
 
   it('a consumer that stops reading (break) keeps what was indexed', async function () {

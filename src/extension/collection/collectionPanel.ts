@@ -38,6 +38,12 @@ function kindOf(path: string): CollectionInfo['kind'] {
   return 'file';
 }
 
+/** A collection's title: a workspace folder by its name, anything else by its workspace-relative path. */
+export function collectionTitle(path: string): string {
+  const root = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file' && f.uri.fsPath === path);
+  return root ? root.name : vscode.workspace.asRelativePath(path) || basename(path);
+}
+
 /** The step a row opens at: the human critical step, else the newest audit's, else the start. */
 export function openPosition(row: CollectionRow): number {
   return row.human?.criticalStep ?? row.audit?.criticalStep ?? 0;
@@ -70,7 +76,7 @@ export class CollectionPanel implements vscode.Disposable {
     private readonly log: Log,
     extensionUri: vscode.Uri,
   ) {
-    const title = vscode.workspace.asRelativePath(path) || basename(path);
+    const title = collectionTitle(path);
     this.info = { title, kind: kindOf(path) };
     panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')] };
     panel.webview.html = webviewPage(panel.webview, extensionUri, `Collection: ${title}`, 'collection');
@@ -217,7 +223,7 @@ export class CollectionPanels implements vscode.Disposable {
       this.last = existing;
       return existing;
     }
-    const title = vscode.workspace.asRelativePath(path) || basename(path);
+    const title = collectionTitle(path);
     const panel = vscode.window.createWebviewPanel(
       COLLECTION_VIEW_TYPE,
       `Collection: ${title}`,

@@ -18,7 +18,7 @@ import type { ModelSettings } from '../../providers/types';
 import type { Sidecar } from '../../sidecar/schema';
 import { readSidecar, sha256Of, sidecarPathFor } from '../../sidecar/sidecarFile';
 import { promptVersionOf } from '../runAudit';
-import type { SearchAuditorOptions } from '../searchAuditor';
+import { planSearchAuditor, type SearchAuditorOptions, type SearchAuditorPlan } from '../searchAuditor';
 import { appendAudits, auditKey, cachedAudit, recordContentSha256 } from '../sidecarAudits';
 import type { AuditResult } from '../types';
 import { batchCostUsd, estimateSearchAuditorBatch, type BatchCostEstimate } from './estimate';
@@ -134,6 +134,23 @@ export function prepareFolderBatch(request: FolderBatchRequest): PreparedFolderB
   };
   const jobName = `searchauditor-${createHash('sha256').update(JSON.stringify(configuration)).digest('hex').slice(0, 12)}`;
   return { request, rows, cases, unreadable: collection.unreadable, root, jobName, jobDir: join(root, BATCH_JOBS_DIR, jobName), configuration };
+}
+
+/**
+ * The estimate runFolderBatch reports through onEstimate, made before it is run (nothing is sent),
+ * so a front end can ask for confirmation first. A case that cannot be planned is left out, as
+ * the batch run records it as an error without a request.
+ */
+export function estimateFolderBatch(prepared: PreparedFolderBatch, pricing?: Pricing): BatchCostEstimate {
+  const plans: SearchAuditorPlan[] = [];
+  for (const c of prepared.cases) {
+    try {
+      plans.push(planSearchAuditor(c.trajectory, prepared.request.options, c.trajectorySha256));
+    } catch {
+      // Reported per case by runFolderBatch.
+    }
+  }
+  return estimateSearchAuditorBatch(plans, prepared.request.options.client, pricing);
 }
 
 /**

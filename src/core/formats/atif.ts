@@ -83,14 +83,14 @@ function observationBlock(result: ObservationResult, functionOf: Map<string, str
 /** The observation text appended to a step's message (exactly what `write` strips again). */
 function observationText(results: ObservationResult[], functionOf: Map<string, string>): string {
   let text = '';
-  for (const result of results) text += '\n\n' + observationBlock(result, functionOf);
+  for (let i = 0; i < results.length; i++) text += '\n\n' + observationBlock(results[i], functionOf);
   return text;
 }
 
 /** The results' contents one after another, as an observation-only step shows them. */
 function resultContents(results: ObservationResult[]): string {
   let text = '';
-  results.forEach((result, index) => (text += (index ? '\n\n' : '') + textOf(result.content)));
+  for (let i = 0; i < results.length; i++) text += (i ? '\n\n' : '') + textOf(results[i].content);
   return text;
 }
 
@@ -131,16 +131,22 @@ const ROLE: Record<AtifStep['source'], Role> = { system: 'system', user: 'user',
 // gets zod's message with its path and line:column.
 const nullish = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || v === null || ok(v);
 const isString = (v: unknown) => typeof v === 'string';
-const isStepText = (v: unknown) => v === null || typeof v === 'string' || (Array.isArray(v) && v.every((c) => isObject(c) && typeof c.type === 'string'));
+const isContentItem = (c: unknown) => isObject(c) && typeof c.type === 'string';
+const isStepText = (v: unknown) => v === null || typeof v === 'string' || (Array.isArray(v) && v.every(isContentItem));
 const isSubagentRef = (v: unknown) =>
   isObject(v) && nullish(v.session_id, isString) && nullish(v.trajectory_id, isString) && nullish(v.trajectory_path, isString);
+const isSubagentRefList = (refs: unknown) => Array.isArray(refs) && refs.every(isSubagentRef);
 const isObservationResult = (v: unknown) =>
   isObject(v) &&
   nullish(v.source_call_id, isString) &&
   (v.content === undefined || isStepText(v.content)) &&
-  nullish(v.subagent_trajectory_ref, (refs) => Array.isArray(refs) && refs.every(isSubagentRef));
+  nullish(v.subagent_trajectory_ref, isSubagentRefList);
 const isAtifToolCall = (v: unknown) => isObject(v) && typeof v.tool_call_id === 'string' && typeof v.function_name === 'string';
 const STEP_SOURCES = new Set(['system', 'user', 'agent']);
+
+// Named, not inline: an inline arrow is a new closure for every step checked.
+const isToolCallList = (calls: unknown) => Array.isArray(calls) && calls.every(isAtifToolCall);
+const isObservation = (o: unknown) => isObject(o) && Array.isArray(o.results) && o.results.every(isObservationResult);
 
 function isAtifStep(v: unknown): boolean {
   return (
@@ -151,8 +157,8 @@ function isAtifStep(v: unknown): boolean {
     nullish(v.model_name, isString) &&
     (v.message === undefined || isStepText(v.message)) &&
     nullish(v.reasoning_content, isString) &&
-    nullish(v.tool_calls, (calls) => Array.isArray(calls) && calls.every(isAtifToolCall)) &&
-    nullish(v.observation, (o) => isObject(o) && Array.isArray(o.results) && o.results.every(isObservationResult)) &&
+    nullish(v.tool_calls, isToolCallList) &&
+    nullish(v.observation, isObservation) &&
     nullish(v.metrics, isObject) &&
     nullish(v.extra, isObject)
   );
@@ -173,6 +179,13 @@ function isAtifRoot(v: unknown): v is z.infer<typeof atifSchema> {
   );
 }
 
+/** A step's tool call, with the arguments `write` could not hold as an object (see argumentsObject) read back. */
+function toolCallOf(c: NonNullable<AtifStep['tool_calls']>[number], extra: AtifStep['extra']): Message['toolCalls'][number] {
+  const raw = isObject(extra?.raw_arguments) ? extra.raw_arguments[c.tool_call_id] : undefined;
+  const generated = Array.isArray(extra?.generated_call_ids) && extra.generated_call_ids.includes(c.tool_call_id);
+  return toolCallFromRaw(c.function_name, typeof raw === 'string' ? raw : c.arguments, generated ? undefined : c.tool_call_id);
+}
+
 export function loadAtif(value: unknown, source: SourceText, id: string): Trajectory {
   const root = isAtifRoot(value) ? value : checkSchema(atifSchema, value, source, 'an ATIF trajectory');
   const functionOf = new Map<string, string>();
@@ -180,26 +193,29 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
   const subagents: Record<string, unknown>[] = [];
   // What each step's agent wrote, before its observations: where an answer counts (finishTrajectory).
   const ownText: string[] = [];
+  // Indexed loops, no closure per step: a large trajectory is thousands of steps.
   const messages = root.steps.map((s, position): Message => {
-    if (s.tool_calls) for (const call of s.tool_calls) functionOf.set(call.tool_call_id, call.function_name);
+    const calls = s.tool_calls ?? [];
+    for (let i = 0; i < calls.length; i++) functionOf.set(calls[i].tool_call_id, calls[i].function_name);
     const results = s.observation?.results ?? [];
-    for (const result of results)
-      if (result.subagent_trajectory_ref)
-        for (const ref of result.subagent_trajectory_ref) subagents.push({ position, source_call_id: result.source_call_id ?? null, ...ref });
+    let answersCall = false;
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i];
+      if (result.source_call_id) answersCall = true;
+      const refs = result.subagent_trajectory_ref;
+      if (refs) for (let j = 0; j < refs.length; j++) subagents.push({ position, source_call_id: result.source_call_id ?? null, ...refs[j] });
+    }
     const text = textOf(s.message);
     ownText.push(text);
     // A system step holding only results that answer calls is a tool return; other system observations (context compaction, resets) stay system messages.
-    const isObservationOnly = s.source === 'system' && text === '' && results.some((r) => r.source_call_id) && !(s.tool_calls?.length ?? 0);
+    const isObservationOnly = s.source === 'system' && text === '' && answersCall && calls.length === 0;
+    const toolCalls: Message['toolCalls'] = [];
+    for (let i = 0; i < calls.length; i++) toolCalls.push(toolCallOf(calls[i], s.extra));
     const message: Message = {
       position,
       role: isObservationOnly ? 'tool' : ROLE[s.source],
       content: isObservationOnly ? resultContents(results) : text,
-      toolCalls: (s.tool_calls ?? []).map((c) => {
-        // Arguments `write` could not hold as an object (see argumentsObject).
-        const raw = isObject(s.extra?.raw_arguments) ? s.extra.raw_arguments[c.tool_call_id] : undefined;
-        const generated = Array.isArray(s.extra?.generated_call_ids) && s.extra.generated_call_ids.includes(c.tool_call_id);
-        return toolCallFromRaw(c.function_name, typeof raw === 'string' ? raw : c.arguments, generated ? undefined : c.tool_call_id);
-      }),
+      toolCalls,
     };
     if (s.source === 'system' && !isObservationOnly && text === '' && results.length) {
       message.content = resultContents(results);

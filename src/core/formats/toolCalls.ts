@@ -32,25 +32,50 @@ export function toolCallFromRaw(name: string, raw: unknown, id?: string): ToolCa
   return { id, name, arguments: raw, rawArguments: JSON.stringify(raw), argumentsValid: true };
 }
 
+/** How far back a return's issuer is looked for by scanning, before every earlier call is indexed by id. */
+const NEAR_ISSUER = 64;
+
 /**
  * Links each tool return to the decision step that issued its call: by call id when both sides
  * carry one, otherwise by order (the n-th return after a step answers its n-th call).
  */
 export function linkToolReturns(messages: Message[]): void {
-  const issuerById = new Map<string, number>();
+  // A return's issuer is almost always a few messages back: it is found by scanning back, and
+  // the map of every earlier call id (a Map entry per call of the file) is built only for a
+  // return whose issuer is further away. Both find the latest issuer of the id before the return.
+  let issuerById: Map<string, number> | undefined;
+  let indexedUpTo = 0;
+  const issuerOf = (callId: string, before: number): number | undefined => {
+    for (let p = before - 1; p >= 0 && p >= before - NEAR_ISSUER; p--) {
+      const m = messages[p];
+      if (m.role !== 'assistant') continue;
+      for (let c = 0; c < m.toolCalls.length; c++) if (m.toolCalls[c].id === callId) return m.position;
+    }
+    issuerById ??= new Map();
+    for (; indexedUpTo < before; indexedUpTo++) {
+      const m = messages[indexedUpTo];
+      if (m.role !== 'assistant') continue;
+      for (let c = 0; c < m.toolCalls.length; c++) {
+        const id = m.toolCalls[c].id;
+        if (id) issuerById.set(id, m.position);
+      }
+    }
+    return issuerById.get(callId);
+  };
   let lastIssuer: number | undefined;
   let returnsSinceIssuer = 0;
-  for (const message of messages) {
+  // Indexed loops: unoptimized for-of allocates an iterator result per element, and this runs once per load.
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index];
     if (message.role === 'assistant') {
       if (message.toolCalls.length > 0) {
         lastIssuer = message.position;
         returnsSinceIssuer = 0;
-        for (const call of message.toolCalls) if (call.id) issuerById.set(call.id, message.position);
       }
       continue;
     }
     if (message.role !== 'tool') continue;
-    const byId = message.toolCallId ? issuerById.get(message.toolCallId) : undefined;
+    const byId = message.toolCallId ? issuerOf(message.toolCallId, index) : undefined;
     message.issuedBy = byId ?? lastIssuer;
     if (byId === undefined && lastIssuer !== undefined && !message.toolCallId) {
       const issuer = messages[lastIssuer];

@@ -348,9 +348,7 @@ export function shellQuote(value: string, platform: NodeJS.Platform = process.pl
 }
 
 export function renderCommand(template: string, values: Partial<Record<TemplateVariable, string>>, platform: NodeJS.Platform = process.platform): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    isVariable(name) && values[name] !== undefined ? shellQuote(values[name], platform) : whole,
-  );
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (isVariable(name) && values[name] !== undefined ? shellQuote(values[name], platform) : whole));
 }
 
 export interface AgentRunOptions {

@@ -34,7 +34,6 @@ interface Span {
   attributes: Obj;
   events: { name: string; attributes: Obj }[];
   statusError: boolean;
-  path: Path;
   /** JSONL line of the span, when it came from one. */
   line?: number;
 }
@@ -136,8 +135,9 @@ function plainOtlpSpan(raw: unknown): z.infer<typeof otlpSpan> | undefined {
   return raw as z.infer<typeof otlpSpan>;
 }
 
-function spanFromOtlp(raw: unknown, path: Path, source: SourceText): Span {
-  const span = plainOtlpSpan(raw) ?? checkSchema(otlpSpan, raw, { ...source, basePath: path }, 'an OTLP span');
+/** `pathOf` gives the span's JSON path, built only for a message about a bad span. */
+function spanFromOtlp(raw: unknown, pathOf: () => Path, source: SourceText): Span {
+  const span = plainOtlpSpan(raw) ?? checkSchema(otlpSpan, raw, { ...source, basePath: pathOf() }, 'an OTLP span');
   return {
     traceId: span.traceId,
     spanId: span.spanId,
@@ -147,12 +147,11 @@ function spanFromOtlp(raw: unknown, path: Path, source: SourceText): Span {
     attributes: otlpAttributeMap(span.attributes),
     events: (span.events ?? []).map((e) => ({ name: e.name ?? '', attributes: otlpAttributeMap(e.attributes) })),
     statusError: span.status?.code === 2 || span.status?.code === 'STATUS_CODE_ERROR',
-    path,
   };
 }
 
-function spanFromFlat(raw: unknown, path: Path, source: SourceText): Span {
-  const span = checkSchema(flatSpan, raw, { ...source, basePath: path }, 'an OpenTelemetry span');
+function spanFromFlat(raw: unknown, pathOf: () => Path, source: SourceText): Span {
+  const span = checkSchema(flatSpan, raw, { ...source, basePath: pathOf() }, 'an OpenTelemetry span');
   const attributes: Obj = {};
   flattenInto(attributes, '', span.attributes ?? {});
   // Phoenix keeps the span kind beside the attributes too.
@@ -171,7 +170,6 @@ function spanFromFlat(raw: unknown, path: Path, source: SourceText): Span {
       return { name: e.name ?? '', attributes: eventAttributes };
     }),
     statusError: status === 'ERROR' || status === 'StatusCode.ERROR',
-    path,
   };
 }
 
@@ -488,11 +486,8 @@ function byTrace(container: object): Map<string, SpanEntry[]> {
 }
 
 function normalize(entry: SpanEntry, source: SourceText): Span {
-  const base = source.basePath ?? [];
-  const path = base.length || entry.index !== undefined ? [...base, ...entryPath(entry)] : base;
-  return isObject(entry.raw) && 'context' in entry.raw
-    ? spanFromFlat(entry.raw, path, { ...source, basePath: [] })
-    : spanFromOtlp(entry.raw, path, { ...source, basePath: [] });
+  const pathOf = () => [...(source.basePath ?? []), ...entryPath(entry)];
+  return isObject(entry.raw) && 'context' in entry.raw ? spanFromFlat(entry.raw, pathOf, source) : spanFromOtlp(entry.raw, pathOf, source);
 }
 
 function splitOtel(value: unknown): SplitRecord[] {

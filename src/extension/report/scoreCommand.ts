@@ -28,7 +28,8 @@ export interface ScoreCommandArgs {
   method?: string;
 }
 
-const RUN_MARKERS = '**/{trajaudit.run.json,gold.jsonl,predictions.jsonl,responses.jsonl,gold_nuggets.jsonl,results.jsonl,outputs.jsonl,*.audit.json}';
+const RUN_MARKERS =
+  '**/{trajaudit.run.json,gold.jsonl,predictions.jsonl,responses.jsonl,gold_nuggets.jsonl,results.jsonl,outputs.jsonl,resumes.jsonl,*.audit.json}';
 
 /** Palette: run folders found in the workspace (by their marker files), or a folder dialog. */
 async function pickFolder(): Promise<vscode.Uri | undefined> {

@@ -66,6 +66,7 @@ suite('Stage-C pre-checks in the Problems panel', () => {
       'trajaudit.harness.stageC',
       'trajaudit.harness.clarify',
       'trajaudit.harness.runAgent',
+      'trajaudit.resumeWithRepair',
     ]) {
       assert.ok(all.includes(id), `${id} is registered`);
     }

@@ -112,6 +112,14 @@ describe('collections: the collection index', function () {
     assert.deepEqual(afterSidecar.parsed, [join(data, 'nested/beta.traj.json')]);
     assert.equal(edited.values.find((v) => v.file.endsWith('beta.traj.json'))?.rootCause, 'constraint_neglect');
 
+    // A sidecar where there was none: its trajectory is read again, the others are not.
+    cpSync(sidecar, `${gamma}.audit.json`);
+    utimesSync(`${gamma}.audit.json`, touched, touched);
+    const afterNewSidecar = counting();
+    await readIndexedCollection(options(data, storage, afterNewSidecar.collect));
+    assert.deepEqual(afterNewSidecar.parsed, [gamma]);
+    rmSync(`${gamma}.audit.json`);
+
     rmSync(gamma);
     const afterRemove = counting();
     const removed = await readIndexedCollection(options(data, storage, afterRemove.collect));

@@ -1,4 +1,5 @@
 import './zodConfig';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { AuditJobManager } from './audit/auditJobs';
 import { AuditJobsView, createJobsStatusBar } from './audit/jobsView';
@@ -8,7 +9,6 @@ import { CollectionPanels } from './collection/collectionPanel';
 import { createCollectionStatusBarLink } from './collection/statusBarLink';
 import { registerOpenCollection } from './commands/openCollection';
 import { registerExportRepairs } from './commands/exportRepairs';
-import { registerResumeWithRepair } from './commands/resumeWithRepair';
 import { registerInspectFile } from './commands/inspectFile';
 import { registerOpenInEditor } from './commands/openInEditor';
 import { registerReopenAsFormat } from './commands/reopenAsFormat';
@@ -49,7 +49,9 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
     (folder) => vscode.commands.executeCommand(SCORE_RUN_FOLDER_COMMAND, vscode.Uri.file(folder)),
     editorProvider,
   );
-  const collections = new CollectionPanels(context.extensionUri, log);
+  // Collection indexes live in the workspace's storage (the global one without a workspace), never beside the data.
+  const storage = context.storageUri ?? context.globalStorageUri;
+  const collections = new CollectionPanels(context.extensionUri, log, storage.scheme === 'file' ? join(storage.fsPath, 'collections') : undefined);
   context.subscriptions.push(
     reports,
     collections,
@@ -64,7 +66,6 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
     registerAuditFolder(jobs, keys),
     registerCancelJob(jobs),
     registerExportRepairs(),
-    registerResumeWithRepair(log),
     diagnostics,
     registerInspectFile(log),
     registerShowOutline(),

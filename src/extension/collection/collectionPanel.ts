@@ -75,6 +75,8 @@ export class CollectionPanel implements vscode.Disposable {
     readonly path: string,
     private readonly log: Log,
     extensionUri: vscode.Uri,
+    /** The folder of collection indexes (the extension's storage); none: every file is parsed. */
+    storageDir?: string,
   ) {
     const title = collectionTitle(path);
     this.info = { title, kind: kindOf(path) };
@@ -90,6 +92,8 @@ export class CollectionPanel implements vscode.Disposable {
     );
     this.reader = new RowReader([path], {
       names: toolNames(),
+      ...(storageDir ? { storageDir } : {}),
+      onNote: (note) => this.log.info(`collection ${title}: ${note}`),
       display: (p) => vscode.workspace.asRelativePath(p),
       onRows: (rows, unreadable, progress) => this.add(rows, unreadable, progress),
     });
@@ -204,6 +208,8 @@ export class CollectionPanels implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: Log,
+    /** Where collection indexes are kept (VS Code's storage for the extension). */
+    private readonly storageDir?: string,
   ) {}
 
   get all(): CollectionPanel[] {
@@ -230,7 +236,7 @@ export class CollectionPanels implements vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')] },
     );
-    const collection = new CollectionPanel(panel, path, this.log, this.extensionUri);
+    const collection = new CollectionPanel(panel, path, this.log, this.extensionUri, this.storageDir);
     this.panels.set(path, collection);
     collection.onDidDispose(() => {
       if (this.panels.get(path) === collection) this.panels.delete(path);

@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { startMockModelServer } from '../../mock/mockModelServer';
 import { runCli, tempDir } from '../helpers';
 
 const FIXTURES = resolve(__dirname, '..', '..', 'fixtures', 'resume');
@@ -116,6 +117,34 @@ describe('trajaudit resume', () => {
     assert.equal(linesOf(out).length, 4, 'the retry is appended after the error line');
     score = await scoreJson(out);
     assert.deepEqual([score.conditions.repair.n, score.conditions.repair.fixed, score.conditions.repair.errors], [3, 2, 0]);
+  });
+
+  it("--judge llm: the model judge through the run's judgment cache; score reuses its verdicts, offline or with the same model", async () => {
+    // The mock judge finds every gold item, so all nine runs are correct (the exact judge says 4 of 9).
+    const server = await startMockModelServer({
+      script: (request) => {
+        const gold = /Torben|Lake Ohrid|1887|Marta Vell/.exec(request.userText)?.[0] ?? 'item';
+        return { text: JSON.stringify({ AnswerCorrectness: { Explanation: 'found', CorrectnessDetails: { [gold]: true }, ExcessiveAnswers: [] } }) };
+      },
+    });
+    try {
+      const out = join(tempDir('trajaudit-resume-'), 'run');
+      const model = ['--model', 'mock-judge', '--base-url', server.openaiBaseUrl];
+      const { code, err } = await runCli(['resume', FIXTURES, '--command', TEMPLATE, '--out', out, '--judge', 'llm', ...model]);
+      assert.equal(code, 0, err);
+      assert.equal(server.requests.length, 9, 'one model verdict per resumed run');
+      assert.ok(linesOf(out).every((l) => l.correct === true));
+      const cached = readFileSync(join(out, 'judgments.jsonl'), 'utf8').trim().split('\n');
+      assert.equal(cached.length, 9);
+      const offline = await scoreJson(out);
+      assert.deepEqual([offline.conditions.repair.fixed, offline.conditions.retry.fixed], [3, 3], 'offline: the cached model verdicts, not the exact judge');
+      const again = await runCli(['score', out, '--judge', 'llm', ...model, '--json']);
+      assert.equal(again.code, 0, again.err);
+      assert.equal(server.requests.length, 9, 're-scoring with the same judge calls no model');
+      assert.equal(JSON.parse(again.out).conditions.hint.fixed, 3);
+    } finally {
+      await server.close();
+    }
   });
 
   it('refuses a placeholder the shell would parse again, naming --command', async () => {

@@ -120,7 +120,7 @@ function readItem(item: Obj, position: number, place: ItemPlace): Reading {
       message.role = 'assistant';
       const summary = Array.isArray(item.summary) ? contentText(item.summary) : '';
       const content = Array.isArray(item.content) ? contentText(item.content) : '';
-      const text = [summary, content].filter((t) => t.trim()).join('\n');
+      const text = summary.trim() && content.trim() ? summary + '\n' + content : summary.trim() ? summary : content.trim() ? content : '';
       message.reasoning = text || (item.encrypted_content ? '[encrypted reasoning]' : '[reasoning]');
       return { message };
     }
@@ -162,11 +162,21 @@ function readItem(item: Obj, position: number, place: ItemPlace): Reading {
   }
 }
 
+/** The payload keys an event's text is read from, first found first. */
+const EVENT_TEXT_KEYS = ['message', 'text', 'aggregated_output', 'stdout', 'reason'];
+
 /** The readable line of an event, turn context, session meta or compaction entry. */
 function entryText(type: string, payload: Obj): { content: string; agent: string } {
   if (type === 'event_msg') {
     const kind = typeof payload.type === 'string' ? payload.type : 'event';
-    const text = ['message', 'text', 'aggregated_output', 'stdout', 'reason'].map((k) => payload[k]).find((v) => typeof v === 'string') as string | undefined;
+    let text: string | undefined;
+    for (const key of EVENT_TEXT_KEYS) {
+      const v = payload[key];
+      if (typeof v === 'string') {
+        text = v;
+        break;
+      }
+    }
     return { content: `[event ${kind}]${text ? ' ' + shortText(text) : ''}`, agent: 'event' };
   }
   if (type === 'session_meta') {
@@ -379,8 +389,7 @@ function detectCodexLines(values: unknown[]): FormatMatch | undefined {
       return { score: 0.4, reason, missing: [`a ResponseItem (type message/reasoning/function_call…) or state line on JSON line ${foreign + 2}`] };
     return { score: 0.85, reason };
   }
-  const rollout = values.filter(isRolloutLine).length;
-  if (rollout === 0) return undefined;
+  if (!values.some(isRolloutLine)) return undefined;
   const reason = 'JSONL lines `{timestamp, type, payload}` with `session_meta`/`response_item` (Codex CLI rollout)';
   const foreign = firstFailing(values, isRolloutLine);
   if (foreign !== -1)

@@ -113,6 +113,18 @@ export function* nonBlankLines(text: string): Generator<{ line: string; lineNumb
   }
 }
 
+/** Calls `each` with every non-blank line of a JSONL text and its 1-based number, as nonBlankLines yields them, without an object per line. */
+export function forEachNonBlankLine(text: string, each: (line: string, lineNumber: number) => void): void {
+  let start = 0;
+  for (let lineNumber = 1; start <= text.length; lineNumber++) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, text.charCodeAt(end - 1) === 13 && end > start ? end - 1 : end);
+    start = end + 1;
+    if (line.trim() !== '') each(line, lineNumber);
+  }
+}
+
 /** JSON.parse of one JSONL line; a syntax error names the file and line:column. */
 export function parseJsonLine(line: string, lineNumber: number, file: string, hint = ''): unknown {
   let value: unknown;

@@ -1,7 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { basename } from 'node:path';
 import { InputError, problemFromError, type Problem } from '../input/inputError';
-import { checkNesting, formatJsonPath, locateJsonPath, nonBlankLines, parseJson, parseJsonLine, type JsonPath } from '../input/jsonText';
+import { checkNesting, forEachNonBlankLine, formatJsonPath, locateJsonPath, nonBlankLines, parseJson, parseJsonLine, type JsonPath } from '../input/jsonText';
 import { decodeText, readFileBytes } from '../input/readText';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
 import { deepSearchQaRowSchema } from '../items/schemas';
@@ -254,7 +254,7 @@ function loadJsonLines(text: string, displayName: string, forced?: TrajectoryRea
   const values: unknown[] = [];
   const lineNumbers: number[] = [];
   const lines: string[] = [];
-  for (const { line, lineNumber } of nonBlankLines(text)) {
+  forEachNonBlankLine(text, (line, lineNumber) => {
     try {
       values.push(parseJsonLine(line, lineNumber, displayName));
       lineNumbers.push(lineNumber);
@@ -262,7 +262,7 @@ function loadJsonLines(text: string, displayName: string, forced?: TrajectoryRea
     } catch (error) {
       problems.push(problemFromError(displayName, error));
     }
-  }
+  });
   if (values.length === 0) throw toError(problems[0] ?? { file: displayName, message: 'no records', severity: 'error' });
   // First the session formats: the lines together make the trajectories.
   const verdict = forced ? undefined : decide(rankLineFormats(values));

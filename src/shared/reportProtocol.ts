@@ -6,7 +6,8 @@
 // with their data); the webview only draws it. Links never carry file paths: a cell names a
 // link id, the webview posts that id back, and the host looks the target up.
 
-export type ReportRunKind = 'audit' | 'deepsearchqa' | 'nuggets' | 'scenarios' | 'delegation' | 'resume';
+/** The scored run kinds, and 'corpus-stats': the statistics of a folder of trajectories (no score). */
+export type ReportRunKind = 'audit' | 'deepsearchqa' | 'nuggets' | 'scenarios' | 'delegation' | 'resume' | 'corpus-stats';
 export type ExportFormat = 'md' | 'json' | 'csv';
 
 export interface ReportCell {
@@ -107,6 +108,10 @@ export interface ReportSection {
 
 export interface ReportModel {
   title: string;
+  /** The page's heading; default "Score report". */
+  heading?: string;
+  /** The button that computes the report again; default Rescore (score the folder again). */
+  recompute?: { label: string; title: string };
   folder: string;
   /** The folder relative to the workspace, for display. */
   folderLabel: string;

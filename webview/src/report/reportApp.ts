@@ -17,6 +17,7 @@ const KIND_LABELS: Record<ReportModel['kind'], string> = {
   scenarios: 'scenario set',
   delegation: 'Delegation',
   resume: 'repair-guided resumption',
+  'corpus-stats': 'corpus statistics',
 };
 
 const SCROLL_ROWS = 24;
@@ -131,7 +132,7 @@ export class ReportApp {
     return html`<header class="rp-header">
       <div class="rp-titlebar">
         <div class="rp-titles">
-          <h1>Score report <span class="rp-kind">${model.kind}</span></h1>
+          <h1>${model.heading ?? 'Score report'} <span class="rp-kind">${model.kind}</span></h1>
           <p class="rp-folder" title=${model.folder}>${model.folderLabel}</p>
         </div>
         <div class="rp-actions" role="group" aria-label="Export">
@@ -143,10 +144,10 @@ export class ReportApp {
           <button
             class="rp-button secondary"
             type="button"
-            title="Score the folder again (e.g. after configuring a model)"
+            title=${model.recompute?.title ?? 'Score the folder again (e.g. after configuring a model)'}
             data-action="rescore"
             @click=${() => this.post({ type: 'rescore' })}
-          >Rescore</button>
+          >${model.recompute?.label ?? 'Rescore'}</button>
         </div>
       </div>
       <dl class="rp-meta">

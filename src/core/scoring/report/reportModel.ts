@@ -775,6 +775,7 @@ export const CSV_CONTENT: Record<ReportModel['kind'], string> = {
   scenarios: 'one row per scenario',
   delegation: 'one row per group (setting, order, distractor type)',
   resume: 'one row per condition',
+  'corpus-stats': 'one row per table cell (table, row, column, value)',
 };
 
 export function exportChoices(kind: ReportModel['kind']): { format: ExportFormat; label: string; title: string }[] {

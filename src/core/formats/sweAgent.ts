@@ -350,8 +350,11 @@ function anyText(value: unknown): string {
 }
 
 /** One message of a mini-swe-agent run: roles system/user/assistant/tool/exit, or a Responses API object. */
+// Read only: a message without `extra` shares it instead of making one each.
+const NO_EXTRA: Obj = Object.freeze({});
+
 function miniMessageOf(m: MiniMessage, position: number): Message {
-  const extra: Obj = m.extra ?? {};
+  const extra: Obj = m.extra ?? NO_EXTRA;
   if (m.type === 'function_call_output') {
     const output = (m as Obj).output;
     const call = (m as Obj).call_id;
@@ -420,7 +423,7 @@ function miniMessages(raw: MiniMessage[]): Message[] {
   // reply is not.
   messages.forEach((message, i) => {
     if (message.role !== 'user') return;
-    const extra: Obj = raw[i].extra ?? {};
+    const extra: Obj = raw[i].extra ?? NO_EXTRA;
     if (extra.interrupt_type === 'FormatError') return;
     const previous = messages[i - 1];
     const afterCommand = previous !== undefined && previous.role === 'assistant' && previous.toolCalls.length > 0;
@@ -447,7 +450,12 @@ export function loadMiniSweAgent(value: unknown, source: SourceText, id: string)
     );
   const messages = miniMessages(raw);
   const info = isObject(obj.info) ? obj.info : {};
-  const exitExtra = [...raw].reverse().find((m) => m.role === 'exit')?.extra ?? {};
+  let exitExtra: Obj = {};
+  for (let i = raw.length - 1; i >= 0; i--)
+    if (raw[i].role === 'exit') {
+      exitExtra = raw[i].extra ?? {};
+      break;
+    }
   const metadata = remainingFields(obj, ['messages']);
   const outcome = exitOutcome(info, 'info');
   if (outcome) metadata.outcome = outcome;

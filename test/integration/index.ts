@@ -18,6 +18,7 @@ const SUITES: ReadonlyArray<readonly [string, Loader]> = [
   ['suite/secrets.test.ts', () => import('./suite/secrets.test.js')],
   ['suite/report.test.ts', () => import('./suite/report.test.js')],
   ['suite/harness.test.ts', () => import('./suite/harness.test.js')],
+  ['suite/batchFolder.test.ts', () => import('./suite/batchFolder.test.js')],
 ];
 
 type MochaConstructor = typeof Mocha;

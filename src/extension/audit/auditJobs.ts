@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import type { BatchCostEstimate } from '../../core/audit/batch/estimate';
+import type { BatchStage } from '../../core/audit/batch/searchAuditorBatch';
 import { auditKey, appendAudits, cachedAudit, recordContentSha256 } from '../../core/audit/sidecarAudits';
 import { heuristicOptions, mapWithConcurrency, promptVersionOf, runHeuristicAudit, runModelAudit } from '../../core/audit/runAudit';
 import type { SearchAuditorOptions } from '../../core/audit/searchAuditor';
@@ -12,6 +14,21 @@ import type { Log } from '../log';
 import type { AuditSettings } from './auditSettings';
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** What a batch folder audit (batchFolderJob.ts) is doing, for the jobs view. */
+export interface BatchJobInfo {
+  /** The stage submitted last (or found in the job folder of a resumed job). */
+  stage?: BatchStage;
+  phase: 'awaiting confirmation' | 'not submitted' | 'submitting' | 'in progress' | 'done' | 'stopped';
+  /** Before submitting: tokens and cost at batch prices (cost null without prices). */
+  estimate?: BatchCostEstimate;
+  /** After: the real usage read back from the results, and its cost at batch prices. */
+  usage?: { calls: number; inputTokens: number; cachedInputTokens: number; outputTokens: number };
+  costUsd?: number | null;
+  jobDir: string;
+  resumed: boolean;
+  batchIds: string[];
+}
 
 export interface AuditJob {
   id: number;
@@ -34,6 +51,7 @@ export interface AuditJob {
   endedAt?: number;
   errors: string[];
   cancel: vscode.CancellationTokenSource;
+  batch?: BatchJobInfo;
 }
 
 export interface JobRequest {
@@ -57,7 +75,7 @@ export class AuditJobManager implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<AuditJob | undefined>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly log: Log) {}
+  constructor(readonly log: Log) {}
 
   get all(): readonly AuditJob[] {
     return this.jobs;
@@ -71,14 +89,23 @@ export class AuditJobManager implements vscode.Disposable {
     this.jobs.find((j) => j.id === id)?.cancel.cancel();
   }
 
-  /** Starts a job with a cancellable progress notification; resolves when it ends. */
-  start(request: JobRequest): { job: AuditJob; done: Promise<AuditJob> } {
-    const job: AuditJob = {
+  /** Lists a job that another runner drives (the batch folder audit): the view, status bar and cancel see it. */
+  register(fields: Pick<AuditJob, 'label' | 'method' | 'model' | 'files'>): AuditJob {
+    const job = this.newJob(fields);
+    this.jobs.unshift(job);
+    this.changed.fire(job);
+    return job;
+  }
+
+  /** The job changed (for runners outside this class). */
+  notify(job: AuditJob): void {
+    this.changed.fire(job);
+  }
+
+  private newJob(fields: Pick<AuditJob, 'label' | 'method' | 'model' | 'files'>): AuditJob {
+    return {
+      ...fields,
       id: this.nextId++,
-      label: request.label,
-      method: request.method,
-      model: request.model?.client.model ?? 'heuristic',
-      files: request.files.map((f) => f.fsPath),
       status: 'queued',
       total: 0,
       completed: 0,
@@ -94,6 +121,16 @@ export class AuditJobManager implements vscode.Disposable {
       errors: [],
       cancel: new vscode.CancellationTokenSource(),
     };
+  }
+
+  /** Starts a job with a cancellable progress notification; resolves when it ends. */
+  start(request: JobRequest): { job: AuditJob; done: Promise<AuditJob> } {
+    const job = this.newJob({
+      label: request.label,
+      method: request.method,
+      model: request.model?.client.model ?? 'heuristic',
+      files: request.files.map((f) => f.fsPath),
+    });
     this.jobs.unshift(job);
     this.changed.fire(job);
     const done = Promise.resolve(

@@ -1,7 +1,34 @@
 import * as vscode from 'vscode';
+import { BATCH_STAGES } from '../../core/audit/batch/searchAuditorBatch';
 import type { AuditJob, AuditJobManager } from './auditJobs';
+import { estimateText, usageText } from './batchFolderJob';
+
+/** A batch job's stage and, before its results, the estimate; after, the real usage. */
+function describeBatch(job: AuditJob): string {
+  const b = job.batch!;
+  const stage = b.stage && b.phase !== 'done' ? ` · stage ${BATCH_STAGES.indexOf(b.stage) + 1}/3 ${b.stage}` : '';
+  const numbers = b.usage
+    ? `usage: ${usageText(b.usage, b.costUsd)}`
+    : b.estimate
+      ? `estimate: ${b.estimate.inputTokens.toLocaleString('en-US')} in, ${b.estimate.outputTokens.toLocaleString('en-US')} out, ${b.estimate.costUsd === null ? 'unknown price' : `≈ $${b.estimate.costUsd.toFixed(4)} at batch prices`}`
+      : '';
+  return `${job.status} · batch ${b.phase}${stage} · ${job.completed + job.failed}/${job.total}${numbers ? ` · ${numbers}` : ''}`;
+}
+
+/** Inert detail lines of a batch job (children and tooltip). */
+function batchDetails(job: AuditJob): string[] {
+  const b = job.batch!;
+  return [
+    `batch: ${b.phase}${b.stage ? `, last stage ${BATCH_STAGES.indexOf(b.stage) + 1} of 3 (${b.stage})` : ''}${b.resumed ? ', resumed' : ''}`,
+    ...(b.estimate ? [`estimate before submitting: ${estimateText(b.estimate)}`] : []),
+    ...(b.usage ? [`usage: ${usageText(b.usage, b.costUsd)}`] : []),
+    ...(b.batchIds.length ? [`batches: ${b.batchIds.join(', ')}`] : []),
+    `job folder: ${vscode.workspace.asRelativePath(b.jobDir)}`,
+  ];
+}
 
 function describe(job: AuditJob): string {
+  if (job.batch) return describeBatch(job);
   const tokens = job.calls
     ? `${job.calls} calls · ${(job.inputTokens / 1000).toFixed(1)}K in (${(job.cachedInputTokens / 1000).toFixed(1)}K cached) · ${(job.outputTokens / 1000).toFixed(1)}K out`
     : job.cachedHits
@@ -43,7 +70,9 @@ export class AuditJobsView implements vscode.TreeDataProvider<Node> {
               ? 'error'
               : 'clock',
     );
-    item.tooltip = `${job.files.length} file(s); latency ${(job.latencyMs / 1000).toFixed(1)} s of model time`;
+    item.tooltip = job.batch
+      ? [`${job.files.length} file(s)`, ...batchDetails(job)].join('\n')
+      : `${job.files.length} file(s); latency ${(job.latencyMs / 1000).toFixed(1)} s of model time`;
     return item;
   }
 
@@ -51,7 +80,11 @@ export class AuditJobsView implements vscode.TreeDataProvider<Node> {
     if (!node) return this.manager.all.map((job) => ({ job }));
     if (node.detail) return [];
     const job = node.job;
-    return [...job.files.map((f) => ({ job, detail: vscode.workspace.asRelativePath(f) })), ...job.errors.map((e) => ({ job, detail: `error: ${e}` }))];
+    return [
+      ...(job.batch ? batchDetails(job).map((detail) => ({ job, detail })) : []),
+      ...job.files.map((f) => ({ job, detail: vscode.workspace.asRelativePath(f) })),
+      ...job.errors.map((e) => ({ job, detail: `error: ${e}` })),
+    ];
   }
 }
 

@@ -6,7 +6,8 @@ import type { AuditSettings } from './auditSettings';
 import { LanguageModelClient } from './languageModelClient';
 import type { ApiKeys } from './secrets';
 
-export type ClientChoice = { client: ModelClient; options: SearchAuditorOptions } | { unavailable: string };
+/** `settings` (API key included: never log it) is given for OpenAI and Anthropic only, whose batch APIs a folder audit can use. */
+export type ClientChoice = { client: ModelClient; options: SearchAuditorOptions; settings?: ModelSettings } | { unavailable: string };
 
 /**
  * The model a model-backed audit uses: the configured provider with its key from SecretStorage
@@ -26,7 +27,7 @@ export async function resolveModel(settings: AuditSettings, keys: ApiKeys): Prom
       if (settings.temperature !== undefined) modelSettings.temperature = settings.temperature;
       if (settings.reasoningEffort) modelSettings.reasoningEffort = settings.reasoningEffort;
       const client = createModelClient(modelSettings);
-      return { client, options: optionsFor(client, settings) };
+      return { client, options: optionsFor(client, settings), settings: modelSettings };
     }
   }
   if (settings.provider === 'vscode-lm' || settings.provider === 'auto') {

@@ -6,12 +6,33 @@ import { holdsTrajectory } from '../../core/load/holdsTrajectory';
 import { readAuditSettings } from '../audit/auditSettings';
 import { offerAlternatives, resolveModel } from '../audit/modelClientFactory';
 import type { ApiKeys } from '../audit/secrets';
+import { startBatchFolderAudit } from '../audit/batchFolderJob';
 
 export interface AuditCommandArgs {
   method?: AuditMethod;
   rerun?: boolean;
   /** Wait for the job to end (tests, scripts). */
   wait?: boolean;
+  /** Folder audits with SearchAuditor on OpenAI/Anthropic: through the batch API (true) or call by call (false); asked when absent. */
+  batch?: boolean;
+  /** Batch: submit without the confirmation of the estimate (tests, scripts). */
+  acceptEstimate?: boolean;
+  /** Batch: seconds between polls (default 30). */
+  pollSeconds?: number;
+}
+
+const BATCH_PICK = 'Use batch API (half price, results in minutes to hours)';
+
+/** Synchronous calls or the provider's batch API; undefined when the pick is dismissed. */
+async function pickBatch(): Promise<boolean | undefined> {
+  const choice = await vscode.window.showQuickPick(
+    [
+      { label: 'Run now', description: 'call by call, results as they come', batch: false },
+      { label: BATCH_PICK, description: 'three submissions: branches, adjudication, repair; resumable', batch: true },
+    ],
+    { title: 'How to run SearchAuditor over the folder' },
+  );
+  return choice?.batch;
 }
 
 const METHOD_LABELS: Record<AuditMethod, string> = {
@@ -35,6 +56,8 @@ export async function startAudit(
   args: AuditCommandArgs,
   jobs: AuditJobManager,
   keys: ApiKeys,
+  /** A folder audit: SearchAuditor on OpenAI/Anthropic may run through the batch API. */
+  folder?: vscode.Uri,
 ): Promise<AuditJob | undefined> {
   const settings = readAuditSettings();
   let method = args.method ?? (await pickMethod(settings.defaultMethod));
@@ -51,7 +74,31 @@ export async function startAudit(
     if ('unavailable' in resolved) {
       if ((await offerAlternatives(resolved.unavailable)) !== 'heuristic') return undefined;
       method = 'heuristic';
-    } else model = resolved.options;
+    } else {
+      model = resolved.options;
+      // The VS Code language models have no batch API (resolved.settings is OpenAI/Anthropic only).
+      if (folder && method === 'searchauditor' && resolved.settings) {
+        const batch = args.batch ?? (await pickBatch());
+        if (batch === undefined) return undefined;
+        if (batch) {
+          const started = await startBatchFolderAudit(
+            {
+              folder,
+              label,
+              modelSettings: resolved.settings,
+              options: resolved.options,
+              settings,
+              ...(args.rerun ? { rerun: true } : {}),
+              ...(args.acceptEstimate ? { acceptEstimate: true } : {}),
+              ...(args.pollSeconds !== undefined ? { pollIntervalMs: args.pollSeconds * 1000 } : {}),
+            },
+            jobs,
+          );
+          if (started && args.wait) await started.done;
+          return started?.job;
+        }
+      }
+    }
   }
   const { job, done } = jobs.start({ files, method, model, rerun: args.rerun, settings, label });
   if (args.wait) await done;
@@ -84,7 +131,7 @@ export function registerAuditFolder(jobs: AuditJobManager, keys: ApiKeys): vscod
       void vscode.window.showInformationMessage(`No trajectory files under ${vscode.workspace.asRelativePath(folder)}.`);
       return undefined;
     }
-    return startAudit(files, `${vscode.workspace.asRelativePath(folder)} (${files.length} files)`, args, jobs, keys);
+    return startAudit(files, `${vscode.workspace.asRelativePath(folder)} (${files.length} files)`, args, jobs, keys, folder);
   });
 }
 

@@ -1,0 +1,125 @@
+import * as assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import type { AuditJob } from '../../../src/extension/audit/auditJobs';
+import { AuditJobsView } from '../../../src/extension/audit/jobsView';
+import type { TrajauditApi } from '../../../src/extension/extension';
+import { startMockModelServer, type MockModelServer } from '../../mock/mockModelServer';
+import { searchAuditorScript } from '../../unit/audit/fixtures';
+import { activateExtension, closeAllEditors, samplesRoot, waitFor } from './helpers.js';
+
+const SECRET = 'sk-it-batch-7c1e93d05a';
+// Four single-record trajectories of four formats, from the repository's fixtures.
+const FIXTURES = ['tongyi-react/webdancer-chatml.json', 'tongyi-react/webdancer-prediction.json', 'smolagents/gaia-run.json', 'atif/danube-v1.0.json'];
+
+suite('Folder audits through the batch API (issue 17)', () => {
+  let api: TrajauditApi;
+  let server: MockModelServer;
+  let dir: string;
+  let files: string[];
+
+  suiteSetup(async () => {
+    api = (await activateExtension()).exports as TrajauditApi;
+    server = await startMockModelServer({ script: searchAuditorScript({}, 0), apiKey: SECRET });
+    const config = vscode.workspace.getConfiguration('trajaudit.audit');
+    await config.update('provider', 'openai', vscode.ConfigurationTarget.Global);
+    await config.update('baseUrl', server.openaiBaseUrl, vscode.ConfigurationTarget.Global);
+    await config.update('model', 'mock-gpt', vscode.ConfigurationTarget.Global);
+    await config.update('pricing', { input: 2, cachedInput: 0.5, output: 8 }, vscode.ConfigurationTarget.Global);
+    assert.equal(await vscode.commands.executeCommand('trajaudit.setApiKey', 'openai', SECRET), true);
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('trajaudit.setApiKey', 'openai', '');
+    const config = vscode.workspace.getConfiguration('trajaudit.audit');
+    for (const key of ['provider', 'baseUrl', 'model', 'pricing']) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+    await server.close();
+  });
+
+  setup(() => {
+    dir = join(samplesRoot().fsPath, '.scratch', `batch-${Date.now()}`);
+    mkdirSync(dir, { recursive: true });
+    const fixtures = join(dirname(samplesRoot().fsPath), 'test', 'fixtures', 'formats');
+    files = FIXTURES.map((f) => {
+      const file = join(dir, f.replace('/', '-'));
+      copyFileSync(join(fixtures, f), file);
+      return file;
+    });
+  });
+
+  teardown(async () => {
+    await closeAllEditors();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('SearchAuditor over a folder: estimate, three submissions, cancel and resume without resubmitting, sidecars, usage; a rerun submits nothing', async () => {
+    const view = new AuditJobsView(api.jobs);
+    const describe = (job: AuditJob) => String(view.getTreeItem({ job }).description);
+    const details = (job: AuditJob) => view.getChildren({ job }).map((n) => n.detail ?? '');
+    const folder = vscode.Uri.file(dir);
+    const open = vscode.Uri.file(files[0]);
+    await vscode.commands.executeCommand('vscode.openWith', open, 'trajaudit.trajectoryAny');
+    await waitFor(() => api.editorProvider.sessionsFor(open).length > 0, { message: 'editor opens' });
+    const args = { method: 'searchauditor', batch: true, acceptEstimate: true, pollSeconds: 0.05 };
+
+    // Stage 1 stays in progress for 200 polls (10 s), long enough to see it and cancel.
+    server.batchOutcome({ pollsUntilDone: 200 });
+    const first = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', folder, args);
+    assert.ok(first?.batch, 'a batch job is listed');
+    await waitFor(() => first.batch?.phase === 'in progress' && first.batch.stage === 'branches', { message: 'stage 1 in progress' });
+    assert.deepEqual(
+      server.batchSubmissions.map((b) => b.customIds.length),
+      [12],
+      'stage 1: the three branches of the four cases in one submission',
+    );
+    // The estimate before any result: 5 requests per case, cost at half the list prices.
+    const estimate = first.batch.estimate!;
+    assert.equal(estimate.requests, 20);
+    assert.deepEqual(estimate.batchPricing, { input: 1, cachedInput: 0.25, output: 4 });
+    assert.ok(Math.abs(estimate.costUsd! - (estimate.inputTokens + estimate.outputTokens * 4) / 1e6) < 1e-12);
+    assert.match(describe(first), /batch in progress · stage 1\/3 branches · .*estimate: .* at batch prices/);
+    assert.ok(details(first).some((d) => d.startsWith('estimate before submitting: 20 request(s)')));
+    api.jobs.cancel(first.id);
+    await waitFor(() => first.status === 'cancelled', { message: 'the first run stops polling' });
+    assert.equal(first.batch.phase, 'stopped');
+    assert.ok(files.every((f) => !existsSync(`${f}.audit.json`)), 'nothing is written before the job is complete');
+
+    // The same command on the same folder resumes the job: stage 1 is not submitted again.
+    const resumed = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', folder, { ...args, wait: true });
+    assert.equal(resumed?.status, 'done', resumed?.errors.join('; '));
+    assert.equal(resumed.batch?.resumed, true);
+    assert.deepEqual(
+      server.batchSubmissions.map((b) => b.customIds.length),
+      [12, 4, 4],
+      'adjudication and repair follow, one submission each',
+    );
+    assert.equal(resumed.completed, 4);
+    assert.equal(resumed.cachedHits, 0);
+    // The real usage read back from all 20 results, and its cost at batch prices.
+    const usage = resumed.batch.usage!;
+    assert.equal(usage.calls, 20);
+    const expected = ((usage.inputTokens - usage.cachedInputTokens) * 1 + usage.cachedInputTokens * 0.25 + usage.outputTokens * 4) / 1e6;
+    assert.ok(Math.abs(resumed.batch.costUsd! - expected) < 1e-12);
+    assert.match(describe(resumed), /^done · batch done · 4\/4 · usage: 20 call\(s\), .* at batch prices$/);
+    // The audits are in the sidecars as a synchronous audit writes them; the job folder is closed.
+    for (const file of files) {
+      const sidecar = JSON.parse(readFileSync(`${file}.audit.json`, 'utf8'));
+      const audits = sidecar.records['0'].audits;
+      assert.equal(audits.length, 1, basename(file));
+      assert.equal(audits[0].method, 'searchauditor');
+      assert.equal(audits[0].model, 'mock-gpt');
+    }
+    assert.deepEqual(readdirSync(join(dir, '.trajaudit-batch')), ['done']);
+    const document = api.editorProvider.sessionsFor(open)[0].document;
+    await waitFor(() => document.audits('0').some((a) => a.method === 'searchauditor'), { message: 'the audit appears in the open editor', timeoutMs: 15000 });
+
+    // Once stored, a rerun reuses every audit and submits nothing.
+    const again = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', folder, { ...args, wait: true });
+    assert.equal(again?.status, 'done');
+    assert.equal(again.cachedHits, 4);
+    assert.equal(server.batchSubmissions.length, 3);
+    assert.ok(!api.log.recent().some((line) => line.includes(SECRET)), 'the API key is never logged');
+    assert.ok(![first, resumed, again].some((job) => JSON.stringify({ ...job, cancel: undefined }).includes(SECRET)), 'nor shown in a job');
+  });
+});

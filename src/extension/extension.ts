@@ -9,6 +9,7 @@ import { CollectionPanels } from './collection/collectionPanel';
 import { createCollectionStatusBarLink } from './collection/statusBarLink';
 import { registerOpenCollection } from './commands/openCollection';
 import { registerExportRepairs } from './commands/exportRepairs';
+import { registerResumeWithRepair } from './commands/resumeWithRepair';
 import { registerInspectFile } from './commands/inspectFile';
 import { registerOpenInEditor } from './commands/openInEditor';
 import { registerReopenAsFormat } from './commands/reopenAsFormat';
@@ -66,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
     registerAuditFolder(jobs, keys),
     registerCancelJob(jobs),
     registerExportRepairs(),
+    registerResumeWithRepair(log),
     diagnostics,
     registerInspectFile(log),
     registerShowOutline(),

@@ -291,8 +291,12 @@ function isContent(value: unknown): boolean {
   return isObject(value) && (value.role === 'user' || value.role === 'model' || value.role === 'function') && Array.isArray(value.parts);
 }
 
+/** How many entries of a list detection looks at for a Gemini Content (every detect runs on every loaded value). */
+const DETECT_ENTRIES = 50;
+
 function historyMatch(list: unknown[], reason: string, at: string): FormatMatch | undefined {
-  if (list.length === 0 || !list.some(isContent)) return undefined;
+  // A checkpoint's Content shows in its first entries; a long list of something else is not walked.
+  if (list.length === 0 || !list.slice(0, DETECT_ENTRIES).some(isContent)) return undefined;
   const broken = firstFailing(list, isContent);
   if (broken !== -1) return { score: 0.4, reason, missing: [`${at}[${broken}] as a Content {role user/model, parts}`] };
   // Only the Gemini API names the agent's role `model` and splits content into `parts`.

@@ -8,6 +8,7 @@ import { registerAuditFolder, registerAuditTrajectory, registerCancelJob } from 
 import { CollectionPanels } from './collection/collectionPanel';
 import { createCollectionStatusBarLink } from './collection/statusBarLink';
 import { registerOpenCollection } from './commands/openCollection';
+import { registerNextUnannotated } from './commands/nextUnannotated';
 import { registerExportRepairs } from './commands/exportRepairs';
 import { registerResumeWithRepair } from './commands/resumeWithRepair';
 import { registerInspectFile } from './commands/inspectFile';
@@ -57,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
     reports,
     collections,
     registerOpenCollection(collections),
+    registerNextUnannotated(collections),
     createCollectionStatusBarLink(),
     registerScoreRunFolder(reports, keys, log),
     jobs,

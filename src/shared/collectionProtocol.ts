@@ -35,15 +35,29 @@ export type CollectionToWebview =
   | { type: 'init'; info: CollectionInfo; rows: CollectionRow[]; unreadable: Unreadable[]; progress: CollectionProgress }
   /** More rows read (appended) or rows read again (replaced by id), with the progress. */
   | { type: 'rows'; rows: CollectionRow[]; unreadable: Unreadable[]; progress: CollectionProgress }
-  | { type: 'status'; text: string; kind: 'info' | 'error' };
+  | { type: 'status'; text: string; kind: 'info' | 'error' }
+  /** Select this row and scroll to it ("Next unannotated"). */
+  | { type: 'select'; id: string };
 
 const text = z.string().max(10_000);
+
+/** What the table shows: its sort, facet and text filters, and the selected row. */
+const viewQuery = {
+  selectedId: text.optional(),
+  sort: z.object({ column: text, descending: z.boolean() }).optional(),
+  facets: z.record(text, z.array(text).max(10_000)).optional(),
+  text: text.optional(),
+};
 
 /** Webview → host, parsed by the host. */
 export const collectionFromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   /** Open a row's trajectory in the trajectory editor. */
   z.object({ type: z.literal('open'), id: text }),
+  /** The table's order and selection changed (the host runs "Next unannotated" in that order). */
+  z.object({ type: z.literal('viewState'), ...viewQuery }),
+  /** "Next unannotated" from the view's key (n): the next row after the selected one without a saved annotation. */
+  z.object({ type: z.literal('nextUnannotated'), ...viewQuery }),
   /** Stop reading files (the rows read so far stay). */
   z.object({ type: z.literal('cancel') }),
   /** After each render: what the page shows (tests, diagnostics). */

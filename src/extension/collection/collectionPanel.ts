@@ -6,7 +6,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
+import { nextUnannotated } from '../../core/collections/queue';
 import type { CollectionRow } from '../../core/collections/rows';
+import { queryRows, type FacetId, type TableQuery } from '../../core/collections/table';
 import { MANIFEST_FILE } from '../../core/runs/manifest';
 import {
   collectionFromWebviewSchema,
@@ -49,6 +51,16 @@ export function openPosition(row: CollectionRow): number {
   return row.human?.criticalStep ?? row.audit?.criticalStep ?? 0;
 }
 
+type ViewQuery = Omit<Extract<CollectionFromWebview, { type: 'viewState' }>, 'type'>;
+
+function tableQuery(view: ViewQuery): TableQuery {
+  return {
+    ...(view.sort ? { sort: view.sort as TableQuery['sort'] } : {}),
+    ...(view.facets ? { facets: view.facets as Partial<Record<FacetId, string[]>> } : {}),
+    ...(view.text ? { text: view.text } : {}),
+  };
+}
+
 export class CollectionPanel implements vscode.Disposable {
   private ready = false;
   private disposed = false;
@@ -67,6 +79,8 @@ export class CollectionPanel implements vscode.Disposable {
   /** Rows the user opened, by id (tests). */
   readonly opened: string[] = [];
   readonly cspViolations: Omit<Extract<CollectionFromWebview, { type: 'cspViolation' }>, 'type'>[] = [];
+  /** The webview's latest order and selection (its 'viewState'), for "Next unannotated". */
+  private view: ViewQuery = {};
   /** Resolves when every file has been read (or reading was cancelled). */
   readonly finished: Promise<CollectionProgress>;
 
@@ -153,6 +167,16 @@ export class CollectionPanel implements vscode.Disposable {
       case 'cancel':
         this.reader.cancel();
         return true;
+      case 'viewState': {
+        const { type: _type, ...view } = message;
+        this.view = view;
+        return true;
+      }
+      case 'nextUnannotated': {
+        const { type: _type, ...view } = message;
+        this.view = view;
+        return this.selectNextUnannotated();
+      }
       case 'rendered': {
         const { type: _type, ...info } = message;
         this.rendered = info;
@@ -173,6 +197,29 @@ export class CollectionPanel implements vscode.Disposable {
         (message.level === 'error' ? this.log.error : this.log.info)(`collection webview: ${message.message}`);
         return true;
     }
+  }
+
+  /**
+   * Selects the next row without a saved annotation after the selected one, in the table's order
+   * (its sort and filters, wrapping around); says so when every shown row is annotated.
+   */
+  selectNextUnannotated(): string | undefined {
+    let shown: CollectionRow[];
+    try {
+      shown = queryRows(this.rows, tableQuery(this.view));
+    } catch (error) {
+      // A saved view state from another version can name a column or facet that no longer exists.
+      this.log.error(`collection: ${error instanceof Error ? error.message : String(error)}`);
+      shown = this.rows.slice();
+    }
+    const next = nextUnannotated(shown, this.view.selectedId ?? null);
+    if (!next) {
+      this.post({ type: 'status', text: 'Every trajectory shown is annotated.', kind: 'info' });
+      return undefined;
+    }
+    this.view = { ...this.view, selectedId: next.id };
+    this.post({ type: 'select', id: next.id });
+    return next.id;
   }
 
   /** Opens a row's trajectory (its record) in the trajectory editor, at its critical step. */

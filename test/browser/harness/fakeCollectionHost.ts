@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { nextUnannotated } from '../../../src/core/collections/queue';
+import { queryRows, type FacetId, type TableQuery } from '../../../src/core/collections/table';
 import type { FileRows } from '../../../src/extension/collection/rowReader';
 import {
   collectionFromWebviewSchema,
@@ -75,6 +77,16 @@ export class FakeCollectionHost {
     const message = parsed.data;
     this.posted.push(message);
     if (message.type === 'log' && message.level === 'error') this.errorLogs.push(message.message);
+    if (message.type === 'nextUnannotated') {
+      // As collectionPanel.ts does: the queue rule over the table's order.
+      const query: TableQuery = {
+        ...(message.sort ? { sort: message.sort as TableQuery['sort'] } : {}),
+        ...(message.facets ? { facets: message.facets as Partial<Record<FacetId, string[]>> } : {}),
+        ...(message.text ? { text: message.text } : {}),
+      };
+      const next = nextUnannotated(queryRows(this.rows.slice(0, this.sentRows), query), message.selectedId ?? null);
+      if (next) void this.send({ type: 'select', id: next.id });
+    }
     if (message.type === 'ready') {
       this.send({
         type: 'init',

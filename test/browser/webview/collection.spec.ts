@@ -187,6 +187,24 @@ test.describe('collection view', () => {
     await expect(page.locator('.cv-scroller')).toBeFocused();
   });
 
+  test('n selects the next row without a saved annotation in the table order, twice', async ({ openCollection }) => {
+    const { page, host } = await openCollection();
+    await page.locator('.cv-col[data-column="tokens"]').click();
+    await page.locator('.cv-scroller').focus();
+    const order = sortRows(host.rows, { column: 'tokens', descending: true });
+    // The selection (the first row read) stays through the sort; the next two unannotated rows after it in this order, wrapping.
+    const start = order.findIndex((r) => r.id === host.rows[0].id);
+    const expected = [...order.slice(start + 1), ...order.slice(0, start)]
+      .filter((r) => !r.annotated)
+      .slice(0, 2)
+      .map((r) => r.id);
+    await page.keyboard.press('n');
+    await expect.poll(() => selectedId(page)).toBe(expected[0]);
+    await page.keyboard.press('n');
+    await expect.poll(() => selectedId(page)).toBe(expected[1]);
+    expect(await visibleIds(page)).toContain(expected[1]);
+  });
+
   test('rows arrive as they are read, with a progress bar and Cancel', async ({ openCollection }) => {
     const { page, host } = await openCollection({ initialRows: 100, progress: { done: 1, total: 4, finished: false } });
     await expect(page.locator('.cv-shown')).toHaveText('100 of 100 trajectories');

@@ -3,9 +3,10 @@
 // rows are the timeline's virtual list (webview/src/editor/timeline/virtualList.ts) with fixed
 // heights, so 10,000 rows keep a screenful of row elements in the DOM. Row text comes from the
 // web (queries, model names): it is set as textContent, never parsed as HTML. Keyboard first:
-// j/k (and the arrows) move, Enter opens the row's trajectory, / goes to the filter, g/G to the
-// ends; the selection, sort and filters are the page's saved state, so coming back to the view
-// (VS Code tears a hidden webview down) returns to the same row.
+// j/k (and the arrows) move, Enter opens the row's trajectory, n selects the next unannotated row
+// (the host's queue rule), / goes to the filter, g/G to the ends; the selection, sort and filters
+// are the page's saved state, so coming back to the view (VS Code tears a hidden webview down)
+// returns to the same row.
 import './collection.css';
 import { html, nothing, render } from 'lit';
 import { FACETS, facetCounts, queryRows, summarize, type FacetId, type TableQuery } from '../../../src/core/collections/table';
@@ -159,6 +160,11 @@ export class CollectionApp {
         this.status = { text: msg.text, kind: msg.kind };
         this.update();
         break;
+      case 'select': {
+        const index = this.shown.findIndex((r) => r.id === msg.id);
+        if (index >= 0) this.select(index);
+        break;
+      }
       default:
         assertNever(msg);
     }
@@ -254,14 +260,32 @@ export class CollectionApp {
   }
 
   private saveState(): void {
-    const state: CollectionViewState = {
+    const state = this.stateNow();
+    this.host.setState(state);
+    const { scrollTop: _scrollTop, ...view } = state;
+    const key = JSON.stringify(view);
+    if (key !== this.postedView) {
+      this.postedView = key;
+      this.post({ type: 'viewState', ...view });
+    }
+  }
+
+  private stateNow(): CollectionViewState {
+    return {
       ...(this.selectedId !== undefined ? { selectedId: this.selectedId } : {}),
       ...(this.query.sort ? { sort: this.query.sort } : {}),
       ...(this.query.facets ? { facets: Object.fromEntries(Object.entries(this.query.facets).map(([k, v]) => [k, [...(v ?? [])]])) } : {}),
       ...(this.query.text ? { text: this.query.text } : {}),
       scrollTop: this.scroller.scrollTop,
     };
-    this.host.setState(state);
+  }
+
+  /** The view state last sent to the host (sent again only when it changes). */
+  private postedView = '';
+
+  private viewQuery(): Omit<Extract<CollectionFromWebview, { type: 'nextUnannotated' }>, 'type'> {
+    const { scrollTop: _scrollTop, ...view } = this.stateNow();
+    return view;
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -289,6 +313,7 @@ export class CollectionApp {
       PageDown: () => this.select(this.selected + page),
       PageUp: () => this.select(this.selected - page),
       Enter: () => this.openRow(this.selected),
+      n: () => this.post({ type: 'nextUnannotated', ...this.viewQuery() }),
       '/': () => this.chrome.querySelector<HTMLInputElement>('.cv-filter')?.focus(),
     };
     const action = moves[e.key];
@@ -394,7 +419,7 @@ export class CollectionApp {
             @input=${(e: Event) => this.setText((e.target as HTMLInputElement).value)}
           />
           <button type="button" class="cv-clear" ?disabled=${!filtering} @click=${() => this.clearFilters()}>Clear filters</button>
-          <span class="muted cv-keys">j/k move · Enter open · / filter</span>
+          <span class="muted cv-keys">j/k move · Enter open · n next unannotated · / filter</span>
         </div>`,
       this.chrome,
     );

@@ -105,8 +105,8 @@ export async function startBatchFolderAudit(
     jobs.notify(job);
   };
 
-  // A new job is confirmed on its estimate; a resumed one was confirmed when it was submitted.
-  if (prepared.cases.length && !resumed) {
+  // A new job is confirmed on its estimate; one with a submitted stage was confirmed when it was submitted.
+  if (prepared.cases.length && !resumedStage) {
     batch.estimate = estimateFolderBatch(prepared, pricing);
     batch.phase = 'awaiting confirmation';
     jobs.notify(job);

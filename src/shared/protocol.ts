@@ -121,11 +121,39 @@ export interface AnswerTrace {
   gold?: { text: string; occurrences: AnswerOccurrence[]; first?: AnswerOccurrence };
 }
 
+/** One evidence id of a gold nugget, resolved against the record's search and visit results. */
+export interface NuggetEvidence {
+  /** `m<p>` (a whole return) or `m<p>.r<k>` (result k of a search return), normalized. */
+  id: string;
+  /** False when the trajectory has no such result (the gold file is older than the trace, or mistyped). */
+  resolved: boolean;
+  /** The message position of the tool return. */
+  position?: number;
+  kind?: 'search' | 'visit';
+  /** k of `m<p>.r<k>` (1-based). */
+  result?: number;
+  /** The start of the result's text, whitespace squeezed. */
+  quote?: string;
+}
+
+/** The gold nuggets (gold_nuggets.jsonl, `trajaudit build nuggets`) of one record. */
+export interface NuggetsView {
+  /** The gold file read; absent when none was found. */
+  goldFile?: string;
+  /** The instance id whose line was used, and its line; absent when the file has no line for the record. */
+  instanceId?: string;
+  line?: number;
+  /** The instance ids looked for (the record id, then the file stem). */
+  candidates: string[];
+  nuggets: { text: string; weight: number; evidence: NuggetEvidence[] }[];
+}
+
 /** What each webview request is answered with: the body of its `reply` (webview/src/common/hostLink.ts). */
 export interface EditorReplies {
   getMessage: MessageBody;
   search: { positions: number[] };
   answerTrace: AnswerTrace;
+  nuggets: NuggetsView;
 }
 
 /** Host → webview. */
@@ -153,6 +181,8 @@ export type FromWebview =
   | { type: 'getMessage'; requestId: number; recordId: string; position: number }
   | { type: 'search'; requestId: number; recordId: string; query: SearchRequest }
   | { type: 'answerTrace'; requestId: number; recordId: string }
+  /** The record's gold nuggets and their evidence; asked after the first paint, so opening does not wait on the gold file. */
+  | { type: 'nuggets'; requestId: number; recordId: string }
   /** Replaces the record's annotation; the host turns it into one undoable edit. `label` names it in the undo stack. */
   | { type: 'editAnnotation'; recordId: string; annotation: AnnotationData; label: string }
   | { type: 'log'; level: 'info' | 'error'; message: string };

@@ -35,9 +35,9 @@ export interface Collection {
 const TRAJECTORY_FILE = /\.(json|jsonl|eval)$/i;
 const SKIP_DIRS = new Set(['node_modules']);
 
-/** Sidecars, lock files, run manifests and the other run-folder files are beside trajectories but are not trajectories. */
+/** Sidecars, lock files, run manifests, a trajectory's `<stem>.gold_nuggets.jsonl` and the other run-folder files are beside trajectories but are not trajectories. */
 function isCompanionFile(name: string): boolean {
-  return name.endsWith('.audit.json') || name === MANIFEST_FILE || KNOWN_RUN_FILES.has(name) || name.endsWith('.lock');
+  return name.endsWith('.audit.json') || name.endsWith('.gold_nuggets.jsonl') || name === MANIFEST_FILE || KNOWN_RUN_FILES.has(name) || name.endsWith('.lock');
 }
 
 function walk(folder: string, out: string[]): void {

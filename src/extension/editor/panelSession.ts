@@ -4,6 +4,7 @@ import { answerTrace } from '../../core/view/answerTrace';
 import { searchMessages } from '../../core/view/search';
 import { messageBody } from '../../core/view/messageBody';
 import { countRecordTokens } from '../../core/view/recordTokens';
+import { buildNuggetsView } from '../../core/view/nuggetEvidence';
 import type { AnnotationData, FromWebview, HeaderInfo, ToWebview } from '../../shared/protocol';
 import { toolNames } from '../activeFile';
 import type { TrajectoryDocument } from './trajectoryDocument';
@@ -221,6 +222,19 @@ export class PanelSession implements vscode.Disposable {
         case 'answerTrace': {
           const t = this.document.record(message.recordId)?.trajectory;
           return this.reply(message.requestId, t ? answerTrace(t, toolNames()) : { error: 'no such record' });
+        }
+        case 'nuggets': {
+          const t = this.document.record(message.recordId)?.trajectory;
+          if (!t) return this.reply(message.requestId, { error: 'no such record' });
+          const loaded = this.document.loaded;
+          // A one-trajectory JSON file's gold line may be named by its file stem, as build nuggets names it.
+          const oneTrajectoryFile = loaded.container === 'json' && this.document.trajectoryRecords.length === 1;
+          const view = buildNuggetsView(this.document.uri.fsPath, message.recordId, t, {
+            oneTrajectoryFile,
+            names: toolNames(),
+            displayName: (path) => vscode.workspace.asRelativePath(path),
+          });
+          return this.reply(message.requestId, view);
         }
         case 'editAnnotation':
           this.editor.applyAnnotation(this.document, message.recordId, message.annotation, message.label);

@@ -4,6 +4,7 @@
 // message bodies, token counts), as src/extension/editor/panelSession.ts does. It keeps an undo
 // stack of annotation edits, as VS Code does for the custom editor, and records every message
 // both ways so tests read them typed.
+import { basename } from 'node:path';
 import type { Page } from '@playwright/test';
 import { loadFile, type LoadedFile } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord, type TrajectoryRecord } from '../../../src/core/load/loadRecord';
@@ -14,6 +15,7 @@ import { messageBody } from '../../../src/core/view/messageBody';
 import { countRecordTokens, type RecordTokens } from '../../../src/core/view/recordTokens';
 import { buildRecordList, buildRecordView } from '../../../src/core/view/recordView';
 import { searchMessages } from '../../../src/core/view/search';
+import { buildNuggetsView } from '../../../src/core/view/nuggetEvidence';
 import type { AnnotationData, AuditData, FromWebview, RecordListEntry, RecordView, ToWebview } from '../../../src/shared/protocol';
 import { POST_BINDING, type HarnessWindow } from './pageGlobals';
 
@@ -29,6 +31,8 @@ type Posted<T extends FromWebview['type']> = Extract<FromWebview, { type: T }>;
 
 /** A trajectory file as the host holds it: records, and each record's annotation and audits. */
 interface OpenFile {
+  /** The file's path (the gold nuggets are looked for beside it). */
+  path: string;
   loaded: LoadedFile;
   records: TrajectoryRecord[];
   audits: Map<string, AuditData[]>;
@@ -51,7 +55,7 @@ function openFile(path: string): OpenFile {
     audits.set(r.id, entry?.audits ?? []);
     annotations.set(r.id, entry?.annotation ?? undefined);
   }
-  return { loaded, records, audits, annotations };
+  return { path, loaded, records, audits, annotations };
 }
 
 export class FakeEditorHost {
@@ -230,6 +234,16 @@ export class FakeEditorHost {
       case 'answerTrace': {
         const t = this.record(message.recordId)?.trajectory;
         void this.reply(message.requestId, t ? answerTrace(t) : { error: 'no such record' });
+        return;
+      }
+      case 'nuggets': {
+        const t = this.record(message.recordId)?.trajectory;
+        const oneTrajectoryFile = this.file.loaded.container === 'json' && this.file.records.length === 1;
+        const path = this.file.path;
+        void this.reply(
+          message.requestId,
+          t ? buildNuggetsView(path, message.recordId, t, { oneTrajectoryFile, displayName: (p) => basename(p) }) : { error: 'no such record' },
+        );
         return;
       }
       case 'editAnnotation': {

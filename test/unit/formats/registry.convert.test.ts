@@ -28,7 +28,7 @@ function inputsUnder(dir: string): string[] {
 
 const inputs = [
   ...inputsUnder(join(repo, 'test', 'fixtures', 'formats')),
-  ...inputsUnder(join(repo, 'samples', 'trajectories')).filter((f) => /\.jsonl?$/.test(f) && !f.endsWith('.audit.json')),
+  ...inputsUnder(join(repo, 'samples', 'trajectories')).filter((f) => /\.jsonl?$/.test(f) && !f.endsWith('.audit.json') && !f.endsWith('.gold_nuggets.jsonl')),
 ];
 
 /** What convert must keep: per message its text, reasoning, role as a decision step or not, and calls; the returns' links. */

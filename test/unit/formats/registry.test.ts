@@ -58,8 +58,8 @@ function sampleTrajectoryFiles(): { file: string; format: TrajectoryFormat }[] {
     .filter((e) => e.isDirectory())
     .flatMap((folder) =>
       filesUnder(join(SAMPLES, folder.name))
-        // Samples sit beside their sidecars and a licence; those are not trajectories.
-        .filter((file) => /\.jsonl?$/.test(file) && !file.endsWith('.audit.json'))
+        // Samples sit beside their sidecars, gold nuggets and a licence; those are not trajectories.
+        .filter((file) => /\.jsonl?$/.test(file) && !file.endsWith('.audit.json') && !file.endsWith('.gold_nuggets.jsonl'))
         .map((file) => ({ file, format: SAMPLE_FOLDER_FORMAT[folder.name] ?? (folder.name as TrajectoryFormat) })),
     );
 }

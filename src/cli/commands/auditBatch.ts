@@ -10,7 +10,7 @@ import { ROOT_CAUSE_LABELS } from '../../core/model/rootCauses';
 import { createModelClient } from '../../core/providers/factory';
 import { CliUsageError, trajectoryFormatFrom, type CliIo } from '../io';
 import { auditOptionsFrom, modelSettingsFrom } from './auditWithModel';
-import { pricingFlag } from './harnessCommon';
+import { pricingFlag, withInterrupt } from './harnessCommon';
 
 export async function runBatchAudit(positionals: string[], values: Record<string, unknown>, io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new CliUsageError(positionals.length ? 'expects exactly one file or folder' : 'missing <file or folder>');
@@ -25,7 +25,8 @@ export async function runBatchAudit(positionals: string[], values: Record<string
     throw new CliUsageError(`${target}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
   }
   const pollSeconds = values['poll-seconds'] === undefined ? 30 : Number(values['poll-seconds']);
-  if (!(Number.isFinite(pollSeconds) && pollSeconds >= 0)) throw new CliUsageError(`--poll-seconds expects a number of seconds ≥ 0, got "${String(values['poll-seconds'])}"`);
+  if (!(Number.isFinite(pollSeconds) && pollSeconds >= 0))
+    throw new CliUsageError(`--poll-seconds expects a number of seconds ≥ 0, got "${String(values['poll-seconds'])}"`);
   const settings = modelSettingsFrom(values);
   const { options, keyOptions } = auditOptionsFrom(method, values, settings, createModelClient(settings));
   const pricing = pricingFlag(values);
@@ -42,21 +43,28 @@ export async function runBatchAudit(positionals: string[], values: Record<string
     rerun: Boolean(values.rerun),
   });
   for (const u of prepared.unreadable) io.err(`${u.file}: ${u.message}`);
-  if (prepared.rows.length === 0) throw new CliUsageError(`${target}: no trajectory${values.record !== undefined ? ` with record id ${String(values.record)}` : ''} found`);
+  if (prepared.rows.length === 0)
+    throw new CliUsageError(`${target}: no trajectory${values.record !== undefined ? ` with record id ${String(values.record)}` : ''} found`);
   const jobDir = prepared.jobDir;
   if (prepared.cases.length)
-    io.err(`trajaudit audit --batch: ${prepared.cases.length} case(s) to audit, ${prepared.rows.length - prepared.cases.length} reused; job ${jobDir}${existsSync(jobDir) ? ' (resumed)' : ''}`);
+    io.err(
+      `trajaudit audit --batch: ${prepared.cases.length} case(s) to audit, ${prepared.rows.length - prepared.cases.length} reused; job ${jobDir}${existsSync(jobDir) ? ' (resumed)' : ''}`,
+    );
   let outcome: FolderBatchOutcome;
   try {
-    outcome = await withSigint(io, (signal) =>
-      runFolderBatch(prepared, {
-        pollIntervalMs: pollSeconds * 1000,
-        ...(values.detach ? { detach: true } : {}),
-        ...(pricing ? { pricing } : {}),
-        signal,
-        onEstimate: (estimate) => io.err(`estimate: ${estimateLine(estimate)}`),
-        onSubmitted: (stage, ids, n) => io.err(`stage ${BATCH_STAGES.indexOf(stage) + 1} (${stage}): submitted ${n} request(s) in batch ${ids.join(', ')}`),
-      }),
+    // Ctrl-C stops waiting; the batches keep running at the provider and a rerun collects them.
+    outcome = await withInterrupt(
+      io,
+      (signal) =>
+        runFolderBatch(prepared, {
+          pollIntervalMs: pollSeconds * 1000,
+          ...(values.detach ? { detach: true } : {}),
+          ...(pricing ? { pricing } : {}),
+          signal,
+          onEstimate: (estimate) => io.err(`estimate: ${estimateLine(estimate)}`),
+          onSubmitted: (stage, ids, n) => io.err(`stage ${BATCH_STAGES.indexOf(stage) + 1} (${stage}): submitted ${n} request(s) in batch ${ids.join(', ')}`),
+        }),
+      'trajaudit audit --batch: interrupted — the submitted batches keep running; rerun the same command to collect them',
     );
   } catch (error) {
     // Provider errors (ModelError), a state file that does not fit, an interrupt: one line; the
@@ -74,7 +82,16 @@ export async function runBatchAudit(positionals: string[], values: Record<string
     if (values.json) {
       io.out(
         JSON.stringify(
-          { status: 'waiting', stage: w.stage, stage_number: stageNumber, phase: w.phase, batch_ids: w.batchIds, job: jobDir, estimate: estimateJson(estimate), message: line },
+          {
+            status: 'waiting',
+            stage: w.stage,
+            stage_number: stageNumber,
+            phase: w.phase,
+            batch_ids: w.batchIds,
+            job: jobDir,
+            estimate: estimateJson(estimate),
+            message: line,
+          },
           null,
           2,
         ),
@@ -144,19 +161,4 @@ function estimateJson(e: BatchCostEstimate | undefined) {
 
 function usageJson(u: NonNullable<SearchAuditorBatchResult['usage']>) {
   return { calls: u.calls, input_tokens: u.inputTokens, cached_input_tokens: u.cachedInputTokens, output_tokens: u.outputTokens };
-}
-
-/** Ctrl-C stops waiting; the batches keep running at the provider and a rerun collects them. */
-async function withSigint<T>(io: CliIo, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const onSigint = () => {
-    io.err('trajaudit audit --batch: interrupted — the submitted batches keep running; rerun the same command to collect them');
-    controller.abort();
-  };
-  process.once('SIGINT', onSigint);
-  try {
-    return await run(controller.signal);
-  } finally {
-    process.off('SIGINT', onSigint);
-  }
 }

@@ -45,10 +45,14 @@ export function modelClientFrom(values: Record<string, unknown>): { client: Mode
 }
 
 /** An AbortSignal tied to Ctrl-C for the duration of `run` (the run stops; rerun to resume). */
-export async function withInterrupt<T>(io: CliIo, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withInterrupt<T>(
+  io: CliIo,
+  run: (signal: AbortSignal) => Promise<T>,
+  note = 'trajaudit harness: interrupted — finishing nothing more; rerun the same command to resume',
+): Promise<T> {
   const controller = new AbortController();
   const onSigint = () => {
-    io.err('trajaudit harness: interrupted — finishing nothing more; rerun the same command to resume');
+    io.err(note);
     controller.abort();
   };
   process.once('SIGINT', onSigint);

@@ -16,6 +16,7 @@ import { registerOpenInEditor } from './commands/openInEditor';
 import { registerReopenAsFormat } from './commands/reopenAsFormat';
 import { registerOpenSample } from './commands/openSample';
 import { registerRevealStep } from './commands/revealStep';
+import { registerShowCorpusStatistics } from './commands/showCorpusStatistics';
 import { registerShowOutline } from './commands/showOutline';
 import { registerValidateFile } from './commands/validateFile';
 import { registerEditorOffer } from './editor/offerEditor';
@@ -24,7 +25,7 @@ import { registerHarnessCommands } from './harness/harnessCommands';
 import { PrecheckDiagnostics, registerPrecheckCommand } from './harness/precheckDiagnostics';
 import { ItemEditorProvider } from './items/itemEditorProvider';
 import { createLog, type Log } from './log';
-import { ReportPanels } from './report/reportPanel';
+import { ReportPanels, SCORE_EXPORTER } from './report/reportPanel';
 import { SCORE_RUN_FOLDER_COMMAND, registerScoreRunFolder } from './report/scoreCommand';
 
 /** What activate returns: used by the integration tests, and by other extensions if they wish. */
@@ -49,15 +50,18 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
     context.extensionUri,
     log,
     (folder) => vscode.commands.executeCommand(SCORE_RUN_FOLDER_COMMAND, vscode.Uri.file(folder)),
+    SCORE_EXPORTER,
     editorProvider,
   );
   // Collection indexes live in the workspace's storage (the global one without a workspace), never beside the data.
   const storage = context.storageUri ?? context.globalStorageUri;
-  const collections = new CollectionPanels(context.extensionUri, log, storage.scheme === 'file' ? join(storage.fsPath, 'collections') : undefined);
+  const collectionIndexes = storage.scheme === 'file' ? join(storage.fsPath, 'collections') : undefined;
+  const collections = new CollectionPanels(context.extensionUri, log, collectionIndexes);
   context.subscriptions.push(
     reports,
     collections,
     registerOpenCollection(collections),
+    registerShowCorpusStatistics(context.extensionUri, log, collectionIndexes),
     registerNextUnannotated(collections),
     createCollectionStatusBarLink(),
     registerScoreRunFolder(reports, keys, log),

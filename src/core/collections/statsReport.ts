@@ -90,8 +90,6 @@ function groupSection(key: GroupKey, groups: Record<string, CorpusStats>): Repor
       count(g.trajectories),
       count(g.annotated ?? 0),
       amount(g.messages.mean),
-      amount(g.decision_steps.mean),
-      amount(g.tool_calls.mean),
       amount(g.tokens.mean),
       fraction(g.critical_position?.final_third),
     ];
@@ -118,10 +116,10 @@ function groupSection(key: GroupKey, groups: Record<string, CorpusStats>): Repor
       table(
         id,
         `Trajectories per ${GROUP_TITLES[key]}, with mean counts`,
-        [GROUP_TITLES[key], 'trajectories', 'annotated', 'messages', 'decision steps', 'tool calls', 'tokens', 'final third'],
+        [GROUP_TITLES[key], 'trajectories', 'annotated', 'messages', 'tokens', 'final third'],
         rows,
-        [false, true, true, true, true, true, true, true],
-        key === 'format' ? undefined : `(none): the trajectory's source names no ${GROUP_TITLES[key]}. Counts other than trajectories and annotated are means.`,
+        [false, true, true, true, true, true],
+        `${key === 'format' ? '' : `(none): the trajectory's source names no ${GROUP_TITLES[key]}. `}Messages and tokens are means per trajectory.`,
       ),
     ],
     charts,

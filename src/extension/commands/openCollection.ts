@@ -12,7 +12,7 @@ export const OPEN_COLLECTION_COMMAND = 'trajaudit.openCollection';
 const BROWSE = 'Browse…';
 
 /** Folders offered by the palette: each workspace folder and the folders directly in it. */
-function workspaceFolders(): { label: string; description?: string; uri: vscode.Uri }[] {
+export function workspaceFolders(): { label: string; description?: string; uri: vscode.Uri }[] {
   const picks: { label: string; description?: string; uri: vscode.Uri }[] = [];
   for (const root of vscode.workspace.workspaceFolders ?? []) {
     if (root.uri.scheme !== 'file') continue;

@@ -18,7 +18,21 @@ export const REPORT_VIEW_TYPE = 'trajaudit.scoreReport';
 export type RenderedInfo = Omit<Extract<ReportFromWebview, { type: 'rendered' }>, 'type'>;
 export type CspViolation = Omit<Extract<ReportFromWebview, { type: 'cspViolation' }>, 'type'>;
 
-export class ReportPanel implements vscode.Disposable {
+/** How a panel's report is exported: a score's exports, or another report's (corpus statistics). */
+export interface ReportExporter<S> {
+  /** What the save dialog and messages call it ("score report"). */
+  noun: string;
+  text(format: ExportFormat, source: S): string;
+  fileName(format: ExportFormat, source: S): string;
+}
+
+export const SCORE_EXPORTER: ReportExporter<RunScoreResult> = {
+  noun: 'score report',
+  text: (format, scored) => exportText(format, scored),
+  fileName: (format, scored) => defaultExportName(format, scored.score.kind),
+};
+
+export class ReportPanel<S = RunScoreResult> implements vscode.Disposable {
   private ready = false;
   private disposed = false;
   private renderedWaiters: ((info: RenderedInfo) => void)[] = [];
@@ -36,11 +50,12 @@ export class ReportPanel implements vscode.Disposable {
   constructor(
     readonly panel: vscode.WebviewPanel,
     readonly folder: string,
-    private scoredRun: RunScoreResult,
+    private scoredRun: S,
     private built: BuiltReport,
     private readonly log: Log,
     private readonly rescore: (folder: string) => Thenable<unknown>,
     extensionUri: vscode.Uri,
+    private readonly exporter: ReportExporter<S>,
     private readonly editors?: TrajectoryEditorProvider,
   ) {
     panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')] };
@@ -59,7 +74,7 @@ export class ReportPanel implements vscode.Disposable {
     return this.built.model;
   }
 
-  get scored(): RunScoreResult {
+  get scored(): S {
     return this.scoredRun;
   }
 
@@ -68,7 +83,7 @@ export class ReportPanel implements vscode.Disposable {
   }
 
   /** Shows a new score in this panel. */
-  update(scored: RunScoreResult, built: BuiltReport): void {
+  update(scored: S, built: BuiltReport): void {
     this.scoredRun = scored;
     this.built = built;
     this.rendered = undefined;
@@ -98,7 +113,7 @@ export class ReportPanel implements vscode.Disposable {
           const { type: _type, ...info } = message;
           this.rendered = info;
           for (const resolve of this.renderedWaiters.splice(0)) resolve(info);
-          if (info.chartErrors.length) this.log.error(`score report: chart errors: ${info.chartErrors.join('; ')}`);
+          if (info.chartErrors.length) this.log.error(`${this.exporter.noun}: chart errors: ${info.chartErrors.join('; ')}`);
           return true;
         }
         case 'openLink':
@@ -110,7 +125,9 @@ export class ReportPanel implements vscode.Disposable {
         case 'cspViolation': {
           const { type: _type, ...v } = message;
           this.cspViolations.push(v);
-          this.log.error(`score report: Content-Security-Policy violation: ${v.directive} blocked ${v.blocked || 'inline'} ${v.sample ? `(${v.sample})` : ''}`);
+          this.log.error(
+            `${this.exporter.noun}: Content-Security-Policy violation: ${v.directive} blocked ${v.blocked || 'inline'} ${v.sample ? `(${v.sample})` : ''}`,
+          );
           return true;
         }
         case 'log':
@@ -119,7 +136,7 @@ export class ReportPanel implements vscode.Disposable {
       }
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
-      this.log.error(`score report: ${text}`);
+      this.log.error(`${this.exporter.noun}: ${text}`);
       this.post({ type: 'status', text, kind: 'error' });
       void vscode.window.showErrorMessage(text);
       return undefined;
@@ -145,29 +162,29 @@ export class ReportPanel implements vscode.Disposable {
 
   /** Writes an export; asks where with a save dialog unless `target` is given. */
   async exportTo(format: ExportFormat, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-    const kind = this.scoredRun.score.kind;
+    const noun = this.exporter.noun;
     const filters: Record<ExportFormat, Record<string, string[]>> = { md: { Markdown: ['md'] }, json: { JSON: ['json'] }, csv: { CSV: ['csv'] } };
     const uri =
       target ??
       (await vscode.window.showSaveDialog({
-        title: `Export the score report as ${format === 'md' ? 'Markdown' : format.toUpperCase()}`,
-        defaultUri: vscode.Uri.file(join(this.folder, defaultExportName(format, kind))),
+        title: `Export the ${noun} as ${format === 'md' ? 'Markdown' : format.toUpperCase()}`,
+        defaultUri: vscode.Uri.file(join(this.folder, this.exporter.fileName(format, this.scoredRun))),
         filters: filters[format],
         saveLabel: 'Export',
       }));
     if (!uri) return undefined;
     if (uri.scheme !== 'file') throw new Error(`Exports are written to local files; ${uri.toString()} is not one.`);
     try {
-      writeFileAtomic(uri.fsPath, exportText(format, this.scoredRun));
+      writeFileAtomic(uri.fsPath, this.exporter.text(format, this.scoredRun));
     } catch (error) {
       throw new Error(`Could not write ${uri.fsPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
     this.exported.push({ format, uri });
     const where = vscode.workspace.asRelativePath(uri);
     this.post({ type: 'status', text: `Saved ${where}`, kind: 'info' });
-    this.log.info(`score report: exported ${format} to ${uri.fsPath}`);
+    this.log.info(`${noun}: exported ${format} to ${uri.fsPath}`);
     if (!target) {
-      void vscode.window.showInformationMessage(`Score report saved to ${where}.`, 'Open').then((choice) => {
+      void vscode.window.showInformationMessage(`${noun[0].toUpperCase()}${noun.slice(1)} saved to ${where}.`, 'Open').then((choice) => {
         if (choice === 'Open') void vscode.commands.executeCommand('vscode.open', uri);
       });
     }
@@ -185,32 +202,33 @@ export class ReportPanel implements vscode.Disposable {
 }
 
 /** The open report panels, one per run folder. */
-export class ReportPanels implements vscode.Disposable {
-  private readonly panels = new Map<string, ReportPanel>();
-  private last: ReportPanel | undefined;
+export class ReportPanels<S = RunScoreResult> implements vscode.Disposable {
+  private readonly panels = new Map<string, ReportPanel<S>>();
+  private last: ReportPanel<S> | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: Log,
     private readonly rescore: (folder: string) => Thenable<unknown>,
+    private readonly exporter: ReportExporter<S>,
     /** The trajectory editors, to check that a step link showed its record. */
     private readonly editors?: TrajectoryEditorProvider,
   ) {}
 
-  get all(): ReportPanel[] {
+  get all(): ReportPanel<S>[] {
     return [...this.panels.values()];
   }
 
   /** The panel shown last (tests). */
-  get latest(): ReportPanel | undefined {
+  get latest(): ReportPanel<S> | undefined {
     return this.last;
   }
 
-  forFolder(folder: string): ReportPanel | undefined {
+  forFolder(folder: string): ReportPanel<S> | undefined {
     return this.panels.get(folder);
   }
 
-  show(folder: string, scored: RunScoreResult, built: BuiltReport): ReportPanel {
+  show(folder: string, scored: S, built: BuiltReport): ReportPanel<S> {
     const existing = this.panels.get(folder);
     if (existing) {
       existing.update(scored, built);
@@ -224,7 +242,7 @@ export class ReportPanels implements vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')] },
     );
-    const report = new ReportPanel(panel, folder, scored, built, this.log, this.rescore, this.extensionUri, this.editors);
+    const report = new ReportPanel(panel, folder, scored, built, this.log, this.rescore, this.extensionUri, this.exporter, this.editors);
     this.panels.set(folder, report);
     report.onDidDispose(() => {
       if (this.panels.get(folder) === report) this.panels.delete(folder);

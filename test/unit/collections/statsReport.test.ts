@@ -106,7 +106,7 @@ describe('collections: the corpus-statistics report', function () {
       ['searchauditbench', '2', '2'],
     ]);
     // m-A: messages (11 + 21) / 2 = 16, tokens (100 + 300) / 2 = 200, both critical positions (1 and 0.25): one in the final third.
-    assert.deepEqual(texts(tableOf(model, 'stats-by-model'))[2], ['m-A', '2', '2', '16', '5', '4', '200', '50.00%']);
+    assert.deepEqual(texts(tableOf(model, 'stats-by-model'))[2], ['m-A', '2', '2', '16', '200', '50.00%']);
     const chart = model.sections.find((s) => s.id === 'by-model')?.charts[0] as BarChartSpec;
     assert.deepEqual(chart.series[0].values, [1, 2, 2]);
   });

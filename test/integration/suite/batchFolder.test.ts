@@ -122,4 +122,16 @@ suite('Folder audits through the batch API (issue 17)', () => {
     assert.ok(!api.log.recent().some((line) => line.includes(SECRET)), 'the API key is never logged');
     assert.ok(![first, resumed, again].some((job) => JSON.stringify({ ...job, cancel: undefined }).includes(SECRET)), 'nor shown in a job');
   });
+
+  test('"Run now" keeps the synchronous folder audit: five calls per trajectory, no batch', async () => {
+    const calls = server.requests.length;
+    const batches = server.batchSubmissions.length;
+    const job = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', vscode.Uri.file(dir), { method: 'searchauditor', batch: false, wait: true });
+    assert.equal(job?.status, 'done', job?.errors.join('; '));
+    assert.equal(job.batch, undefined);
+    assert.equal(job.completed, 4);
+    assert.equal(server.requests.filter((r, i) => i >= calls && r.protocol !== 'other').length, 20);
+    assert.equal(server.batchSubmissions.length, batches);
+    for (const file of files) assert.equal(JSON.parse(readFileSync(`${file}.audit.json`, 'utf8')).records['0'].audits[0].method, 'searchauditor');
+  });
 });

@@ -15,6 +15,7 @@ import { SearchBar } from './search';
 import { AnswerTracePanel } from './answerTrace';
 import { AnnotationPanel } from './annotationPanel';
 import { AuditPanel } from './auditPanel';
+import { NuggetPanel } from './nuggetPanel';
 import { GotoPrompt, ShortcutsOverlay, Toasts } from './overlays';
 import { installKeyboard } from './keyboard';
 import { el } from '../common/dom';
@@ -27,6 +28,7 @@ interface SidePanels {
   records: RecordList;
   annotation: AnnotationPanel;
   audits: AuditPanel;
+  nuggets: NuggetPanel;
 }
 
 export class App {
@@ -283,13 +285,14 @@ export class App {
       records: new RecordList(this.store, this.host, this.persisted.recordFilter),
       annotation: new AnnotationPanel(this.store, this.host),
       audits: new AuditPanel(this.store, reveal),
+      nuggets: new NuggetPanel(this.store, this.host, reveal),
     };
     this.panels = panels;
     panels.annotation.notify = (m, kind) => this.toasts.show(m, kind);
     panels.records.onFilterChange = () => this.save();
     panels.records.beforeSwitch = () => panels.annotation.flush();
     this.layout.left.append(panels.records.root, panels.outline.root);
-    this.rightScroll.append(panels.annotation.root, panels.audits.root);
+    this.rightScroll.append(panels.annotation.root, panels.audits.root, panels.nuggets.root);
     this.panelsGate.open();
     performance.mark('trajaudit/panels-mounted');
   }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { buildNuggetsView, resolveEvidence } from '../../../src/core/view/nuggetEvidence';
 import { InputError } from '../../../src/core/input/inputError';
+import { collectionFiles } from '../../../src/core/collections/collect';
 import { loadFile } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { Trajectory } from '../../../src/core/model/trajectory';
@@ -131,6 +132,13 @@ describe('nugget evidence in the editor', () => {
     const view = buildNuggetsView(file, 'run-7', trajectoryOf(file), { oneTrajectoryFile: true });
     assert.equal(view.goldFile, join(dir, 'run-7.gold_nuggets.jsonl'));
     assert.equal(view.nuggets[0].evidence[0].id, 'm5');
+  });
+
+  it('a folder walk (collections) does not read <stem>.gold_nuggets.jsonl as a trajectory', () => {
+    const dir = tempDir();
+    const file = writeTemp(dir, 'run-7.traj.json', JSON.stringify(INTENT_RUN));
+    writeTemp(dir, 'run-7.gold_nuggets.jsonl', `${goldLine('run-7', [['m5']])}\n`);
+    assert.deepEqual(collectionFiles([dir]), { files: [file], unreadable: [] });
   });
 
   it('a bad gold line is a one-line error naming the file, line and field', () => {

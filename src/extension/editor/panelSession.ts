@@ -1,3 +1,4 @@
+import { dirname, isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { buildRecordList, buildRecordView } from '../../core/view/recordView';
 import { answerTrace } from '../../core/view/answerTrace';
@@ -184,6 +185,15 @@ export class PanelSession implements vscode.Disposable {
     this.post({ type: 'reveal', recordId: target, position });
   }
 
+  /** trajaudit.editor.goldNuggetsFile as a path (relative to the trajectory's workspace folder), or undefined when not set. */
+  private goldNuggetsSetting(): string | undefined {
+    const setting = vscode.workspace.getConfiguration('trajaudit.editor', this.document.uri).get<string>('goldNuggetsFile')?.trim();
+    if (!setting) return undefined;
+    if (isAbsolute(setting)) return setting;
+    const folder = vscode.workspace.getWorkspaceFolder(this.document.uri)?.uri.fsPath ?? dirname(this.document.uri.fsPath);
+    return join(folder, setting);
+  }
+
   private reply(requestId: number, body: Extract<ToWebview, { type: 'reply' }>['body']): void {
     this.post({ type: 'reply', requestId, body });
   }
@@ -230,6 +240,7 @@ export class PanelSession implements vscode.Disposable {
           // A one-trajectory JSON file's gold line may be named by its file stem, as build nuggets names it.
           const oneTrajectoryFile = loaded.container === 'json' && this.document.trajectoryRecords.length === 1;
           const view = buildNuggetsView(this.document.uri.fsPath, message.recordId, t, {
+            goldFile: this.goldNuggetsSetting(),
             oneTrajectoryFile,
             names: toolNames(),
             displayName: (path) => vscode.workspace.asRelativePath(path),

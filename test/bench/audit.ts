@@ -200,7 +200,9 @@ async function main(): Promise<void> {
       ratio: row.billed / economy.tau / 2.5,
     });
   }
-  console.log('(--warm-cache does not apply to batch mode: a batch runs its requests in no set order; the mock answers them one after another, so later items read the prefix the first wrote, as the providers\' batch caching may)');
+  console.log(
+    "(--warm-cache does not apply to batch mode: a batch runs its requests in no set order; the mock answers them one after another, so later items read the prefix the first wrote, as the providers' batch caching may)",
+  );
   if (process.env.BENCH_JSON) console.log(JSON.stringify({ bench: 'audit', rows: jsonRows }));
   console.log(
     `\nSearchAuditor stage 1: wall ${(overlap.wall / samples.length).toFixed(0)} ms vs sum of the three branches ${(overlap.sum / samples.length).toFixed(0)} ms per case → ratio ${(overlap.wall / overlap.sum).toFixed(2)} (1/3 = perfectly parallel, 1 = sequential)`,

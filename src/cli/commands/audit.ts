@@ -8,7 +8,17 @@ import { isTrajectoryRecord } from '../../core/load/loadRecord';
 import { ROOT_CAUSE_LABELS } from '../../core/model/rootCauses';
 import { readSidecar, sha256Of, sidecarPathFor } from '../../core/sidecar/sidecarFile';
 import { CliUsageError, oneFile, reportProblems, toolNamesFrom, trajectoryFormatFrom, type CliIo } from '../io';
-import { BATCH_OPTIONS, JSON_OPTION, PRICE_OPTION, PROVIDER_OPTIONS, RECORD_OPTION, TOOL_NAME_OPTIONS, TRAJECTORY_FORMAT_OPTION, concurrencyOption, type CliCommand } from '../options';
+import {
+  BATCH_OPTIONS,
+  JSON_OPTION,
+  PRICE_OPTION,
+  PROVIDER_OPTIONS,
+  RECORD_OPTION,
+  TOOL_NAME_OPTIONS,
+  TRAJECTORY_FORMAT_OPTION,
+  concurrencyOption,
+  type CliCommand,
+} from '../options';
 import { runBatchAudit } from './auditBatch';
 import { runModelAudits } from './auditWithModel';
 import { selectRecords } from './selectRecords';

@@ -144,7 +144,9 @@ export function planSearchAuditor(t: Trajectory, options: SearchAuditorOptions, 
 export function branchAsks(plan: SearchAuditorPlan): { name: string; ask: StructuredAsk<BranchValue> }[] {
   return branchesOf(plan.variant).map(({ name, procedure }) => {
     const instructions =
-      procedure === 'holistic' ? loadPrompt('searchauditor/v1/holistic.md') : fillPrompt(loadPrompt(`searchauditor/v1/${procedure}.md`), { outline: plan.outline });
+      procedure === 'holistic'
+        ? loadPrompt('searchauditor/v1/holistic.md')
+        : fillPrompt(loadPrompt(`searchauditor/v1/${procedure}.md`), { outline: plan.outline });
     const request: ChatRequest = {
       system: plan.system,
       cacheablePrefix: plan.context.text,
@@ -180,16 +182,17 @@ export function adjudicationStep(
     const vote = voteAdjudication(t, reports);
     const source =
       reports.find((r) => r.rootCause === vote.rootCause && r.criticalStep === vote.criticalStep) ?? reports.find((r) => r.rootCause === vote.rootCause)!;
-    return { organized, diagnosis: { criticalStep: vote.criticalStep, rootCause: vote.rootCause, rationale: source.rationale, citedSteps: [vote.criticalStep] } };
+    return {
+      organized,
+      diagnosis: { criticalStep: vote.criticalStep, rootCause: vote.rootCause, rationale: source.rationale, citedSteps: [vote.criticalStep] },
+    };
   }
   const withViews = variant !== 'no-outline-windows';
   const user = fillPrompt(loadPrompt('searchauditor/v1/adjudicator.md'), {
     reports: reportsText(reports),
     summary: organized.summary,
     outline: withViews ? outline : '(not provided in this configuration)',
-    windows: withViews
-      ? renderWindows(t, organized.anchors, options.windowRadius ?? 2, options.windowTokens ?? 3000)
-      : '(not provided in this configuration)',
+    windows: withViews ? renderWindows(t, organized.anchors, options.windowRadius ?? 2, options.windowTokens ?? 3000) : '(not provided in this configuration)',
   });
   const prefix =
     options.adjudicatorSeesTrajectory === false
@@ -219,7 +222,14 @@ export function adjudicatedDiagnosis(plan: SearchAuditorPlan, value: Adjudicatio
 /** The audit result of a case whose three stages are done. */
 export function searchAuditorResult(
   plan: SearchAuditorPlan,
-  parts: { reports: BranchReport[]; organized: Organized; diagnosis: AuditResult['diagnosis']; repair: RepairValue; usage: AuditUsage; corrections: StepCorrection[] },
+  parts: {
+    reports: BranchReport[];
+    organized: Organized;
+    diagnosis: AuditResult['diagnosis'];
+    repair: RepairValue;
+    usage: AuditUsage;
+    corrections: StepCorrection[];
+  },
 ): AuditResult {
   const { options, variant, context, trajectorySha256 } = plan;
   const { organized, corrections } = parts;
@@ -259,7 +269,11 @@ export async function runSearchAuditor(t: Trajectory, options: SearchAuditorOpti
   // corrections) in branch order, whichever answers first.
   const asks = branchAsks(plan);
   const values = await (options.warmCacheFirst ? warmThenParallel : allAtOnce)(
-    asks.map(({ ask }) => () => structuredCall(options, usage, ask.request, ask.schema, ask.name)),
+    asks.map(
+      ({ ask }) =>
+        () =>
+          structuredCall(options, usage, ask.request, ask.schema, ask.name),
+    ),
   );
   const reports = asks.map(({ name }, i) => branchReport(plan, name, values[i], corrections));
 

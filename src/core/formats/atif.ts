@@ -74,7 +74,9 @@ function textOf(value: z.infer<typeof stepText> | undefined): string {
 /** The text shown for one observation result under its step's message. */
 function observationBlock(result: ObservationResult, functionOf: Map<string, string>): string {
   const call = result.source_call_id ? `${functionOf.get(result.source_call_id) ?? 'call'} ${result.source_call_id}` : 'action';
-  const refs = result.subagent_trajectory_ref ? result.subagent_trajectory_ref.map((r) => r.trajectory_path ?? r.trajectory_id ?? r.session_id).filter(Boolean) : [];
+  const refs = result.subagent_trajectory_ref
+    ? result.subagent_trajectory_ref.map((r) => r.trajectory_path ?? r.trajectory_id ?? r.session_id).filter(Boolean)
+    : [];
   const content = textOf(result.content);
   const subagents = refs.length ? (content ? '\n' : '') + `[subagent trajectory ${refs.join(', ')}]` : '';
   return `── observation (${call}) ──\n` + content + subagents;

@@ -4,7 +4,17 @@
 import { z } from 'zod';
 import { oneLine, StructuredOutputError } from './errors';
 import { extractJson, jsonInstruction, withJsonInstruction } from './json';
-import { addUsage, emptyUsage, type ChatMessage, type ChatRequest, type ChatResult, type ChatUsage, type JsonOutputSpec, type ModelClient, type StructuredOutputMode } from './types';
+import {
+  addUsage,
+  emptyUsage,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatResult,
+  type ChatUsage,
+  type JsonOutputSpec,
+  type ModelClient,
+  type StructuredOutputMode,
+} from './types';
 
 export interface StructuredOptions {
   /** Model-level attempts in total (first ask + re-asks). Default 3. */

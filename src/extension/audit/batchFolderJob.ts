@@ -39,7 +39,8 @@ export function listPricingOf(settings: AuditSettings): Pricing | undefined {
 
 export function estimateText(e: BatchCostEstimate): string {
   const tokens = `${e.requests} request(s), ≈ ${e.inputTokens.toLocaleString('en-US')} input and ≈ ${e.outputTokens.toLocaleString('en-US')} output tokens (at most ${e.outputTokensMax.toLocaleString('en-US')})`;
-  const cost = e.costUsd === null ? 'unknown price (set trajaudit.audit.pricing)' : `≈ $${e.costUsd.toFixed(4)} (at most $${e.costUsdMax!.toFixed(4)}) at batch prices`;
+  const cost =
+    e.costUsd === null ? 'unknown price (set trajaudit.audit.pricing)' : `≈ $${e.costUsd.toFixed(4)} (at most $${e.costUsdMax!.toFixed(4)}) at batch prices`;
   return `${tokens}; ${cost}`;
 }
 
@@ -137,7 +138,9 @@ export async function startBatchFolderAudit(
     jobs.notify(job);
     const pollSeconds = (request.pollIntervalMs ?? 30_000) / 1000;
     if (resumed)
-      progress.report({ message: `resuming the job in ${vscode.workspace.asRelativePath(prepared.jobDir)}${resumedStage ? `, ${stageLabel(resumedStage)} in progress` : ''}: nothing already submitted is sent again` });
+      progress.report({
+        message: `resuming the job in ${vscode.workspace.asRelativePath(prepared.jobDir)}${resumedStage ? `, ${stageLabel(resumedStage)} in progress` : ''}: nothing already submitted is sent again`,
+      });
     let outcome;
     try {
       outcome = await runFolderBatch(prepared, {
@@ -163,7 +166,9 @@ export async function startBatchFolderAudit(
     } catch (error) {
       const cancelled = controller.signal.aborted;
       const resume = `The submitted batches keep running at the provider; run "Audit All Trajectories in Folder" on ${folderName} again to resume: nothing already submitted is sent again.`;
-      const message = cancelled ? `Batch audit of ${folderName} stopped. ${resume}` : `Batch audit of ${folderName}: ${(error as Error).message.split('\n')[0]}. ${resume}`;
+      const message = cancelled
+        ? `Batch audit of ${folderName} stopped. ${resume}`
+        : `Batch audit of ${folderName}: ${(error as Error).message.split('\n')[0]}. ${resume}`;
       if (!cancelled) job.errors.push((error as Error).message.split('\n')[0]);
       log.info(message);
       end(cancelled ? 'cancelled' : 'failed', 'stopped');

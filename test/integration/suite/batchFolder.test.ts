@@ -83,7 +83,10 @@ suite('Folder audits through the batch API (issue 17)', () => {
     api.jobs.cancel(first.id);
     await waitFor(() => first.status === 'cancelled', { message: 'the first run stops polling' });
     assert.equal(first.batch.phase, 'stopped');
-    assert.ok(files.every((f) => !existsSync(`${f}.audit.json`)), 'nothing is written before the job is complete');
+    assert.ok(
+      files.every((f) => !existsSync(`${f}.audit.json`)),
+      'nothing is written before the job is complete',
+    );
 
     // The same command on the same folder resumes the job: stage 1 is not submitted again.
     const resumed = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', folder, { ...args, wait: true });
@@ -126,7 +129,11 @@ suite('Folder audits through the batch API (issue 17)', () => {
   test('"Run now" keeps the synchronous folder audit: five calls per trajectory, no batch', async () => {
     const calls = server.requests.length;
     const batches = server.batchSubmissions.length;
-    const job = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', vscode.Uri.file(dir), { method: 'searchauditor', batch: false, wait: true });
+    const job = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', vscode.Uri.file(dir), {
+      method: 'searchauditor',
+      batch: false,
+      wait: true,
+    });
     assert.equal(job?.status, 'done', job?.errors.join('; '));
     assert.equal(job.batch, undefined);
     assert.equal(job.completed, 4);

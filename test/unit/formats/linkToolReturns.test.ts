@@ -29,7 +29,14 @@ describe('linkToolReturns', () => {
   });
 
   it('links near returns by id, and returns without ids by order', () => {
-    const messages: Message[] = [call(0, 'a'), ret(1, 'a'), note(2), { ...call(3, undefined), toolCalls: [call(3, 'b').toolCalls[0], call(3, 'c').toolCalls[0]] }, ret(4), ret(5)];
+    const messages: Message[] = [
+      call(0, 'a'),
+      ret(1, 'a'),
+      note(2),
+      { ...call(3, undefined), toolCalls: [call(3, 'b').toolCalls[0], call(3, 'c').toolCalls[0]] },
+      ret(4),
+      ret(5),
+    ];
     linkToolReturns(messages);
     assert.equal(messages[1].issuedBy, 0);
     assert.deepEqual([messages[4].issuedBy, messages[4].toolCallId, messages[5].issuedBy, messages[5].toolCallId], [3, 'b', 3, 'c']);

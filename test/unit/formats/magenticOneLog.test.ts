@@ -51,7 +51,12 @@ describe('magentic-one log.jsonl', () => {
 
   it('a late event without its message is refused with the line and the field', () => {
     const events = Array.from({ length: 80 }, (_, i) =>
-      JSON.stringify({ timestamp: `2024-11-05T10:00:${String(i % 60).padStart(2, '0')}`, source: 'Orchestrator (thought)', message: `step ${i}`, type: 'OrchestrationEvent' }),
+      JSON.stringify({
+        timestamp: `2024-11-05T10:00:${String(i % 60).padStart(2, '0')}`,
+        source: 'Orchestrator (thought)',
+        message: `step ${i}`,
+        type: 'OrchestrationEvent',
+      }),
     );
     events[70] = JSON.stringify({ timestamp: '2024-11-05T10:01:10', source: 'WebSurfer', text: 'no message key', type: 'OrchestrationEvent' });
     assert.throws(

@@ -103,7 +103,12 @@ export function prepareFolderBatch(request: FolderBatchRequest): PreparedFolderB
   const collection = collectTrajectories([target], request.format ? { format: request.format } : {});
   const found = collection.trajectories.filter((c) => request.record === undefined || c.record === request.record);
   // The result cache of a synchronous audit: an unchanged record audited the same way is reused.
-  const keyParts = { method: 'searchauditor', model: settings.model, promptVersion: promptVersionOf('searchauditor'), ...(keyOptions ? { options: keyOptions } : {}) };
+  const keyParts = {
+    method: 'searchauditor',
+    model: settings.model,
+    promptVersion: promptVersionOf('searchauditor'),
+    ...(keyOptions ? { options: keyOptions } : {}),
+  };
   const sidecars = new Map<string, Sidecar | undefined>();
   const fileSha = new Map<string, string>();
   const rows: FolderBatchRow[] = [];
@@ -114,7 +119,9 @@ export function prepareFolderBatch(request: FolderBatchRequest): PreparedFolderB
     if (!sidecars.has(c.file)) sidecars.set(c.file, readSidecar(sidecarPathFor(c.file)));
     const row: FolderBatchRow = { file: c.file, record: c.record };
     rows.push(row);
-    const reused = request.rerun ? undefined : cachedAudit(sidecars.get(c.file), c.record, auditKey({ contentSha256: recordContentSha256(c.trajectory), ...keyParts }));
+    const reused = request.rerun
+      ? undefined
+      : cachedAudit(sidecars.get(c.file), c.record, auditKey({ contentSha256: recordContentSha256(c.trajectory), ...keyParts }));
     if (reused) Object.assign(row, { audit: reused, cached: true });
     else {
       row.caseId = caseIdOf(root, c.file, c.record, fileSha.get(c.file)!);
@@ -166,7 +173,8 @@ export async function runFolderBatch(prepared: PreparedFolderBatch, run: FolderB
   if (cases.length) {
     mkdirSync(jobDir, { recursive: true });
     const manifestPath = join(jobDir, 'job.json');
-    if (!existsSync(manifestPath)) writeFileAtomic(manifestPath, `${JSON.stringify({ version: 1, configuration, createdAt: new Date().toISOString() }, null, 2)}\n`);
+    if (!existsSync(manifestPath))
+      writeFileAtomic(manifestPath, `${JSON.stringify({ version: 1, configuration, createdAt: new Date().toISOString() }, null, 2)}\n`);
     result = await runSearchAuditorBatch(cases, {
       search: request.options,
       provider: createBatchProvider(request.settings),

@@ -133,7 +133,10 @@ export async function runSearchAuditorBatch(cases: readonly BatchCase[], options
     const branchNames = new Map<string, string[]>();
     for (const [key, state] of states) {
       const asks = branchAsks(state.plan);
-      branchNames.set(key, asks.map((a) => a.name));
+      branchNames.set(
+        key,
+        asks.map((a) => a.name),
+      );
       for (const a of asks) branchRequests.push({ key: `${key}-${a.name}`, ask: a.ask });
     }
     const branchOutcomes = await stage('branches', 1, branchRequests);
@@ -168,7 +171,8 @@ export async function runSearchAuditorBatch(cases: readonly BatchCase[], options
 
     // Stage 3: the repair of every diagnosed case.
     const repairRequests: { key: string; ask: StructuredAsk<RepairValue> }[] = [];
-    for (const [key, state] of states) repairRequests.push({ key: `${key}-rep`, ask: repairAsk(state.c.trajectory, state.diagnosis!, options.search, state.plan.final) });
+    for (const [key, state] of states)
+      repairRequests.push({ key: `${key}-rep`, ask: repairAsk(state.c.trajectory, state.diagnosis!, options.search, state.plan.final) });
     const repairs = await stage('repair', 3, repairRequests);
     for (const [key, state] of [...states]) {
       const o = repairs.get(`${key}-rep`)!;

@@ -60,7 +60,11 @@ export async function runStage<T>(requests: readonly StageRequest<T>[], options:
       if (known === undefined) return;
       const added = state.batches.slice(known);
       known = state.batches.length;
-      if (added.length) options.onSubmitted?.(added.map((b) => b.id), added.reduce((n, b) => n + b.customIds.length, 0));
+      if (added.length)
+        options.onSubmitted?.(
+          added.map((b) => b.id),
+          added.reduce((n, b) => n + b.customIds.length, 0),
+        );
     },
     ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),

@@ -27,7 +27,19 @@ describe('trajaudit audit <folder> --batch [--detach] (CLI, issue 17)', function
   it('100 trajectories: --detach submits stage 1 and exits 0; the rerun completes in three submissions in all, like the sync audit', async () => {
     const dir = tempDir('trajaudit-batch-cli-');
     const files = writeCorpus(join(dir, 'corpus'), 100);
-    const args = ['audit', join(dir, 'corpus'), '--method', 'searchauditor', '--batch', '--model', 'mock-gpt', '--base-url', server.openaiBaseUrl, '--poll-seconds', '0'];
+    const args = [
+      'audit',
+      join(dir, 'corpus'),
+      '--method',
+      'searchauditor',
+      '--batch',
+      '--model',
+      'mock-gpt',
+      '--base-url',
+      server.openaiBaseUrl,
+      '--poll-seconds',
+      '0',
+    ];
     const detached = await runCli([...args, '--detach', '--json', '--price', '2,0.5,8']);
     assert.equal(detached.code, 0, detached.err);
     const waiting = JSON.parse(detached.out);
@@ -82,7 +94,19 @@ describe('trajaudit audit <folder> --batch [--detach] (CLI, issue 17)', function
     const dir = tempDir('trajaudit-batch-cli-');
     writeCorpus(dir, 3);
     const failing = (ids: string[]) => ({ items: Object.fromEntries(ids.map((id) => [id, 'errored' as const])) });
-    const args = ['audit', dir, '--method', 'searchauditor', '--batch', '--provider', 'anthropic', '--model', 'mock-claude', '--base-url', server.anthropicBaseUrl];
+    const args = [
+      'audit',
+      dir,
+      '--method',
+      'searchauditor',
+      '--batch',
+      '--provider',
+      'anthropic',
+      '--model',
+      'mock-claude',
+      '--base-url',
+      server.anthropicBaseUrl,
+    ];
     const first = await runCli([...args, '--detach', '--json']);
     assert.equal(first.code, 0, first.err);
     const estimate = JSON.parse(first.out).estimate;

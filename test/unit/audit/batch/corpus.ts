@@ -18,7 +18,13 @@ export function corpusCase(i: number): Record<string, unknown> {
       role: 'assistant',
       content: '',
       reasoning_content: `Case ${i}, step ${step}: keep checking.`,
-      tool_calls: [call(`c${step}`, search ? 'search' : 'visit', search ? { query: [`clock tower ${i} ${step}`] } : { url: `https://example.org/${i}/${step}`, goal: 'architect' })],
+      tool_calls: [
+        call(
+          `c${step}`,
+          search ? 'search' : 'visit',
+          search ? { query: [`clock tower ${i} ${step}`] } : { url: `https://example.org/${i}/${step}`, goal: 'architect' },
+        ),
+      ],
     });
     messages.push({ role: 'tool', tool_call_id: `c${step}`, content: `Result ${step} for tower ${i}: Torben Grut is mentioned in passing.` });
   }

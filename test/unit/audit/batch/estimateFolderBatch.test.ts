@@ -21,7 +21,13 @@ describe('estimateFolderBatch: the batch estimate before anything is sent (issue
     const dir = join(tempDir('trajaudit-batch-estimate-'), 'corpus');
     writeCorpus(dir, 4);
     const settings: ModelSettings = { provider: 'openai', model: 'mock-gpt', baseUrl: server.openaiBaseUrl, maxOutputTokens: 2000 };
-    const options = { client: createModelClient(settings), variant: 'full' as const, adjudicatorSeesTrajectory: true, contextLimit: 128_000, maxOutputTokens: 2000 };
+    const options = {
+      client: createModelClient(settings),
+      variant: 'full' as const,
+      adjudicatorSeesTrajectory: true,
+      contextLimit: 128_000,
+      maxOutputTokens: 2000,
+    };
     const prepared = prepareFolderBatch({ target: dir, isFolder: true, settings, options, keyOptions: { variant: 'full', adjudicatorSeesTrajectory: true } });
     const pricing = { input: 2, cachedInput: 0.5, output: 8 };
 

@@ -83,7 +83,9 @@ describe('SearchAuditor in batch mode, stage by stage (issue 17)', function () {
     const estimate = estimateSearchAuditorBatch(plans, client, { input: 2, cachedInput: 0.5, output: 8 });
     assert.equal(estimate.requests, 50);
     await runSearchAuditorBatch(corpus, options('openai'));
-    const sent = server.batchItemRequests.map((r) => tokenCount(r.system) + tokenCount(r.userText) + tokenCount(JSON.stringify(r.body.response_format.json_schema.schema)));
+    const sent = server.batchItemRequests.map(
+      (r) => tokenCount(r.system) + tokenCount(r.userText) + tokenCount(JSON.stringify(r.body.response_format.json_schema.schema)),
+    );
     const branches = sent.slice(0, 30).reduce((a, b) => a + b, 0);
     const all = sent.reduce((a, b) => a + b, 0);
     const unpriced = estimateSearchAuditorBatch(plans, client, undefined);

@@ -1,6 +1,6 @@
 // Benchmark: load + normalize + statistics against bare JSON.parse of the same bytes, in the same run.
 // Target (issue #2): ≤ 2.0× JSON.parse. Tokenizing (o200k_base) is reported separately.
-// Run: npm run bench:load   (prints a table; BENCH_JSON=1 prints JSON too; `-- --readers` runs only the readers section)
+// Run: npm run bench:load   (prints a table; BENCH_JSON=1 prints JSON too; `-- --readers` runs only the readers section, `-- --readers=atif,codex` only those formats)
 import { loadText } from '../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../src/core/load/loadRecord';
 import { countTokens, countTrajectory } from '../../src/core/stats/statistics';
@@ -21,8 +21,10 @@ function printTable(): void {
   if (process.env.BENCH_JSON) console.log(JSON.stringify({ bench: 'load', rows }));
 }
 
-if (process.argv.includes('--readers')) {
-  rows.push(...readerRows(quick ? 1 : 3));
+const readersArg = process.argv.find((arg) => arg === '--readers' || arg.startsWith('--readers='));
+if (readersArg) {
+  const only = readersArg.includes('=') ? readersArg.slice('--readers='.length).split(',').filter(Boolean) : undefined;
+  rows.push(...readerRows(quick ? 1 : 3, console.log, only));
   printTable();
   process.exit(0);
 }

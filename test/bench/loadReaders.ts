@@ -29,11 +29,12 @@ function bareParse(text: string): () => void {
   }
 }
 
-export function readerRows(runs: number, log: (line: string) => void = console.log): ReaderRow[] {
+/** `only`: the format ids to run (`--readers=atif,codex`); all when undefined. */
+export function readerRows(runs: number, log: (line: string) => void = console.log, only?: readonly string[]): ReaderRow[] {
   const dir = join(__dirname, 'formats');
   const rows: ReaderRow[] = [];
   for (const entry of readdirSync(dir)
-    .filter((name) => name.endsWith('.ts'))
+    .filter((name) => name.endsWith('.ts') && (!only || only.includes(name.replace(/\.ts$/, ''))))
     .sort()) {
     const id = entry.replace(/\.ts$/, '');
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- each generator is found at run time

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { answerTrace } from '../../src/core/view/answerTrace';
-import { buildRows } from '../../src/core/view/rows';
+import { buildRows, MIN_ROW_JSON_CHARS } from '../../src/core/view/rows';
 import type { AuditData } from '../../src/shared/protocol';
 import { disagrees, newestAudit } from '../../src/core/view/recordView';
 import { searchMessages } from '../../src/core/view/search';
@@ -46,6 +46,16 @@ describe('timeline rows', () => {
       [1, 3, 5],
     );
     assert.equal(rows[5].isFinalAnswer, true);
+  });
+
+  it('are never shorter in JSON than the lower bound the host uses to skip embedding a view', () => {
+    const empty = trajectoryOf({
+      trajectory: [
+        { role: 'user', content: '' },
+        { role: 'assistant', content: '' },
+      ],
+    });
+    for (const row of buildRows(empty)) assert.ok(JSON.stringify(row).length >= MIN_ROW_JSON_CHARS, JSON.stringify(row));
   });
 });
 

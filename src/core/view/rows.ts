@@ -18,6 +18,12 @@ export function toolNameOf(trajectory: Trajectory, position: number): string | u
   return toolCallOf(trajectory, position)?.name;
 }
 
+/**
+ * A lower bound on one row's JSON length (the keys every row carries, empty values), so the
+ * host can tell a view is too big to embed in its page without building it.
+ */
+export const MIN_ROW_JSON_CHARS = 100;
+
 /** The timeline rows: what each message is, without its body; call kinds as `names` classify them. */
 export function buildRows(trajectory: Trajectory, names: ToolNames = {}): RowSummary[] {
   const decision = new Set(trajectory.decisionSteps);

@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { buildRecordList, buildRecordView } from '../../core/view/recordView';
+import { MIN_ROW_JSON_CHARS } from '../../core/view/rows';
 import { answerTrace } from '../../core/view/answerTrace';
 import { searchMessages } from '../../core/view/search';
 import { messageBody } from '../../core/view/messageBody';
@@ -22,6 +23,8 @@ export class PanelSession implements vscode.Disposable {
   private embeddedInitFresh = false;
   /** That `init` when it was too big to embed, until postPreparedInit sends it. */
   private preparedInit: Extract<ToWebview, { type: 'init' }> | undefined;
+  /** The view is certainly too big to embed: postPreparedInit builds and posts it after the page. */
+  private initDeferred = false;
   /** postPreparedInit sent it: the webview gets it once its page has loaded. */
   private initInFlight = false;
   private disposed = false;
@@ -73,24 +76,32 @@ export class PanelSession implements vscode.Disposable {
    * none past `maxChars` (a huge view goes by postMessage once the app has started).
    */
   embeddedInit(maxChars: number): { json?: string } {
+    this.embeddedInitFresh = true;
+    const record = this.document.record(this.recordId) ?? this.document.trajectoryRecords[0];
+    // A 5,000-message view takes 100–200 ms to build: when its rows alone exceed the limit it is
+    // built after the page has gone out (postPreparedInit), not before, so VS Code loads the
+    // page's frame meanwhile.
+    if (record.trajectory.messages.length * MIN_ROW_JSON_CHARS > maxChars) {
+      this.initDeferred = true;
+      return {};
+    }
     const message = this.initMessage(this.view());
     const json = JSON.stringify(message);
-    this.embeddedInitFresh = true;
     if (json.length <= maxChars) return { json };
-    // A 5,000-message view takes 100–150 ms to build: it is sent as it is (postPreparedInit).
     this.preparedInit = message;
     return {};
   }
 
   /**
-   * Posts the `init` too big to embed right after the page was set: VS Code holds a message to a
-   * page that is still loading and hands it over once the page has loaded (its webview
+   * Posts the `init` too big to embed once the page was set: VS Code holds a message to a page
+   * that is still loading and hands it over once the page has loaded (its webview
    * pre/index.html), so the view travels while the page loads instead of after the app's 'ready'.
    */
   postPreparedInit(): void {
-    const prepared = this.preparedInit;
+    const prepared = this.preparedInit ?? (this.initDeferred && !this.disposed && !this.ready ? this.initMessage(this.view()) : undefined);
     this.preparedInit = undefined;
-    if (!prepared || this.disposed) return;
+    this.initDeferred = false;
+    if (!prepared || this.disposed || this.ready) return;
     this.initInFlight = true;
     void this.panel.webview.postMessage(prepared).then((delivered) => {
       if (!delivered) this.initInFlight = false;

@@ -7,6 +7,7 @@ import type { TrajauditApi } from '../../../src/extension/extension';
 import type { TrajectoryDocument } from '../../../src/extension/editor/trajectoryDocument';
 import { PanelSession } from '../../../src/extension/editor/panelSession';
 import { webviewPage } from '../../../src/extension/webviewPage';
+import { MIN_ROW_JSON_CHARS } from '../../../src/core/view/rows';
 import type { ToWebview } from '../../../src/shared/protocol';
 import { activateExtension, closeAllEditors, getExtension, samplesRoot, waitFor } from './helpers.js';
 
@@ -228,16 +229,32 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
       stale.handleMessage({ type: 'ready', embeddedInit: true });
       assert.equal(b.inits().length, 1, 'init sent again');
       assert.equal(b.inits()[0].type === 'init' && b.inits()[0].view.annotation?.criticalStep, 3, 'with the edit');
-      // Too big to embed: the init built with the page is posted with it, and 'ready' brings no second one.
+      // Too big to embed, known from the message count alone: built and posted after the page,
+      // and 'ready' brings no second one.
       const c = panelRecording();
       const big = open(c.panel);
       const bigPage = big.embeddedInit(10);
       assert.equal(bigPage.json, undefined);
+      assert.equal(c.inits().length, 0, 'nothing posted before the page');
       big.postPreparedInit();
-      assert.equal(c.inits().length, 1, 'posted with the page');
+      assert.equal(c.inits().length, 1, 'posted after the page');
       assert.equal(c.inits()[0].type === 'init' && c.inits()[0].view.rows.length, TRAJECTORY.trajectory.length);
       big.handleMessage({ type: 'ready' });
       assert.equal(c.inits().length, 1, 'no init after the one posted with the page');
+      // Too big once built (rows past the lower bound): the view built for the page is posted as it is.
+      const c2 = panelRecording();
+      const built = open(c2.panel);
+      assert.equal(built.embeddedInit(TRAJECTORY.trajectory.length * MIN_ROW_JSON_CHARS).json, undefined);
+      built.postPreparedInit();
+      built.handleMessage({ type: 'ready' });
+      assert.equal(c2.inits().length, 1, 'one init, the one built with the page');
+      // 'ready' before the deferred post (a page faster than the host): one init, from 'ready'.
+      const c3 = panelRecording();
+      const early = open(c3.panel);
+      early.embeddedInit(10);
+      early.handleMessage({ type: 'ready' });
+      early.postPreparedInit();
+      assert.equal(c3.inits().length, 1, 'the deferred post is dropped once ready has sent init');
       // ... unless an edit lands before 'ready': then a new one, with the edit.
       const d = panelRecording();
       const bigStale = open(d.panel);

@@ -5,20 +5,17 @@
 // (never beside the data): a second run parses and tokenizes only the files that changed.
 // `--export` writes rows, annotations and audits as CSV or Parquet; `--assignments` adds each
 // annotator's progress. Reads the trajectories and sidecars only.
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readIndexedCollection, rowIndexOptions } from '../../core/collections/collectionIndex';
-import { annotationsTable, auditsTable, rowsTable, toCsv, toParquet, type ExportTable, type RowWithSidecar } from '../../core/collections/exportTable';
+import { EXPORT_KINDS, writeExportFolder, type ExportKind } from '../../core/collections/exportFiles';
 import { annotatorProgress, parseAssignments, type AnnotatorProgress } from '../../core/collections/queue';
 import type { CollectionRow } from '../../core/collections/rows';
 import { summarize } from '../../core/collections/table';
 import type { Unreadable } from '../../core/collections/collect';
-import { writeFileAtomic } from '../../core/files/atomicWrite';
 import { parseJson } from '../../core/input/jsonText';
 import { readTextFile } from '../../core/input/readText';
-import type { SidecarRecord } from '../../core/sidecar/schema';
-import { readSidecar, sidecarPathFor } from '../../core/sidecar/sidecarFile';
 import { CliUsageError, toolNamesFrom, trajectoryFormatFrom, type CliIo } from '../io';
 import { JSON_OPTION, TOOL_NAME_OPTIONS, TRAJECTORY_FORMAT_OPTION, type CliCommand, type OptionTable } from '../options';
 
@@ -57,9 +54,6 @@ export async function readCollectionRows(positionals: string[], values: Record<s
   return { rows: indexed.values, unreadable: indexed.unreadable };
 }
 
-const EXPORT_KINDS = ['csv', 'parquet'] as const;
-type ExportKind = (typeof EXPORT_KINDS)[number];
-
 function exportKindFrom(values: Record<string, unknown>): { kind: ExportKind; out: string } | undefined {
   const kind = values.export;
   if (kind === undefined) {
@@ -70,36 +64,6 @@ function exportKindFrom(values: Record<string, unknown>): { kind: ExportKind; ou
     throw new CliUsageError(`--export ${JSON.stringify(kind)} is not an export format; expected csv or parquet`);
   if (typeof values.out !== 'string' || !values.out.trim()) throw new CliUsageError('--export needs --out DIR (the folder the three tables are written to)');
   return { kind: kind as ExportKind, out: values.out };
-}
-
-/** Each row with its sidecar record, each sidecar read once (one that cannot be read is already listed as unreadable). */
-function rowsWithSidecars(rows: readonly CollectionRow[]): RowWithSidecar[] {
-  const sidecars = new Map<string, Record<string, SidecarRecord> | undefined>();
-  return rows.map((row) => {
-    if (!sidecars.has(row.file)) {
-      let records: Record<string, SidecarRecord> | undefined;
-      try {
-        records = readSidecar(sidecarPathFor(row.file))?.records;
-      } catch {
-        records = undefined;
-      }
-      sidecars.set(row.file, records);
-    }
-    const records = sidecars.get(row.file);
-    return { row, sidecarRecord: records && Object.hasOwn(records, row.record) ? records[row.record] : undefined };
-  });
-}
-
-/** Writes rows, annotations and audits into `out`; returns the files written. */
-function writeExport(rows: readonly CollectionRow[], kind: ExportKind, out: string): string[] {
-  const withSidecars = rowsWithSidecars(rows);
-  const tables: ExportTable[] = [rowsTable(rows), annotationsTable(withSidecars), auditsTable(withSidecars)];
-  mkdirSync(out, { recursive: true });
-  return tables.map((table) => {
-    const file = join(out, `${table.name}.${kind}`);
-    writeFileAtomic(file, kind === 'csv' ? toCsv(table) : toParquet(table));
-    return file;
-  });
 }
 
 function readAssignmentsFrom(values: Record<string, unknown>): { file: string; value: unknown } | undefined {
@@ -141,7 +105,7 @@ export async function runCollection(positionals: string[], values: Record<string
   const assignments = readAssignmentsFrom(values);
   const { rows, unreadable } = await readCollectionRows(positionals, values, io);
   const progress = assignments ? annotatorProgress(rows, parseAssignments(assignments.value, assignments.file)) : undefined;
-  const written = exporting ? writeExport(rows, exporting.kind, exporting.out) : [];
+  const written = exporting ? writeExportFolder(rows, exporting.kind, exporting.out) : [];
   if (values.json) {
     io.out(JSON.stringify({ rows, unreadable, ...(progress ? { progress } : {}), ...(exporting ? { written } : {}) }, null, 2));
   } else {

@@ -1117,17 +1117,29 @@ function anthropicText(body: any): { system: string; user: string[] } {
   };
 }
 
-/** What OpenAI's automatic prefix cache keys on, flattened: response_format schema, then messages in order. */
+/**
+ * What OpenAI's automatic prefix cache keys on, flattened: tools and the response_format schema,
+ * then messages in order. OpenAI's prompt-caching guide: "The structured output schema serves as a
+ * prefix to the system message and can be cached", and tools "must be identical between requests".
+ */
 function openaiPromptString(body: any): string {
   const parts: string[] = [];
+  if (body?.tools) parts.push(`<tools>${JSON.stringify(body.tools)}`);
   if (body?.response_format) parts.push(JSON.stringify(body.response_format));
   for (const m of Array.isArray(body?.messages) ? body.messages : []) parts.push(`<${m?.role}>${contentText(m?.content)}`);
   return parts.join('\n');
 }
 
-/** The flattened prompt and the prefix up to the last cache_control breakpoint (system, then messages). */
+/**
+ * The flattened prompt and the prefix up to the last cache_control breakpoint. Anthropic's
+ * prompt-caching guide: the prefix is built in the order tools, system, messages, and a change at
+ * one level invalidates it and everything after; the structured-output format
+ * (output_config.format) is part of the key as well, so it leads here with the tools.
+ */
 function anthropicPromptString(body: any): { prompt: string; cachePrefix?: string } {
   const blocks: Array<{ text: string; cache: boolean }> = [];
+  if (body?.tools) blocks.push({ text: `<tools>${JSON.stringify(body.tools)}`, cache: false });
+  if (body?.output_config?.format) blocks.push({ text: `<format>${JSON.stringify(body.output_config.format)}`, cache: false });
   const system = body?.system;
   if (typeof system === 'string') blocks.push({ text: `<system>${system}`, cache: false });
   else if (Array.isArray(system)) for (const b of system) blocks.push({ text: `<system>${b?.text ?? ''}`, cache: !!b?.cache_control });

@@ -10,9 +10,12 @@ import { renderOutline, renderTrajectory, renderWindows } from './render';
 import { newAuditId } from './ids';
 import { allAtOnce, warmThenParallel } from '../providers/fanout';
 import { emptyUsage, type AuditResult, type AuditUsage, type BranchReport, type StepCorrection } from './types';
+import { jsonSchemaOf } from '../providers/structured';
 import type { ChatRequest } from '../providers/types';
 
-export const SEARCHAUDITOR_PROMPT_VERSION = 'searchauditor/v1';
+export const SEARCHAUDITOR_PROMPT_VERSION = 'searchauditor/v2';
+/** The prompt files of SEARCHAUDITOR_PROMPT_VERSION. */
+const PROMPTS = SEARCHAUDITOR_PROMPT_VERSION;
 
 /** The ablations of seed 002 §5.3, as switches. */
 export const SEARCHAUDITOR_VARIANTS = ['full', '3x-holistic', 'no-forward', 'no-backward', 'vote', 'no-outline-windows'] as const;
@@ -34,8 +37,7 @@ export interface SearchAuditorOptions extends CallSettings {
   warmCacheFirst?: boolean;
 }
 
-// One schema (and name) for the three branches: OpenAI puts the json_schema before the system
-// prompt in the cached prefix, so different schemas would stop the branches sharing τ in cache.
+// What each stage that reads τ needs from its reply, validated per stage.
 const branchSchema = z.object({ critical_step: z.number().int(), root_cause: rootCauseField, rationale: z.string().min(1), notes: z.string() });
 const adjudicationSchema = z.object({
   critical_step: z.number().int(),
@@ -43,6 +45,20 @@ const adjudicationSchema = z.object({
   rationale: z.string().min(1),
   cited_steps: z.array(z.number().int()),
 });
+/**
+ * The one JSON Schema (and name) sent by every stage that reads τ: the branches and the
+ * adjudicator. A provider's cached prefix starts with the schema — OpenAI: "the structured output
+ * schema serves as a prefix to the system message" (platform.openai.com/docs/guides/prompt-caching);
+ * Anthropic renders tools → system → messages, and its structured-output format is part of the
+ * cache key — so a stage with a schema of its own would re-pay the whole trajectory. Each stage's
+ * zod schema above reads only its own fields of the reply.
+ */
+const SHARED_REPLY = { name: 'audit_report', schema: jsonSchemaOf(branchSchema.extend(adjudicationSchema.shape)) };
+
+/** A stage's ask that shares the cached prefix: the shared schema on the wire, the stage's own for validation. */
+function sharedPrefixAsk<T>(request: ChatRequest, schema: z.ZodType<T>): StructuredAsk<T> {
+  return { request: { ...request, json: SHARED_REPLY }, schema, name: SHARED_REPLY.name };
+}
 export const repairSchema = z.object({ directives: z.array(z.string().min(1)).min(1).max(6) });
 
 type Procedure = 'holistic' | 'backward' | 'forward';
@@ -79,7 +95,7 @@ function branchesOf(variant: SearchAuditorVariant): { name: string; procedure: P
 /** The shared prefix of every request that sees τ: identical bytes, so providers cache it once. */
 export function auditContext(t: Trajectory, contextLimit: number, reserveTokens: number) {
   const rendered = renderTrajectory(t, { maxTokens: Math.max(4000, contextLimit - reserveTokens) });
-  const text = fillPrompt(loadPrompt('searchauditor/v1/context.md'), {
+  const text = fillPrompt(loadPrompt(`${PROMPTS}/context.md`), {
     query: t.query ?? '(no query recorded)',
     predicted_answer: t.predictedAnswer ?? '(no final answer recorded)',
     trajectory: rendered.text,
@@ -125,7 +141,7 @@ export type RepairValue = z.infer<typeof repairSchema>;
  */
 export function planSearchAuditor(t: Trajectory, options: SearchAuditorOptions, trajectorySha256?: string): SearchAuditorPlan {
   if (t.decisionSteps.length === 0) throw new Error('the trajectory has no decision step to audit');
-  const system = loadPrompt('searchauditor/v1/system.md');
+  const system = loadPrompt(`${PROMPTS}/system.md`);
   const outline = renderOutline(t);
   const reserve = (options.maxOutputTokens ?? 8000) + tokenCount(system) + tokenCount(outline) + 3000;
   return {
@@ -144,16 +160,14 @@ export function planSearchAuditor(t: Trajectory, options: SearchAuditorOptions, 
 export function branchAsks(plan: SearchAuditorPlan): { name: string; ask: StructuredAsk<BranchValue> }[] {
   return branchesOf(plan.variant).map(({ name, procedure }) => {
     const instructions =
-      procedure === 'holistic'
-        ? loadPrompt('searchauditor/v1/holistic.md')
-        : fillPrompt(loadPrompt(`searchauditor/v1/${procedure}.md`), { outline: plan.outline });
+      procedure === 'holistic' ? loadPrompt(`${PROMPTS}/holistic.md`) : fillPrompt(loadPrompt(`${PROMPTS}/${procedure}.md`), { outline: plan.outline });
     const request: ChatRequest = {
       system: plan.system,
       cacheablePrefix: plan.context.text,
       messages: [{ role: 'user', content: instructions }],
       ...(plan.trajectorySha256 ? { promptCacheKey: plan.trajectorySha256 } : {}),
     };
-    return { name, ask: { request, schema: branchSchema, name: 'branch_audit' } };
+    return { name, ask: sharedPrefixAsk(request, branchSchema) };
   });
 }
 
@@ -188,7 +202,7 @@ export function adjudicationStep(
     };
   }
   const withViews = variant !== 'no-outline-windows';
-  const user = fillPrompt(loadPrompt('searchauditor/v1/adjudicator.md'), {
+  const user = fillPrompt(loadPrompt(`${PROMPTS}/adjudicator.md`), {
     reports: reportsText(reports),
     summary: organized.summary,
     outline: withViews ? outline : '(not provided in this configuration)',
@@ -196,7 +210,7 @@ export function adjudicationStep(
   });
   const prefix =
     options.adjudicatorSeesTrajectory === false
-      ? fillPrompt(loadPrompt('searchauditor/v1/context.md'), {
+      ? fillPrompt(loadPrompt(`${PROMPTS}/context.md`), {
           query: t.query ?? '',
           predicted_answer: t.predictedAnswer ?? '',
           trajectory: '(the full trajectory is not provided in this configuration; use the outline and windows)',
@@ -204,7 +218,16 @@ export function adjudicationStep(
       : plan.context.text;
   return {
     organized,
-    ask: { request: { system, cacheablePrefix: prefix, messages: [{ role: 'user', content: user }] }, schema: adjudicationSchema, name: 'adjudication' },
+    ask: sharedPrefixAsk(
+      {
+        system,
+        cacheablePrefix: prefix,
+        messages: [{ role: 'user', content: user }],
+        // The branches' routing hint too: OpenAI routes on it, and a hit needs the same machine.
+        ...(plan.trajectorySha256 ? { promptCacheKey: plan.trajectorySha256 } : {}),
+      },
+      adjudicationSchema,
+    ),
   };
 }
 
@@ -292,7 +315,7 @@ export async function runSearchAuditor(t: Trajectory, options: SearchAuditorOpti
 
 /** Stage 3's request: never sees τ or any gold field. */
 export function repairAsk(t: Trajectory, diagnosis: AuditResult['diagnosis'], options: SearchAuditorOptions, final: number): StructuredAsk<RepairValue> {
-  const user = fillPrompt(loadPrompt('searchauditor/v1/repair-user.md'), {
+  const user = fillPrompt(loadPrompt(`${PROMPTS}/repair-user.md`), {
     query: t.query ?? '(no query recorded)',
     predicted_answer: t.predictedAnswer ?? '(no final answer recorded)',
     critical_step: diagnosis.criticalStep,
@@ -300,7 +323,7 @@ export function repairAsk(t: Trajectory, diagnosis: AuditResult['diagnosis'], op
     rationale: diagnosis.rationale,
     windows: renderWindows(t, [...new Set([diagnosis.criticalStep, final])], options.windowRadius ?? 2, options.windowTokens ?? 3000),
   });
-  return { request: { system: loadPrompt('searchauditor/v1/repair.md'), messages: [{ role: 'user', content: user }] }, schema: repairSchema, name: 'repair' };
+  return { request: { system: loadPrompt(`${PROMPTS}/repair.md`), messages: [{ role: 'user', content: user }] }, schema: repairSchema, name: 'repair' };
 }
 
 /** Stage 3, shared with the baselines that need a repair: never sees τ or any gold field. */

@@ -1,7 +1,14 @@
 // scoreRunFolder: detect the run kind (manifest, else files), read and validate its files, resolve
 // judge verdicts through the judgment cache, and score. The async form runs any judge (LLM judges
 // included, cancellable); the sync form runs deterministic judges only (the offline CLI path).
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { BatchProvider } from '../providers/batch';
+import type { ModelClient } from '../providers/types';
+import { BatchReplayClient, runTasksBatched, type BatchJudgingOptions, type BatchJudgingResult } from './judges/batchJudge';
 import { runTasks, runTasksSync, type JudgingSummary } from './judges/judge';
+import { structuredModelFromClient } from './judges/providerModel';
 import { judgeAgreement, type JudgeAgreementRow } from './judges/judgeAgreement';
 import { planAudit } from './runs/auditRun';
 import { detectRun } from './runs/detect';
@@ -86,4 +93,51 @@ export function scoreRunFolderSync(folder: string, options: ScoreOptions = {}): 
   const detection = detectRun(folder);
   const p = plan(detection, options);
   return finish(detection, p, runTasksSync(p.tasks, p.cache));
+}
+
+/** The folder, beside the judgment cache, of the batch jobs of `score --batch`. */
+export const SCORE_BATCH_DIR = '.trajaudit-batch';
+
+export interface ScoreBatchOptions extends Omit<BatchJudgingOptions, 'provider' | 'statePath'> {
+  /** The synchronous client of the judge model: its provider, model and structured-output mode shape every request. */
+  client: ModelClient;
+  provider: BatchProvider;
+  maxOutputTokens?: number;
+}
+
+export type BatchScoreOutcome =
+  | { status: 'complete'; result: RunScoreResult; batch: BatchJudgingResult; statePath: string }
+  | { status: 'waiting'; detection: RunDetection; batch: BatchJudgingResult; statePath: string };
+
+/**
+ * scoreRunFolder with the model judges' requests sent through the provider's batch API. The job's
+ * state file is `.trajaudit-batch/score-<provider>-<hash>.json` beside the judgment cache: a rerun
+ * (after a kill, or a detached run) polls its batches and submits nothing twice. Once every verdict
+ * is in, the state file moves to `.trajaudit-batch/done/`, so that verdicts that failed are asked
+ * afresh next time, as in a synchronous run, rather than read back from the old batch.
+ */
+export async function scoreRunFolderBatch(folder: string, options: ScoreOptions, batch: ScoreBatchOptions): Promise<BatchScoreOutcome> {
+  const detection = detectRun(folder);
+  const replay = new BatchReplayClient(batch.client);
+  const model = structuredModelFromClient(replay, batch.maxOutputTokens ? { maxOutputTokens: batch.maxOutputTokens } : {});
+  const p = plan(detection, { ...options, model });
+  const stateDir = join(p.cache ? dirname(p.cache.file) : detection.folder, SCORE_BATCH_DIR);
+  const jobName = `score-${batch.client.provider}-${createHash('sha256').update(`${batch.client.provider}\u0000${batch.client.model}`).digest('hex').slice(0, 12)}`;
+  const statePath = join(stateDir, `${jobName}.json`);
+  const needsModel = p.tasks.some((t) => t.judge?.usesModel);
+  // Refused before anything is written when verdicts would land outside the run folder.
+  if (needsModel) p.cache?.checkWritable();
+  if (needsModel) mkdirSync(stateDir, { recursive: true });
+  const judged = await runTasksBatched(p.tasks, p.cache, replay, {
+    ...batch,
+    statePath,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (judged.status === 'waiting') return { status: 'waiting', detection, batch: judged, statePath };
+  if (existsSync(statePath)) {
+    const done = join(stateDir, 'done');
+    mkdirSync(done, { recursive: true });
+    renameSync(statePath, join(done, `${jobName}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
+  }
+  return { status: 'complete', result: finish(detection, p, judged.summary), batch: judged, statePath };
 }

@@ -77,14 +77,14 @@ export function mergeSummaries(a: JudgingSummary, b: JudgingSummary): JudgingSum
 const MAX_LISTED_FAILURES = 20;
 
 /** A judge's "malformed output" (after its own retries): one verdict lost, not the whole run. */
-function isMalformedOutput(error: unknown): boolean {
+export function isMalformedOutput(error: unknown): boolean {
   const name = (error as { name?: string } | null)?.name;
   return (
     name === 'MalformedOutputError' || name === 'StructuredOutputError' || (name === 'ModelError' && (error as { kind?: string }).kind === 'invalid_output')
   );
 }
 
-function recordFailure(task: JudgeTask<unknown, unknown>, error: unknown, summary: JudgingSummary): void {
+export function recordFailure(task: JudgeTask<unknown, unknown>, error: unknown, summary: JudgingSummary): void {
   summary.failed++;
   if (summary.failures.length < MAX_LISTED_FAILURES) summary.failures.push(`${task.key}: ${(error as Error).message.split('\n')[0].slice(0, 500)}`);
 }
@@ -100,7 +100,8 @@ export class AbortedError extends Error {
   }
 }
 
-function fromCache<I, O>(task: JudgeTask<I, O>, cache: JudgmentCache | undefined): boolean {
+/** Accepts the task's cached verdict, if the cache has one for its judge and input. */
+export function takeFromCache<I, O>(task: JudgeTask<I, O>, cache: JudgmentCache | undefined): boolean {
   // A model judge gets its own verdicts only; deterministic judges (or none) take any judge's.
   const identity = task.judge?.usesModel ? task.judge.identity : undefined;
   const line = cache?.lookup(task.key, task.inputHash, identity);
@@ -109,7 +110,8 @@ function fromCache<I, O>(task: JudgeTask<I, O>, cache: JudgmentCache | undefined
   return true;
 }
 
-function record<I, O>(task: JudgeTask<I, O>, judge: Judge<I, O>, output: O, cache: JudgmentCache | undefined, summary: JudgingSummary): void {
+/** Accepts a fresh verdict, counts it, and appends it to the cache when a model gave it. */
+export function recordVerdict<I, O>(task: JudgeTask<I, O>, judge: Judge<I, O>, output: O, cache: JudgmentCache | undefined, summary: JudgingSummary): void {
   task.accept(output, 'judge');
   summary.judged++;
   if (judge.usesModel) summary.modelCalls++;
@@ -130,7 +132,7 @@ export function runTasksSync(tasks: readonly JudgeTask<unknown, unknown>[], cach
   const summary = emptySummary();
   summary.tasks = tasks.length;
   for (const task of tasks) {
-    if (fromCache(task, cache)) {
+    if (takeFromCache(task, cache)) {
       summary.cached++;
       continue;
     }
@@ -141,7 +143,7 @@ export function runTasksSync(tasks: readonly JudgeTask<unknown, unknown>[], cach
       continue;
     }
     if (!judge.judgeSync) throw new Error(`judge ${judge.id} is asynchronous; use scoreRunFolder (async)`);
-    record(task, judge, judge.judgeSync(task.input), cache, summary);
+    recordVerdict(task, judge, judge.judgeSync(task.input), cache, summary);
   }
   return summary;
 }
@@ -156,7 +158,7 @@ export async function runTasks(
   summary.tasks = tasks.length;
   const pending: JudgeTask<unknown, unknown>[] = [];
   for (const task of tasks) {
-    if (fromCache(task, cache)) summary.cached++;
+    if (takeFromCache(task, cache)) summary.cached++;
     else if (!task.judge) {
       summary.unavailable++;
       task.unavailable();
@@ -179,7 +181,7 @@ export async function runTasks(
         continue;
       }
       // A verdict that arrived is kept (and cached) even if the run is being cancelled: it was paid for.
-      record(task, judge, output, cache, summary);
+      recordVerdict(task, judge, output, cache, summary);
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, pending.length)) }, worker);

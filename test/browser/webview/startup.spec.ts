@@ -90,3 +90,33 @@ test('read-only: no edits are sent and the reason is shown; host errors show in 
   await expect(page.locator('.banner')).toContainText('Could not parse line 12');
   expect(host.postedOf('editAnnotation')).toEqual([]);
 });
+
+test('the first rows are drawn before the side panels and the @vscode-elements components are evaluated; the search box works then', async ({ openEditor }) => {
+  // Start-up evaluates only what the timeline and header need (editor/panels.ts is loaded after
+  // the first paint). The search box is on the first screen, so it must take focus before then.
+  const { page } = await openEditor('small', {
+    initScript: () => {
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('.tl-row')) return;
+        observer.disconnect();
+        const search = document.querySelector<HTMLElement>('.search-input');
+        search?.focus();
+        (window as unknown as { atFirstRows: unknown }).atFirstRows = {
+          textfieldDefined: customElements.get('vscode-textfield') !== undefined,
+          collapsibleDefined: customElements.get('vscode-collapsible') !== undefined,
+          panels: !!document.querySelector('.annotation, .ol-scroller'),
+          searchFocused: !!search && document.activeElement === search,
+        };
+      }).observe(document, { childList: true, subtree: true });
+    },
+  });
+  expect(await page.evaluate(() => (window as unknown as { atFirstRows: unknown }).atFirstRows)).toEqual({
+    textfieldDefined: false,
+    collapsibleDefined: false,
+    panels: false,
+    searchFocused: true,
+  });
+  await expect.poll(() => hasMark(page, 'panels-mounted')).toBe(true);
+  expect(await page.evaluate(() => customElements.get('vscode-textfield') !== undefined && customElements.get('vscode-collapsible') !== undefined)).toBe(true);
+  await expect(page.locator('.annotation vscode-textfield[aria-label="Annotator"]')).toBeVisible();
+});

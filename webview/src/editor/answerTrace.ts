@@ -6,7 +6,7 @@ import type { HostConnection } from './hostConnection';
 import type { Store } from './state';
 import { el, visiblePlain } from '../common/dom';
 import { stepChip } from './timeline/messageBody';
-import { iconButton } from '../common/widgets';
+import { iconButton } from '../common/widgetFactories';
 
 const MAX_CHIPS = 60;
 

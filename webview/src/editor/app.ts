@@ -9,19 +9,16 @@ import { Layout } from './layout';
 import { Header } from './header';
 import { Timeline } from './timeline/timeline';
 import { DensityStrip } from './densityStrip';
-import { OutlinePanel } from './outlinePanel';
-import { RecordList } from './recordList';
 import { SearchBar } from './search';
 import { AnswerTracePanel } from './answerTrace';
-import { AnnotationPanel } from './annotationPanel';
-import { AuditPanel } from './auditPanel';
-import { NuggetPanel } from './nuggetPanel';
 import { GotoPrompt, ShortcutsOverlay, Toasts } from './overlays';
 import { installKeyboard } from './keyboard';
 import { el } from '../common/dom';
 import { Gate } from './emitter';
 import { afterPaint, beginEditorStart } from './editorStart';
-import { iconButton } from '../common/widgets';
+import { iconButton } from '../common/widgetFactories';
+// Types only: the module itself is loaded after the first paint (mountPanels).
+import type { AnnotationPanel, AuditPanel, NuggetPanel, OutlinePanel, RecordList } from './panels';
 
 interface SidePanels {
   outline: OutlinePanel;
@@ -44,6 +41,7 @@ export class App {
   private readonly trace: AnswerTracePanel;
   /** The side panels, built once the first rows are on screen (see mountPanels). */
   private panels: SidePanels | undefined;
+  private panelsRequested = false;
   private readonly shortcuts = new ShortcutsOverlay();
   private readonly goto: GotoPrompt;
   private readonly toasts = new Toasts();
@@ -258,11 +256,7 @@ export class App {
         break;
       case 'error':
         this.start.firstViewDrawn(() => this.mountPanels());
-        this.banner.hidden = false;
-        this.banner.replaceChildren(
-          el('span', { text: msg.message }),
-          iconButton('✕', 'Dismiss', () => (this.banner.hidden = true)),
-        );
+        this.showBanner(msg.message);
         break;
       case 'reply': // settled by the host link
         break;
@@ -271,14 +265,31 @@ export class App {
     }
   }
 
+  private showBanner(message: string): void {
+    this.banner.hidden = false;
+    this.banner.replaceChildren(
+      el('span', { text: message }),
+      iconButton('✕', 'Dismiss', () => (this.banner.hidden = true)),
+    );
+  }
+
   /**
-   * The outline, record list, annotation and audit panels are built, attached and rendered only
-   * once the frame that shows the first rows has been presented: their widgets' first render and
-   * the layout of a full page would otherwise delay it. Each draws the store as it is then.
+   * The outline, record list, annotation and audit panels, and the components they use, are
+   * loaded, built, attached and rendered only once the frame that shows the first rows has been
+   * presented: evaluating them, their widgets' first render and the layout of a full page would
+   * otherwise delay it. Each draws the store as it is then.
    */
   private mountPanels(): void {
-    if (this.panels) return;
+    if (this.panelsRequested) return;
+    this.panelsRequested = true;
     this.timeline.afterFirstPaint();
+    import('./panels.js').then(
+      (modules) => this.attachPanels(modules),
+      (err: unknown) => this.showBanner(`The side panels could not be loaded: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }
+
+  private attachPanels({ OutlinePanel, RecordList, AnnotationPanel, AuditPanel, NuggetPanel }: typeof import('./panels.js')): void {
     const reveal = (p: number, keepFocus?: boolean) => this.reveal(p, !keepFocus);
     const panels: SidePanels = {
       outline: new OutlinePanel(this.store, this.markers, reveal),

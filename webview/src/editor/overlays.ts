@@ -2,7 +2,7 @@
 import { SHORTCUTS } from '../../../src/shared/protocol';
 import { el } from '../common/dom';
 import { STRIP_LEGEND } from './densityStrip';
-import { iconButton } from '../common/widgets';
+import { iconButton } from '../common/widgetFactories';
 
 export class ShortcutsOverlay {
   readonly root: HTMLElement;

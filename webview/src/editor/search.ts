@@ -5,7 +5,7 @@ import type { Role, SearchRequest } from '../../../src/shared/protocol';
 import type { HostConnection } from './hostConnection';
 import type { SearchState, Store } from './state';
 import { el } from '../common/dom';
-import { checkbox, iconButton, textfield, type CheckedElement, type ValueElement } from '../common/widgets';
+import { checkbox, iconButton, type CheckedElement } from '../common/widgetFactories';
 
 export interface SearchPrefs {
   text: string;
@@ -17,7 +17,7 @@ export interface SearchPrefs {
 
 export class SearchBar {
   readonly root: HTMLElement;
-  private readonly input: ValueElement;
+  private readonly input: HTMLInputElement;
   private readonly status: HTMLElement;
   private readonly caseBtn: HTMLButtonElement;
   private readonly regexBtn: HTMLButtonElement;
@@ -41,8 +41,12 @@ export class SearchBar {
   ) {
     this.root = el('div', { className: 'search', attrs: { role: 'search' } });
     const bar = el('div', { className: 'search-bar' });
-    this.input = textfield({ placeholder: 'Search every message  ( / )', className: 'search-input' });
-    this.input.setAttribute('aria-label', 'Search every message');
+    // A native input styled like vscode-textfield: the search box is on the first screen, which
+    // is drawn before the @vscode-elements components are loaded (panels.ts), and '/' must reach it then.
+    this.input = el('input', {
+      className: 'vsc-input search-input',
+      attrs: { type: 'text', placeholder: 'Search every message  ( / )', 'aria-label': 'Search every message', spellcheck: 'false' },
+    });
     this.caseBtn = iconButton('Aa', 'Match case', () => this.toggleOption('case'), 'toggle');
     this.regexBtn = iconButton('.*', 'Use regular expression', () => this.toggleOption('regex'), 'toggle');
     this.filterBtn = iconButton('Filters', 'Filter by role and tool', () => this.toggleFilters(), 'toggle text-toggle');
@@ -79,8 +83,7 @@ export class SearchBar {
 
   focus(): void {
     this.input.focus();
-    const inner = (this.input as unknown as { wrappedElement?: HTMLInputElement }).wrappedElement;
-    inner?.select?.();
+    this.input.select();
   }
 
   get active(): boolean {
@@ -266,7 +269,7 @@ export class SearchBar {
 
   private renderStatus(s: SearchState): void {
     this.status.classList.toggle('is-error', !!s.error);
-    this.input.invalid = !!s.error;
+    this.input.toggleAttribute('aria-invalid', !!s.error);
     if (s.error) this.status.textContent = s.error.length > 60 ? s.error.slice(0, 57) + '…' : s.error;
     else if (s.busy) this.status.textContent = 'Searching…';
     else if (!s.request) this.status.textContent = '';

@@ -89,7 +89,13 @@ function otlpScalar(value: unknown): unknown {
 
 function otlpAttributeMap(list: { key: string; value?: unknown }[] | undefined): Obj {
   const out: Obj = {};
-  for (const { key, value } of list ?? []) flattenInto(out, key, otlpScalar(value));
+  if (!list) return out;
+  for (let i = 0; i < list.length; i++) {
+    const value = otlpScalar(list[i].value);
+    // Scalars (nearly every attribute) need no flattening call.
+    if (typeof value === 'object' && value !== null) flattenInto(out, list[i].key, value);
+    else out[list[i].key] = value;
+  }
   return out;
 }
 
@@ -135,9 +141,13 @@ function plainOtlpSpan(raw: unknown): z.infer<typeof otlpSpan> | undefined {
   return raw as z.infer<typeof otlpSpan>;
 }
 
-/** `pathOf` gives the span's JSON path, built only for a message about a bad span. */
-function spanFromOtlp(raw: unknown, pathOf: () => Path, source: SourceText): Span {
-  const span = plainOtlpSpan(raw) ?? checkSchema(otlpSpan, raw, { ...source, basePath: pathOf() }, 'an OTLP span');
+/** The events of a span without any (most spans): one shared, never written, list. */
+const NO_EVENTS: Span['events'] = [];
+
+/** The span's JSON path (`entryPath`) is built only for a message about a bad span. */
+function spanFromOtlp(raw: unknown, entry: SpanEntry, source: SourceText): Span {
+  const span = plainOtlpSpan(raw) ?? checkSchema(otlpSpan, raw, { ...source, basePath: [...(source.basePath ?? []), ...entryPath(entry)] }, 'an OTLP span');
+  const events = span.events;
   return {
     traceId: span.traceId,
     spanId: span.spanId,
@@ -145,13 +155,13 @@ function spanFromOtlp(raw: unknown, pathOf: () => Path, source: SourceText): Spa
     name: span.name,
     start: microsFromNanos(span.startTimeUnixNano),
     attributes: otlpAttributeMap(span.attributes),
-    events: (span.events ?? []).map((e) => ({ name: e.name ?? '', attributes: otlpAttributeMap(e.attributes) })),
+    events: events && events.length ? events.map((e) => ({ name: e.name ?? '', attributes: otlpAttributeMap(e.attributes) })) : NO_EVENTS,
     statusError: span.status?.code === 2 || span.status?.code === 'STATUS_CODE_ERROR',
   };
 }
 
-function spanFromFlat(raw: unknown, pathOf: () => Path, source: SourceText): Span {
-  const span = checkSchema(flatSpan, raw, { ...source, basePath: pathOf() }, 'an OpenTelemetry span');
+function spanFromFlat(raw: unknown, entry: SpanEntry, source: SourceText): Span {
+  const span = checkSchema(flatSpan, raw, { ...source, basePath: [...(source.basePath ?? []), ...entryPath(entry)] }, 'an OpenTelemetry span');
   const attributes: Obj = {};
   flattenInto(attributes, '', span.attributes ?? {});
   // Phoenix keeps the span kind beside the attributes too.
@@ -305,7 +315,7 @@ function partText(p: unknown): string {
 }
 
 /** GenAI `gen_ai.*.messages` JSON: `[{role, parts: [{type: text|tool_call|tool_call_response, …}]}]`. */
-function genAiMessages(value: unknown): ChatTurn[] {
+function genAiMessages(value: unknown, withCalls = true): ChatTurn[] {
   if (!Array.isArray(value)) return [];
   const turns: ChatTurn[] = [];
   for (const m of value) {
@@ -318,7 +328,8 @@ function genAiMessages(value: unknown): ChatTurn[] {
       for (const p of m.parts) {
         if (!isObject(p)) continue;
         anyPart = true;
-        if (p.type === 'tool_call' && typeof p.name === 'string') calls.push(toolCallFromRaw(p.name, p.arguments, typeof p.id === 'string' ? p.id : undefined));
+        if (withCalls && p.type === 'tool_call' && typeof p.name === 'string')
+          calls.push(toolCallFromRaw(p.name, p.arguments, typeof p.id === 'string' ? p.id : undefined));
         if (p.type === 'text' || p.type === 'reasoning') {
           const t = partText(p);
           if (t) text = text ? `${text}\n${t}` : t;
@@ -360,8 +371,9 @@ function legacyGenAiMessages(attributes: Obj, prefix: string): ChatTurn[] {
   });
 }
 
-function inputTurns(span: Span): ChatTurn[] {
-  const genAi = genAiMessages(jsonAttribute(span.attributes, 'gen_ai.input.messages'));
+/** `withCalls` false: the turns' text only (the question is looked for in them; their tool calls are not read). */
+function inputTurns(span: Span, withCalls: boolean): ChatTurn[] {
+  const genAi = genAiMessages(jsonAttribute(span.attributes, 'gen_ai.input.messages'), withCalls);
   if (genAi.length) return genAi;
   const oi = openInferenceMessages(span.attributes, 'llm.input_messages');
   if (oi.length) return oi;
@@ -389,30 +401,39 @@ function short(text: string, max = 400): string {
   return text.length > max ? text.slice(0, max) + '…' : text;
 }
 
-function spanMessage(span: Span, position: number): Message {
+function retrievedDocuments(attributes: Obj): string {
+  return indexed(attributes, 'retrieval.documents')
+    .map((d) => (typeof d['document.content'] === 'string' ? d['document.content'] : ''))
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+function spanMessage(span: Span, kind: SpanKind, position: number): Message {
   const a = span.attributes;
-  const kind = kindOf(span);
   if (kind === 'llm') {
     const out = outputTurns(span);
+    // One output message (the usual case) is used as it is: no joined copy of its text or its calls.
+    let content = out.length === 1 ? out[0].content : '';
+    const toolCalls = out.length === 1 ? out[0].toolCalls : [];
+    if (out.length > 1) {
+      for (const turn of out) {
+        if (turn.content) content = content ? `${content}\n${turn.content}` : turn.content;
+        toolCalls.push(...turn.toolCalls);
+      }
+    } else if (out.length === 0) content = str(a, 'output.value') ?? '';
     const message: Message = {
       position,
       role: 'assistant',
       agent: str(a, 'llm.model_name') ?? str(a, 'gen_ai.response.model') ?? str(a, 'gen_ai.request.model') ?? span.name,
-      content:
-        out
-          .map((t) => t.content)
-          .filter(Boolean)
-          .join('\n') || (out.length ? '' : (str(a, 'output.value') ?? '')),
-      toolCalls: out.flatMap((t) => t.toolCalls),
+      content,
+      toolCalls,
     };
     if (span.statusError) message.isError = true;
     return message;
   }
   if (kind === 'tool' || kind === 'retriever') {
-    const documents = indexed(a, 'retrieval.documents')
-      .map((d) => (typeof d['document.content'] === 'string' ? d['document.content'] : ''))
-      .filter(Boolean);
-    const content = str(a, 'output.value') ?? str(a, 'gen_ai.tool.call.result') ?? (documents.length ? documents.join('\n\n') : '');
+    // The retrieved documents are looked for (a walk of every attribute) only when the span has no output.
+    const content = str(a, 'output.value') ?? str(a, 'gen_ai.tool.call.result') ?? retrievedDocuments(a);
     const message: Message = { position, role: 'tool', agent: str(a, 'tool.name') ?? str(a, 'gen_ai.tool.name') ?? span.name, content, toolCalls: [] };
     const callId = str(a, 'tool_call.id') ?? str(a, 'gen_ai.tool.call.id');
     if (callId) message.toolCallId = callId;
@@ -428,24 +449,36 @@ function spanMessage(span: Span, position: number): Message {
 
 /** One trace's spans as a trajectory: one message per span, in start-time order. */
 function traceTrajectory(spans: Span[], id: string, resource: Obj): Trajectory {
-  const sorted = startOrder(spans.map((span) => span.start))?.map((i) => spans[i]) ?? spans;
-  const messages = sorted.map((span, position) => spanMessage(span, position));
-  // Tool calls an LLM span lists link to TOOL spans by id; without ids, the n-th TOOL span after a step answers its n-th call.
-  linkToolReturns(messages);
-  const firstLlm = sorted.find((s) => kindOf(s) === 'llm');
-  const root = sorted.find((s) => !s.parentId || !spans.some((o) => o.spanId === s.parentId));
-  const question = firstLlm ? inputTurns(firstLlm).find((t) => t.role === 'user' && t.content.trim())?.content : undefined;
-  const rootInput = root ? str(root.attributes, 'input.value') : undefined;
-  const rootOutput = root && kindOf(root) !== 'llm' ? str(root.attributes, 'output.value') : undefined;
-  const models = [
-    ...new Set(sorted.map((s) => str(s.attributes, 'llm.model_name') ?? str(s.attributes, 'gen_ai.request.model')).filter((m): m is string => !!m)),
-  ];
+  const starts = new Float64Array(spans.length);
+  for (let i = 0; i < spans.length; i++) starts[i] = spans[i].start;
+  const sorted = startOrder(starts)?.map((i) => spans[i]) ?? spans;
+  // One pass: each span's kind once, its message, and the trace's models and token counts.
+  const messages: Message[] = new Array(sorted.length);
+  const modelSet = new Set<string>();
+  let firstLlm: Span | undefined;
+  let rootIsLlm = false;
   let inputTokens = 0;
   let outputTokens = 0;
-  for (const s of sorted) {
+  const root = sorted.find((s) => !s.parentId || !spans.some((o) => o.spanId === s.parentId));
+  for (let position = 0; position < sorted.length; position++) {
+    const s = sorted[position];
+    const kind = kindOf(s);
+    if (kind === 'llm') {
+      firstLlm ??= s;
+      if (s === root) rootIsLlm = true;
+    }
+    messages[position] = spanMessage(s, kind, position);
+    const model = str(s.attributes, 'llm.model_name') ?? str(s.attributes, 'gen_ai.request.model');
+    if (model) modelSet.add(model);
     inputTokens += Number(s.attributes['llm.token_count.prompt'] ?? s.attributes['gen_ai.usage.input_tokens'] ?? 0) || 0;
     outputTokens += Number(s.attributes['llm.token_count.completion'] ?? s.attributes['gen_ai.usage.output_tokens'] ?? 0) || 0;
   }
+  // Tool calls an LLM span lists link to TOOL spans by id; without ids, the n-th TOOL span after a step answers its n-th call.
+  linkToolReturns(messages);
+  const question = firstLlm ? inputTurns(firstLlm, false).find((t) => t.role === 'user' && t.content.trim())?.content : undefined;
+  const rootInput = root ? str(root.attributes, 'input.value') : undefined;
+  const rootOutput = root && !rootIsLlm ? str(root.attributes, 'output.value') : undefined;
+  const models = [...modelSet];
   const metadata: Obj = { traceId: spans[0]?.traceId, spans: spans.length };
   if (root) metadata.rootSpan = root.name;
   if (models.length) metadata.models = models;
@@ -486,8 +519,7 @@ function byTrace(container: object): Map<string, SpanEntry[]> {
 }
 
 function normalize(entry: SpanEntry, source: SourceText): Span {
-  const pathOf = () => [...(source.basePath ?? []), ...entryPath(entry)];
-  return isObject(entry.raw) && 'context' in entry.raw ? spanFromFlat(entry.raw, pathOf, source) : spanFromOtlp(entry.raw, pathOf, source);
+  return isObject(entry.raw) && 'context' in entry.raw ? spanFromFlat(entry.raw, entry, source) : spanFromOtlp(entry.raw, entry, source);
 }
 
 function splitOtel(value: unknown): SplitRecord[] {

@@ -121,44 +121,68 @@ function resolveAttachment(text: string, attachments: Record<string, string> | n
   return attachments[text.slice(ATTACHMENT.length)] ?? text;
 }
 
-interface MessageParts {
-  text: string;
-  reasoning?: string;
-  serverToolCalls: ToolCall[];
+/** A content part's string field, its attachment resolved; undefined when it is not a string. */
+function partString(part: Record<string, unknown>, key: string, attachments: InspectSample['attachments']): string | undefined {
+  const v = part[key];
+  return typeof v === 'string' ? resolveAttachment(v, attachments) : undefined;
 }
 
-/** Text, reasoning and server-side tool uses of a message's content (parts other than text shown as `[image]` etc.). */
-function readContent(value: ChatMessage['content'], attachments: InspectSample['attachments']): MessageParts {
-  if (typeof value === 'string') return { text: resolveAttachment(value, attachments), serverToolCalls: [] };
-  const texts: string[] = [];
-  const reasoning: string[] = [];
-  const serverToolCalls: ToolCall[] = [];
-  for (const part of value) {
-    const p = part as Record<string, unknown>;
-    const str = (key: string) => (typeof p[key] === 'string' ? resolveAttachment(p[key], attachments) : undefined);
-    if (part.type === 'text') texts.push(str('text') ?? '');
-    else if (part.type === 'reasoning') reasoning.push(p.redacted === true ? (str('summary') ?? '[redacted reasoning]') : (str('reasoning') ?? ''));
+// The text and the reasoning of a message's content are built by concatenation, with no list or
+// result object per message: a log has tens of thousands of messages, and those short-lived
+// lists were most of what reading one allocated besides its messages.
+
+/**
+ * The text of a message's content: its text parts, and parts other than text shown as `[image]`
+ * etc., one per line; the tool uses the provider ran itself (web search, code execution) are
+ * added to `serverToolCalls`, their results to the text.
+ */
+function contentText(value: ChatMessage['content'], attachments: InspectSample['attachments'], serverToolCalls?: ToolCall[]): string {
+  if (typeof value === 'string') return resolveAttachment(value, attachments);
+  let text = '';
+  let pieces = 0;
+  for (let i = 0; i < value.length; i++) {
+    const part = value[i] as Record<string, unknown>;
+    let piece: string;
+    if (part.type === 'reasoning') continue;
+    if (part.type === 'text') piece = partString(part, 'text', attachments) ?? '';
     else if (part.type === 'tool_use') {
-      // A tool the provider ran itself (web search, code execution): its call and result are in the message.
-      const name = str('name') ?? str('tool_type') ?? 'tool_use';
-      serverToolCalls.push(toolCallFromRaw(name, p.arguments, str('id')));
-      texts.push(`[${name}] ${str('result') ?? ''}${str('error') ? ` (error: ${str('error')})` : ''}`.trim());
-    } else texts.push(`[${part.type}]`);
+      const name = partString(part, 'name', attachments) ?? partString(part, 'tool_type', attachments) ?? 'tool_use';
+      serverToolCalls?.push(toolCallFromRaw(name, part.arguments, partString(part, 'id', attachments)));
+      const error = partString(part, 'error', attachments);
+      piece = `[${name}] ${partString(part, 'result', attachments) ?? ''}${error ? ` (error: ${error})` : ''}`.trim();
+    } else piece = `[${String(part.type)}]`;
+    text = pieces++ === 0 ? piece : `${text}\n${piece}`;
   }
-  const parts: MessageParts = { text: texts.join('\n'), serverToolCalls };
-  if (reasoning.length) parts.reasoning = reasoning.join('\n');
-  return parts;
+  return text;
+}
+
+/** The reasoning parts' text, one per line (a redacted one by its summary); undefined when there are none. */
+function reasoningText(value: ChatMessage['content'], attachments: InspectSample['attachments']): string | undefined {
+  if (typeof value === 'string') return undefined;
+  let reasoning: string | undefined;
+  for (let i = 0; i < value.length; i++) {
+    const part = value[i] as Record<string, unknown>;
+    if (part.type !== 'reasoning') continue;
+    const piece =
+      part.redacted === true ? (partString(part, 'summary', attachments) ?? '[redacted reasoning]') : (partString(part, 'reasoning', attachments) ?? '');
+    reasoning = reasoning === undefined ? piece : `${reasoning}\n${piece}`;
+  }
+  return reasoning;
 }
 
 const ROLE: Record<ChatMessage['role'], Role> = { system: 'system', user: 'user', assistant: 'assistant', tool: 'tool' };
 
 function toMessages(sample: InspectSample): Message[] {
-  const messages = sample.messages.map((m, position): Message => {
-    const parts = readContent(m.content, sample.attachments);
-    const calls = (m.tool_calls ?? []).map((c) => toolCallFromRaw(c.function, c.arguments, c.id ?? undefined));
-    const toolCalls = parts.serverToolCalls.length ? [...calls, ...parts.serverToolCalls] : calls;
-    const message: Message = { position, role: ROLE[m.role], content: parts.text, toolCalls };
-    if (parts.reasoning) message.reasoning = parts.reasoning;
+  const list = sample.messages;
+  const messages: Message[] = new Array(list.length);
+  for (let position = 0; position < list.length; position++) {
+    const m = list[position];
+    const calls = m.tool_calls;
+    const toolCalls: ToolCall[] = calls?.length ? calls.map((c) => toolCallFromRaw(c.function, c.arguments, c.id ?? undefined)) : [];
+    // Server tool calls follow the message's own calls.
+    const message: Message = { position, role: ROLE[m.role], content: contentText(m.content, sample.attachments, toolCalls), toolCalls };
+    const reasoning = reasoningText(m.content, sample.attachments);
+    if (reasoning) message.reasoning = reasoning;
     if (m.role === 'tool') {
       if (typeof m.tool_call_id === 'string') message.toolCallId = m.tool_call_id;
       if (m.error) {
@@ -166,8 +190,8 @@ function toMessages(sample: InspectSample): Message[] {
         if (!message.content.trim()) message.content = `${m.error.type ?? 'error'}: ${m.error.message ?? ''}`.trim();
       }
     }
-    return message;
-  });
+    messages[position] = message;
+  }
   linkToolReturns(messages);
   return messages;
 }
@@ -177,7 +201,7 @@ function firstUserText(input: InspectSample['input'], attachments: InspectSample
   const user = input.find((m) => isObject(m) && m.role === 'user') as { content?: unknown } | undefined;
   if (!user) return undefined;
   const parsed = content.safeParse(user.content);
-  return parsed.success ? readContent(parsed.data, attachments).text : undefined;
+  return parsed.success ? contentText(parsed.data, attachments) : undefined;
 }
 
 export interface Outcome {
@@ -207,8 +231,13 @@ export function outcomeOfScoreValue(value: unknown, source: string): Outcome | u
 
 /** The first scorer's score (Inspect lists the task's primary scorer first). */
 function primaryScore(scores: InspectSample['scores']): [string, z.infer<typeof score>] | undefined {
-  const entries = Object.entries(scores ?? {});
-  return entries[0];
+  if (scores) for (const key of Object.keys(scores)) return [key, scores[key]];
+  return undefined;
+}
+
+function isEmpty(object: Record<string, unknown>): boolean {
+  for (const key in object) if (Object.prototype.hasOwnProperty.call(object, key)) return false;
+  return true;
 }
 
 /** Id of a sample record: the sample id, with `#<epoch>` when the log has several epochs. */
@@ -230,24 +259,26 @@ export function loadInspectSample(value: unknown, source: SourceText, id: string
     epoch: sample.epoch,
   };
   const dataset = isObject(spec.dataset) ? spec.dataset.name : undefined;
-  for (const [key, v] of Object.entries({
-    model: sample.output?.model ?? spec.model,
-    task: spec.task,
-    task_id: spec.task_id,
-    dataset,
-    eval_id: spec.eval_id,
-    run_id: spec.run_id,
-    log_status: context.status,
-    target: Array.isArray(target) ? target : undefined,
-    scores: sample.scores ?? undefined,
-    sample_metadata: sample.metadata && Object.keys(sample.metadata).length ? sample.metadata : undefined,
-    model_usage: (value as Record<string, unknown>).model_usage,
-    total_time: (value as Record<string, unknown>).total_time,
-    working_time: (value as Record<string, unknown>).working_time,
-    error: (value as Record<string, unknown>).error,
-    limit: (value as Record<string, unknown>).limit,
-  }))
+  const raw = value as Record<string, unknown>;
+  // Set one by one, not through a map of candidates: that map and its entries were allocated per sample.
+  const keep = (key: string, v: unknown) => {
     if (v !== undefined && v !== null) metadata[key] = v;
+  };
+  keep('model', sample.output?.model ?? spec.model);
+  keep('task', spec.task);
+  keep('task_id', spec.task_id);
+  keep('dataset', dataset);
+  keep('eval_id', spec.eval_id);
+  keep('run_id', spec.run_id);
+  keep('log_status', context.status);
+  keep('target', Array.isArray(target) ? target : undefined);
+  keep('scores', sample.scores);
+  keep('sample_metadata', sample.metadata && !isEmpty(sample.metadata) ? sample.metadata : undefined);
+  keep('model_usage', raw.model_usage);
+  keep('total_time', raw.total_time);
+  keep('working_time', raw.working_time);
+  keep('error', raw.error);
+  keep('limit', raw.limit);
   if (primary) {
     const outcome = outcomeOfScoreValue(primary[1].value, `scores.${primary[0]}.value`);
     if (outcome) metadata.outcome = outcome;

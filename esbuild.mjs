@@ -22,6 +22,7 @@ const WEBVIEW_ENTRIES = [
   ['webview/src/items/main.ts', 'dist/webview-items.js'],
   ['webview/src/report/main.ts', 'dist/webview-report.js'],
   ['webview/src/collection/main.ts', 'dist/webview-collection.js'],
+  ['webview/src/compare/main.ts', 'dist/webview-compare.js'],
 ];
 
 const common = { bundle: true, mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };

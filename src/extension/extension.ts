@@ -8,6 +8,8 @@ import { registerAuditFolder, registerAuditTrajectory, registerCancelJob } from 
 import { CollectionPanels } from './collection/collectionPanel';
 import { createCollectionStatusBarLink } from './collection/statusBarLink';
 import { registerOpenCollection } from './commands/openCollection';
+import { ComparePanels } from './compare/comparePanel';
+import { registerCompareTrajectories } from './commands/compareTrajectories';
 import { registerNextUnannotated } from './commands/nextUnannotated';
 import { registerExportRepairs } from './commands/exportRepairs';
 import { registerResumeWithRepair } from './commands/resumeWithRepair';
@@ -36,6 +38,7 @@ export interface TrajauditApi {
   itemsProvider: ItemEditorProvider;
   reports: ReportPanels;
   collections: CollectionPanels;
+  compares: ComparePanels;
 }
 
 export function activate(context: vscode.ExtensionContext): TrajauditApi {
@@ -57,10 +60,13 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
   const storage = context.storageUri ?? context.globalStorageUri;
   const collectionIndexes = storage.scheme === 'file' ? join(storage.fsPath, 'collections') : undefined;
   const collections = new CollectionPanels(context.extensionUri, log, collectionIndexes);
+  const compares = new ComparePanels(context.extensionUri, log);
   context.subscriptions.push(
     reports,
     collections,
     registerOpenCollection(collections),
+    compares,
+    registerCompareTrajectories(compares),
     registerShowCorpusStatistics(context.extensionUri, log, collectionIndexes),
     registerNextUnannotated(collections),
     createCollectionStatusBarLink(),
@@ -87,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): TrajauditApi {
   const prechecks = new PrecheckDiagnostics(log);
   context.subscriptions.push(prechecks, registerPrecheckCommand(prechecks), ...registerHarnessCommands(keys, log));
   log.info('Trajectory Auditor activated');
-  return { editorProvider, jobs, itemsProvider, reports, collections, log };
+  return { editorProvider, jobs, itemsProvider, reports, collections, compares, log };
 }
 
 export function deactivate(): void {

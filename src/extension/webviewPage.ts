@@ -4,9 +4,15 @@ import * as vscode from 'vscode';
 import { pageHtml } from './pageHtml';
 
 /** Which UI the page shows; each has its own bundle (esbuild.mjs). */
-export type WebviewView = 'trajectory' | 'items' | 'report' | 'collection';
+export type WebviewView = 'trajectory' | 'items' | 'report' | 'collection' | 'compare';
 
-const BUNDLES: Record<WebviewView, string> = { trajectory: 'webview', items: 'webview-items', report: 'webview-report', collection: 'webview-collection' };
+const BUNDLES: Record<WebviewView, string> = {
+  trajectory: 'webview',
+  items: 'webview-items',
+  report: 'webview-report',
+  collection: 'webview-collection',
+  compare: 'webview-compare',
+};
 
 /**
  * The page of every webview: strict CSP (`default-src 'none'`, scripts by nonce only, styles from

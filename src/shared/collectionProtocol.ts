@@ -60,6 +60,8 @@ export const collectionFromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('nextUnannotated'), ...viewQuery }),
   /** Stop reading files (the rows read so far stay). */
   z.object({ type: z.literal('cancel') }),
+  /** "Compare with marked" (key c): the row marked for compare (key x) against another row; the host opens the compare view. */
+  z.object({ type: z.literal('compare'), marked: text, other: text }),
   /** After each render: what the page shows (tests, diagnostics). */
   z.object({
     type: z.literal('rendered'),
@@ -80,4 +82,6 @@ export interface CollectionViewState {
   facets?: Record<string, string[]>;
   text?: string;
   scrollTop?: number;
+  /** The row marked for compare (key x). */
+  markedId?: string;
 }

@@ -99,13 +99,16 @@ const LC_ROLES: Record<string, string> = {
 const TYPE_ROLES: Record<string, string> = { human: 'user', ai: 'assistant', system: 'system', tool: 'tool', user: 'user', assistant: 'assistant' };
 
 function toolCallsOf(m: Obj): ToolCall[] {
-  if (Array.isArray(m.tool_calls))
-    return m.tool_calls.filter(isObject).flatMap((c) => {
-      if (typeof c.name === 'string') return [toolCallFromRaw(c.name, c.args ?? c.arguments, typeof c.id === 'string' ? c.id : undefined)];
-      if (isObject(c.function) && typeof c.function.name === 'string')
-        return [toolCallFromRaw(c.function.name, c.function.arguments, typeof c.id === 'string' ? c.id : undefined)];
-      return [];
-    });
+  if (Array.isArray(m.tool_calls)) {
+    const calls: ToolCall[] = [];
+    for (const c of m.tool_calls) {
+      if (!isObject(c)) continue;
+      if (typeof c.name === 'string') calls.push(toolCallFromRaw(c.name, c.args ?? c.arguments, typeof c.id === 'string' ? c.id : undefined));
+      else if (isObject(c.function) && typeof c.function.name === 'string')
+        calls.push(toolCallFromRaw(c.function.name, c.function.arguments, typeof c.id === 'string' ? c.id : undefined));
+    }
+    return calls;
+  }
   if (isObject(m.additional_kwargs)) return toolCallsOf(m.additional_kwargs);
   return [];
 }
@@ -165,6 +168,13 @@ function short(text: string, max = 400): string {
   return text.length > max ? text.slice(0, max) + '…' : text;
 }
 
+function retrievedText(outputs: Obj): string {
+  const docs = Array.isArray(outputs.documents)
+    ? outputs.documents.filter(isObject).map((d) => textOf(d.page_content ?? (isObject(d.kwargs) ? d.kwargs.page_content : '')))
+    : [];
+  return docs.length ? docs.join('\n\n') : JSON.stringify(outputs);
+}
+
 function runMessage(run: Run, position: number): Message {
   const inputs = run.inputs ?? {};
   const outputs = run.outputs ?? {};
@@ -175,12 +185,10 @@ function runMessage(run: Run, position: number): Message {
     return message;
   }
   if (run.run_type === 'tool' || run.run_type === 'retriever') {
-    const docs = Array.isArray(outputs.documents)
-      ? outputs.documents.filter(isObject).map((d) => textOf(d.page_content ?? (isObject(d.kwargs) ? d.kwargs.page_content : '')))
-      : [];
     const outputTurn = turnOf(outputs.output);
     const outputText = typeof outputs.output === 'string' ? outputs.output : outputTurn?.content;
-    const content = run.error ?? outputText ?? (docs.length ? docs.join('\n\n') : JSON.stringify(outputs));
+    // The documents are read, and the outputs written out, only for a run with neither an error nor an output.
+    const content = run.error ?? outputText ?? retrievedText(outputs);
     const message: Message = { position, role: 'tool', agent: run.name, content, toolCalls: [] };
     const callId = outputTurn?.toolCallId ?? (typeof inputs.tool_call_id === 'string' ? inputs.tool_call_id : undefined);
     if (callId) message.toolCallId = callId;
@@ -201,26 +209,25 @@ function questionOf(inputs: Obj | null | undefined): string | undefined {
   return human?.content;
 }
 
-/** The runs in start order, ties in source order (exports are mostly in order already: then nothing is copied). */
-function inStartOrder<T extends { run: Run }>(entries: T[]): T[] {
-  const starts = new Float64Array(entries.length);
-  for (let i = 0; i < entries.length; i++) starts[i] = micros(entries[i].run.start_time);
-  return startOrder(starts)?.map((i) => entries[i]) ?? entries;
-}
-
-function traceTrajectory(entries: { run: Run; line?: number }[], id: string): Trajectory {
-  const ordered = inStartOrder(entries);
-  const sorted = ordered.map((o) => o.run);
-  const messages = sorted.map((run, position) => runMessage(run, position));
+/**
+ * One trace's runs (in source order; `lines`, for JSONL, the line of each) as a trajectory, one
+ * message per run in start order, ties in source order (exports are mostly in order already:
+ * then nothing is copied).
+ */
+function traceTrajectory(runs: Run[], lines: number[] | undefined, id: string): Trajectory {
+  const starts = new Float64Array(runs.length);
+  for (let i = 0; i < runs.length; i++) starts[i] = micros(runs[i].start_time);
+  const order = startOrder(starts);
+  const sorted = order ? order.map((i) => runs[i]) : runs;
+  const messages: Message[] = new Array(sorted.length);
+  for (let position = 0; position < sorted.length; position++) messages[position] = runMessage(sorted[position], position);
   linkToolReturns(messages);
-  const runs = sorted;
-  const ids = new Set(runs.map((r) => r.id));
-  const root = sorted.find((r) => !r.parent_run_id || !ids.has(r.parent_run_id));
+  const root = rootRun(sorted);
   const firstLlm = sorted.find((r) => r.run_type === 'llm');
   const rootOutputs = root && root.run_type !== 'llm' ? (root.outputs ?? {}) : {};
   const predicted = plainText(rootOutputs.output) ?? plainText(rootOutputs.answer);
   const metadata: Obj = { runs: runs.length };
-  if (ordered.every((o) => o.line !== undefined)) metadata.runLines = ordered.map((o) => o.line);
+  if (lines) metadata.runLines = order ? order.map((i) => lines[i]) : lines;
   if (root) {
     metadata.rootRun = root.name;
     metadata.traceId = root.trace_id ?? root.id;
@@ -237,6 +244,17 @@ function traceTrajectory(entries: { run: Run; line?: number }[], id: string): Tr
   });
 }
 
+/** The first run whose parent is not in the trace (the set of the trace's run ids is built only when the first run has a parent). */
+function rootRun(sorted: Run[]): Run | undefined {
+  let ids: Set<string> | undefined;
+  for (const run of sorted) {
+    if (!run.parent_run_id) return run;
+    ids ??= new Set(sorted.map((r) => r.id));
+    if (!ids.has(run.parent_run_id)) return run;
+  }
+  return undefined;
+}
+
 // ---- containers: a tree, a flat list or JSONL of runs, grouped by trace ----
 
 interface RunEntry {
@@ -249,10 +267,14 @@ interface RunEntry {
 
 /** Runs by trace: `trace_id`, else the root run's id through the `parent_run_id` chain; first appearance order. */
 function groupByTrace(entries: RunEntry[]): Map<string, RunEntry[]> {
-  const parentOf = new Map<string, string>();
-  for (const { raw } of entries)
-    if (isObject(raw) && typeof raw.id === 'string' && typeof raw.parent_run_id === 'string') parentOf.set(raw.id, raw.parent_run_id);
+  // The parent of every run is indexed only when a run has no `trace_id` (exports nearly always carry one).
+  let parentOf: Map<string, string> | undefined;
   const rootOf = (runId: string): string => {
+    if (!parentOf) {
+      parentOf = new Map();
+      for (const { raw } of entries)
+        if (isObject(raw) && typeof raw.id === 'string' && typeof raw.parent_run_id === 'string') parentOf.set(raw.id, raw.parent_run_id);
+    }
     let current = runId;
     for (let guard = 0; parentOf.has(current) && guard < 10000; guard++) current = parentOf.get(current)!;
     return current;
@@ -305,9 +327,10 @@ function loadLangSmith(value: unknown, source: SourceText, id: string): Trajecto
   const container = ref ? ref.langsmithSource : (value as object);
   const map = groupsOf(container);
   const entries = map.get(ref ? ref.langsmithTrace : ([...map.keys()][0] ?? '')) ?? [];
-  const runs = entries.map(({ raw, path }) => ({ run: checkedRun(raw, path, source) }));
+  const runs: Run[] = new Array(entries.length);
+  for (let i = 0; i < entries.length; i++) runs[i] = checkedRun(entries[i].raw, entries[i].path, source);
   if (runs.length === 0) checkSchema(runSchema, undefined, source, 'a LangSmith run');
-  return traceTrajectory(runs, id);
+  return traceTrajectory(runs, undefined, id);
 }
 
 function detectLangSmith(value: unknown): FormatMatch | undefined {
@@ -349,12 +372,17 @@ function loadLangSmithLines(values: unknown[], lineNumbers: number[], source: So
   });
   const lineText = lineTexts(source.text);
   return [...groupByTrace(entries)].map(([trace, group]) => {
-    const runs = group.map(({ raw, path, line }) => ({
-      run: checkedRun(raw, path, { file: source.file, text: lineText(line!), lineOffset: line! - 1 }),
-      line,
-    }));
+    const runs = group.map(({ raw, path, line }) => checkedRun(raw, path, { file: source.file, text: lineText(line!), lineOffset: line! - 1 }));
     const id = trace || 'no-run-id';
-    return { id, trajectory: traceTrajectory(runs, id), line: group[0].line! };
+    return {
+      id,
+      trajectory: traceTrajectory(
+        runs,
+        group.map((entry) => entry.line!),
+        id,
+      ),
+      line: group[0].line!,
+    };
   });
 }
 

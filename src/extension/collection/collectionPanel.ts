@@ -19,6 +19,7 @@ import {
   type Unreadable,
 } from '../../shared/collectionProtocol';
 import { toolNames } from '../activeFile';
+import { COMPARE_TRAJECTORIES_COMMAND } from '../commands/compareTrajectories';
 import { REVEAL_STEP_COMMAND } from '../commands/revealStep';
 import type { Log } from '../log';
 import { webviewPage } from '../webviewPage';
@@ -78,6 +79,8 @@ export class CollectionPanel implements vscode.Disposable {
   rendered: RenderedInfo | undefined;
   /** Rows the user opened, by id (tests). */
   readonly opened: string[] = [];
+  /** Pairs of rows compared ("Compare with marked"), by id (tests). */
+  readonly compared: [string, string][] = [];
   readonly cspViolations: Omit<Extract<CollectionFromWebview, { type: 'cspViolation' }>, 'type'>[] = [];
   /** The webview's latest order and selection (its 'viewState'), for "Next unannotated". */
   private view: ViewQuery = {};
@@ -164,6 +167,8 @@ export class CollectionPanel implements vscode.Disposable {
         return true;
       case 'open':
         return this.open(message.id);
+      case 'compare':
+        return this.compare(message.marked, message.other);
       case 'cancel':
         this.reader.cancel();
         return true;
@@ -220,6 +225,19 @@ export class CollectionPanel implements vscode.Disposable {
     this.view = { ...this.view, selectedId: next.id };
     this.post({ type: 'select', id: next.id });
     return next.id;
+  }
+
+  /** "Compare with marked": the two rows' records side by side in the compare view (trajaudit.compareTrajectories). */
+  async compare(markedId: string, otherId: string): Promise<boolean> {
+    const marked = this.reader.targets.get(markedId);
+    const other = this.reader.targets.get(otherId);
+    if (!marked || !other) {
+      this.post({ type: 'status', text: `No trajectory ${marked ? otherId : markedId} in this collection.`, kind: 'error' });
+      return false;
+    }
+    const shown = await vscode.commands.executeCommand<unknown>(COMPARE_TRAJECTORIES_COMMAND, { ...marked }, { ...other });
+    if (shown) this.compared.push([markedId, otherId]);
+    return Boolean(shown);
   }
 
   /** Opens a row's trajectory (its record) in the trajectory editor, at its critical step. */

@@ -48,6 +48,8 @@ export class CollectionApp {
   private shown: CollectionRow[] = [];
   private selected = -1;
   private selectedId: string | undefined;
+  /** The row marked for compare (x), by id: c compares it with the selected row. */
+  private markedId: string | undefined;
   private query: TableQuery = {};
   private status: { text: string; kind: 'info' | 'error' } | undefined;
   private renderedFrame = 0;
@@ -63,6 +65,7 @@ export class CollectionApp {
     window.addEventListener('error', (e) => this.post({ type: 'log', level: 'error', message: `collection: ${e.message}` }));
     const saved = this.host.getState<CollectionViewState>() ?? {};
     this.selectedId = saved.selectedId;
+    this.markedId = saved.markedId;
     this.query = {
       ...(saved.sort ? { sort: saved.sort as TableQuery['sort'] } : {}),
       ...(saved.facets ? { facets: saved.facets } : {}),
@@ -261,7 +264,7 @@ export class CollectionApp {
 
   private saveState(): void {
     const state = this.stateNow();
-    this.host.setState(state);
+    this.host.setState(this.markedId === undefined ? state : { ...state, markedId: this.markedId });
     const { scrollTop: _scrollTop, ...view } = state;
     const key = JSON.stringify(view);
     if (key !== this.postedView) {
@@ -314,12 +317,42 @@ export class CollectionApp {
       PageUp: () => this.select(this.selected - page),
       Enter: () => this.openRow(this.selected),
       n: () => this.post({ type: 'nextUnannotated', ...this.viewQuery() }),
+      x: () => this.toggleMark(),
+      c: () => this.compareWithMarked(),
       '/': () => this.chrome.querySelector<HTMLInputElement>('.cv-filter')?.focus(),
     };
     const action = moves[e.key];
     if (!action) return;
     e.preventDefault();
     action();
+  }
+
+  // ---------- compare (x marks a row, c compares it with the selected one) ----------
+
+  private toggleMark(): void {
+    const row = this.shown[this.selected];
+    if (!row) return;
+    const previous = this.markedId === undefined ? -1 : this.shown.findIndex((r) => r.id === this.markedId);
+    this.markedId = this.markedId === row.id ? undefined : row.id;
+    if (previous >= 0) this.list.refreshRow(previous);
+    this.list.refreshRow(this.selected);
+    this.status = undefined;
+    this.update();
+    this.saveState();
+  }
+
+  private compareWithMarked(): void {
+    const row = this.shown[this.selected];
+    if (!row) return;
+    if (this.markedId === undefined || this.markedId === row.id) {
+      this.status = {
+        text: this.markedId === undefined ? 'Mark a row for compare first (x).' : 'Select another row to compare with the marked one.',
+        kind: 'info',
+      };
+      this.update();
+      return;
+    }
+    this.post({ type: 'compare', marked: this.markedId, other: row.id });
   }
 
   // ---------- rows (imperative, textContent only) ----------
@@ -356,6 +389,7 @@ export class CollectionApp {
     (cells[0] as HTMLElement).title = data.query ? `${data.id}\n${data.query}` : data.id;
     row.dataset.state = data.state;
     row.dataset.agreement = data.agreement ?? '';
+    row.classList.toggle('marked', data.id === this.markedId);
   }
 
   private scheduleRendered(): void {
@@ -419,7 +453,17 @@ export class CollectionApp {
             @input=${(e: Event) => this.setText((e.target as HTMLInputElement).value)}
           />
           <button type="button" class="cv-clear" ?disabled=${!filtering} @click=${() => this.clearFilters()}>Clear filters</button>
-          <span class="muted cv-keys">j/k move · Enter open · n next unannotated · / filter</span>
+          <span class="cv-compare">
+            <!-- The selection changes without a redraw of the toolbar, so neither button depends on it. -->
+            <button type="button" class="cv-mark" title="Mark the selected row for compare, or unmark it" ?disabled=${this.shown.length === 0} @click=${() => this.toggleMark()}>
+              Mark for compare (x)
+            </button>
+            <button type="button" class="cv-compare-button" ?disabled=${this.markedId === undefined} @click=${() => this.compareWithMarked()}>
+              Compare with marked (c)
+            </button>
+            ${this.markedId !== undefined ? html`<span class="cv-marked muted" title=${this.markedId}>marked: ${this.markedId}</span>` : nothing}
+          </span>
+          <span class="muted cv-keys">j/k move · Enter open · n next unannotated · x mark · c compare · / filter</span>
         </div>`,
       this.chrome,
     );

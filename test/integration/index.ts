@@ -19,6 +19,7 @@ const SUITES: ReadonlyArray<readonly [string, Loader]> = [
   ['suite/report.test.ts', () => import('./suite/report.test.js')],
   ['suite/harness.test.ts', () => import('./suite/harness.test.js')],
   ['suite/batchFolder.test.ts', () => import('./suite/batchFolder.test.js')],
+  ['suite/resumeWithRepair.test.ts', () => import('./suite/resumeWithRepair.test.js')],
 ];
 
 type MochaConstructor = typeof Mocha;

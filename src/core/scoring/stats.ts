@@ -38,6 +38,12 @@ export function quantileLinear(values: readonly number[], p: number): number | n
   return quantileSorted(sorted, p);
 }
 
+/** quantileLinear of values already in ascending order (neither copied nor sorted again). */
+export function quantileLinearSorted(sorted: readonly number[] | Float64Array, p: number): number | null {
+  // quantileSorted reads only `length` and indexes, so a typed array serves as well as an array.
+  return sorted.length === 0 ? null : quantileSorted(sorted as readonly number[], p);
+}
+
 export type Interval = [number, number];
 
 /** Wilson score interval for a proportion k/n; null when n = 0. */

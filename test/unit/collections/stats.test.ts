@@ -32,6 +32,11 @@ describe('collections: corpus statistics (trajaudit stats)', function () {
     assert.deepEqual(distribution([1, 2, 3, 4]), { mean: 2.5, p50: 2.5, p90: 3.7, max: 4 });
     assert.deepEqual(distribution([7, 2, 4]), { mean: 13 / 3, p50: 4, p90: 6.4, max: 7 });
     assert.deepEqual(distribution([]), { mean: null, p50: null, p90: null, max: null });
+    // A typed array (what the stats pass builds) reads the same; the input is not reordered.
+    const values = [9, 1, 5, 5, 0, 12];
+    assert.deepEqual(distribution(Float64Array.from(values)), distribution(values));
+    assert.deepEqual(distribution(values), { mean: 32 / 6, p50: 5, p90: 10.5, max: 12 });
+    assert.deepEqual(values, [9, 1, 5, 5, 0, 12]);
   });
 
   it('reads every trajectory under a folder, recursively, and lists the unreadable file', function () {

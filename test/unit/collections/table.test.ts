@@ -87,6 +87,40 @@ describe('collections: the collection table (sort, filters)', function () {
     assert.deepEqual(sorted, ['q', 'r0', 'r007', 'R9', 'r9b', 'r10']);
   });
 
+  it('text sort keys: a run of zeros is 0, a run longer than 16 digits stays whole', function () {
+    assert.equal(textSortKey('X000'), `x${'0'.repeat(16)}`);
+    assert.equal(textSortKey('r0042b'), `r${'0'.repeat(14)}42b`);
+    assert.equal(textSortKey('A12345678901234567'), 'a12345678901234567');
+  });
+
+  it('many rows: text and number columns in the reference order (keys compared, ties in the given order both ways)', function () {
+    const models = ['Model-10', 'model-9', null, 'MODEL-9', 'alpha'];
+    const many = Array.from({ length: 600 }, (_, i) =>
+      row(`run-${(i * 7919) % 600}.json#${i % 3}`, { model: models[i % models.length], tokens: (i * 31) % 17, humanSource: null }),
+    );
+    const reference = (column: 'id' | 'model' | 'tokens', descending: boolean): string[] => {
+      const value = (r: CollectionRow) => r[column];
+      const withValue = many.map((r, index) => ({ r, index })).filter(({ r }) => value(r) !== null);
+      const key = (r: CollectionRow) => (column === 'tokens' ? r.tokens : textSortKey(value(r) as string));
+      withValue.sort((a, b) => {
+        const [ka, kb] = [key(a.r), key(b.r)];
+        const order = ka < kb ? -1 : ka > kb ? 1 : 0;
+        return (descending ? -order : order) || a.index - b.index;
+      });
+      return [...withValue.map(({ r }) => r.id), ...many.filter((r) => value(r) === null).map((r) => r.id)];
+    };
+    for (const column of ['id', 'model', 'tokens'] as const) {
+      for (const descending of [false, true])
+        assert.deepEqual(ids(sortRows(many, { column, descending })), reference(column, descending), `${column} ${descending}`);
+    }
+    // Case-folded equal models keep their given order: model-9 and MODEL-9 interleave as given.
+    const nines = sortRows(many, { column: 'model', descending: false }).filter((r) => r.model?.toLowerCase() === 'model-9');
+    assert.deepEqual(
+      nines.map((r) => r.id),
+      many.filter((r) => r.model?.toLowerCase() === 'model-9').map((r) => r.id),
+    );
+  });
+
   it('every column sorts; an unknown column is refused by name', function () {
     for (const column of COLUMNS) assert.equal(sortRows(ROWS, { column: column.id, descending: false }).length, ROWS.length, column.id);
     assert.throws(() => sortRows(ROWS, { column: 'colour' as never, descending: false }), /unknown column "colour"; expected one of id, file/);

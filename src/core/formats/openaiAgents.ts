@@ -50,6 +50,12 @@ function plainSpan(raw: unknown): SpanItem | undefined {
   return raw as SpanItem;
 }
 
+/** What `traceItem` accepts, checked by hand for the common case. */
+function plainTrace(raw: Obj): Obj | undefined {
+  if (raw.object !== 'trace' || typeof raw.id !== 'string') return undefined;
+  return raw.workflow_name === undefined || raw.workflow_name === null || typeof raw.workflow_name === 'string' ? raw : undefined;
+}
+
 function isItem(value: unknown): value is Obj {
   return isObject(value) && (value.object === 'trace' || value.object === 'trace.span');
 }
@@ -95,14 +101,18 @@ function spanMessage(span: SpanItem, position: number): Message {
   let message: Message;
   switch (data.type) {
     case 'generation': {
-      const outputs = Array.isArray(data.output) ? data.output.filter(isObject) : [];
-      message = {
-        position,
-        role: 'assistant',
-        agent: typeof data.model === 'string' ? data.model : 'generation',
-        content: outputs.map(messageText).filter(Boolean).join('\n'),
-        toolCalls: outputs.flatMap(generationCalls),
-      };
+      // One pass over the output messages: their text, one per line, and their tool calls.
+      let content = '';
+      let toolCalls: ToolCall[] = [];
+      if (Array.isArray(data.output))
+        for (const output of data.output) {
+          if (!isObject(output)) continue;
+          const piece = messageText(output);
+          if (piece) content = content ? `${content}\n${piece}` : piece;
+          const calls = generationCalls(output);
+          if (calls.length) toolCalls = toolCalls.length ? [...toolCalls, ...calls] : calls;
+        }
+      message = { position, role: 'assistant', agent: typeof data.model === 'string' ? data.model : 'generation', content, toolCalls };
       break;
     }
     case 'response':
@@ -138,21 +148,20 @@ function spanMessage(span: SpanItem, position: number): Message {
   return message;
 }
 
-/** The function spans after a response span are its calls (see the header comment). */
-function attachResponseCalls(spans: SpanItem[], messages: Message[]): void {
+/** The function spans after a response span are its calls (see the header comment); `messages[offset + i]` is span i's. */
+function attachResponseCalls(spans: SpanItem[], messages: Message[], offset: number): void {
   let response: Message | undefined;
-  spans.forEach((span, i) => {
-    const type = (span.span_data as Obj).type;
-    if (type === 'response' || type === 'generation') response = type === 'response' ? messages[i] : undefined;
+  for (let i = 0; i < spans.length; i++) {
+    const span = spans[i];
+    const data = span.span_data as Obj;
+    const type = data.type;
+    if (type === 'response' || type === 'generation') response = type === 'response' ? messages[offset + i] : undefined;
     else if (type === 'function' && response) {
-      const data = span.span_data as Obj;
       const id = `fn:${span.id}`;
-      response.toolCalls.push(
-        toolCallFromRaw(typeof data.name === 'string' ? data.name : 'function', typeof data.input === 'string' ? data.input : data.input, id),
-      );
-      messages[i].toolCallId = id;
+      response.toolCalls.push(toolCallFromRaw(typeof data.name === 'string' ? data.name : 'function', data.input, id));
+      messages[offset + i].toolCallId = id;
     }
-  });
+  }
 }
 
 interface Entry {
@@ -170,36 +179,43 @@ function entrySource(entry: Entry, source: SourceText): SourceText {
   return { ...source, basePath: [...(source.basePath ?? []), ...(entry.base ?? []), ...(entry.index === undefined ? [] : [entry.index])] };
 }
 
+// Trace and span items are checked by hand for the common case, read in place (no wrapper per
+// item), and their messages filled into one array: an export holds tens of thousands of spans.
 function traceTrajectory(entries: Entry[], source: SourceText, id: string): Trajectory {
   const traces: Obj[] = [];
-  const spans: { span: SpanItem; index: number }[] = [];
-  entries.forEach((entry, index) => {
+  const spans: SpanItem[] = [];
+  for (const entry of entries) {
     const raw = entry.raw;
-    if (isObject(raw) && raw.object === 'trace') traces.push(checkSchema(traceItem, raw, entrySource(entry, source), 'an OpenAI Agents trace'));
-    else spans.push({ span: plainSpan(raw) ?? checkSchema(spanItem, raw, entrySource(entry, source), 'an OpenAI Agents span'), index });
-  });
+    if (isObject(raw) && raw.object === 'trace')
+      traces.push(plainTrace(raw) ?? checkSchema(traceItem, raw, entrySource(entry, source), 'an OpenAI Agents trace'));
+    else spans.push(plainSpan(raw) ?? checkSchema(spanItem, raw, entrySource(entry, source), 'an OpenAI Agents span'));
+  }
   // Millisecond start times, as Date.parse reads them (spans within one millisecond keep their order), each parsed once.
-  const order = startOrder(spans.map(({ span }) => (span.started_at ? Math.floor(isoMicros(span.started_at, 'date-parse') / 1000) : Number.NaN)));
+  const starts = new Float64Array(spans.length);
+  for (let i = 0; i < spans.length; i++) {
+    const startedAt = spans[i].started_at;
+    starts[i] = startedAt ? Math.floor(isoMicros(startedAt, 'date-parse') / 1000) : Number.NaN;
+  }
+  const order = startOrder(starts);
   if (order) {
     const reordered = order.map((i) => spans[i]);
     for (let i = 0; i < reordered.length; i++) spans[i] = reordered[i];
   }
-  const header: Message[] = traces.map((t, position) => ({
-    position,
-    role: 'system',
-    agent: 'trace',
-    content: `workflow ${text(t.workflow_name)}`.trim(),
-    toolCalls: [],
-  }));
-  const spanMessages = spans.map(({ span }, i) => spanMessage(span, header.length + i));
-  attachResponseCalls(
-    spans.map((s) => s.span),
-    spanMessages,
-  );
-  const messages = [...header, ...spanMessages];
+  const offset = traces.length;
+  const messages: Message[] = new Array(offset + spans.length);
+  for (let position = 0; position < offset; position++)
+    messages[position] = { position, role: 'system', agent: 'trace', content: `workflow ${text(traces[position].workflow_name)}`.trim(), toolCalls: [] };
+  let firstGeneration: SpanItem | undefined;
+  let agentNames: Set<unknown> | undefined;
+  for (let i = 0; i < spans.length; i++) {
+    const data = spans[i].span_data as Obj;
+    if (data.type === 'generation') firstGeneration ??= spans[i];
+    else if (data.type === 'agent') (agentNames ??= new Set()).add(data.name);
+    messages[offset + i] = spanMessage(spans[i], offset + i);
+  }
+  attachResponseCalls(spans, messages, offset);
   linkToolReturns(messages);
-  const generations = spans.filter((s) => (s.span.span_data as Obj).type === 'generation');
-  const firstInput = generations.length ? (generations[0].span.span_data as Obj).input : undefined;
+  const firstInput = firstGeneration ? (firstGeneration.span_data as Obj).input : undefined;
   const question = Array.isArray(firstInput) ? firstInput.filter(isObject).find((m) => m.role === 'user') : undefined;
   const metadata: Obj = { spans: spans.length };
   if (traces[0]) {
@@ -207,15 +223,14 @@ function traceTrajectory(entries: Entry[], source: SourceText, id: string): Traj
     if (traces[0].group_id) metadata.group_id = traces[0].group_id;
     if (traces[0].metadata) metadata.traceMetadata = traces[0].metadata;
   }
-  const agents = [...new Set(spans.filter((s) => (s.span.span_data as Obj).type === 'agent').map((s) => (s.span.span_data as Obj).name))];
-  if (agents.length) metadata.agents = agents;
+  if (agentNames) metadata.agents = [...agentNames];
   return finishTrajectory({
     format: 'openai-agents',
     id,
     messages,
     query: question ? messageText(question) || undefined : undefined,
     // A response span's text is not exported: only generation spans hold an answer.
-    inferPredictedAnswer: generations.length > 0,
+    inferPredictedAnswer: firstGeneration !== undefined,
     metadata,
   });
 }

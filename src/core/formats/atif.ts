@@ -72,8 +72,8 @@ function textOf(value: z.infer<typeof stepText> | undefined): string {
 // page into each step's content on load.
 
 /** The text shown for one observation result under its step's message. */
-function observationBlock(result: ObservationResult, functionOf: Map<string, string>): string {
-  const call = result.source_call_id ? `${functionOf.get(result.source_call_id) ?? 'call'} ${result.source_call_id}` : 'action';
+function observationBlock(result: ObservationResult, functionOf: (callId: string) => string | undefined): string {
+  const call = result.source_call_id ? `${functionOf(result.source_call_id) ?? 'call'} ${result.source_call_id}` : 'action';
   const refs = result.subagent_trajectory_ref
     ? result.subagent_trajectory_ref.map((r) => r.trajectory_path ?? r.trajectory_id ?? r.session_id).filter(Boolean)
     : [];
@@ -83,7 +83,7 @@ function observationBlock(result: ObservationResult, functionOf: Map<string, str
 }
 
 /** The observation text appended to a step's message (exactly what `write` strips again). */
-function observationText(results: ObservationResult[], functionOf: Map<string, string>): string {
+function observationText(results: ObservationResult[], functionOf: (callId: string) => string | undefined): string {
   let text = '';
   for (let i = 0; i < results.length; i++) text += '\n\n' + observationBlock(results[i], functionOf);
   return text;
@@ -188,17 +188,45 @@ function toolCallOf(c: NonNullable<AtifStep['tool_calls']>[number], extra: AtifS
   return toolCallFromRaw(c.function_name, typeof raw === 'string' ? raw : c.arguments, generated ? undefined : c.tool_call_id);
 }
 
+/**
+ * The function a call id names, for the observation lines: the latest call with that id in the
+ * steps reached so far. A result almost always answers a call of its own step, found by a scan
+ * of that step; the map of every earlier call (an entry per call of the file) is built only when
+ * a result answers a call further back.
+ */
+function functionNames(steps: AtifStep[]): { reach(position: number): void; nameOf(callId: string): string | undefined } {
+  let reached = 0;
+  let byId: Map<string, string> | undefined;
+  let indexedUpTo = 0;
+  return {
+    reach(position) {
+      reached = position;
+    },
+    nameOf(callId) {
+      const own = steps[reached].tool_calls ?? [];
+      for (let i = own.length - 1; i >= 0; i--) if (own[i].tool_call_id === callId) return own[i].function_name;
+      byId ??= new Map();
+      for (; indexedUpTo < reached; indexedUpTo++) {
+        const calls = steps[indexedUpTo].tool_calls ?? [];
+        for (let i = 0; i < calls.length; i++) byId.set(calls[i].tool_call_id, calls[i].function_name);
+      }
+      return byId.get(callId);
+    },
+  };
+}
+
 export function loadAtif(value: unknown, source: SourceText, id: string): Trajectory {
   const root = isAtifRoot(value) ? value : checkSchema(atifSchema, value, source, 'an ATIF trajectory');
-  const functionOf = new Map<string, string>();
+  const functionOf = functionNames(root.steps);
   const observations: Record<number, ObservationResult[]> = {};
+  let observationSteps = 0;
   const subagents: Record<string, unknown>[] = [];
   // What each step's agent wrote, before its observations: where an answer counts (finishTrajectory).
   const ownText: string[] = [];
   // Indexed loops, no closure per step: a large trajectory is thousands of steps.
   const messages = root.steps.map((s, position): Message => {
     const calls = s.tool_calls ?? [];
-    for (let i = 0; i < calls.length; i++) functionOf.set(calls[i].tool_call_id, calls[i].function_name);
+    functionOf.reach(position);
     const results = s.observation?.results ?? [];
     let answersCall = false;
     for (let i = 0; i < results.length; i++) {
@@ -211,8 +239,9 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
     ownText.push(text);
     // A system step holding only results that answer calls is a tool return; other system observations (context compaction, resets) stay system messages.
     const isObservationOnly = s.source === 'system' && text === '' && answersCall && calls.length === 0;
-    const toolCalls: Message['toolCalls'] = [];
-    for (let i = 0; i < calls.length; i++) toolCalls.push(toolCallOf(calls[i], s.extra));
+    // Exactly sized: an empty array grown by push reserves room for 17 calls.
+    const toolCalls: Message['toolCalls'] = new Array<Message['toolCalls'][number]>(calls.length);
+    for (let i = 0; i < calls.length; i++) toolCalls[i] = toolCallOf(calls[i], s.extra);
     const message: Message = {
       position,
       role: isObservationOnly ? 'tool' : ROLE[s.source],
@@ -222,12 +251,14 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
     if (s.source === 'system' && !isObservationOnly && text === '' && results.length) {
       message.content = resultContents(results);
       observations[position] = results;
+      observationSteps++;
     } else if (isObservationOnly) {
       const callId = results.find((r) => r.source_call_id)?.source_call_id;
       if (callId && s.extra?.generated_call_id !== true) message.toolCallId = callId;
     } else if (results.length) {
       observations[position] = results;
-      message.content += observationText(results, functionOf);
+      observationSteps++;
+      message.content += observationText(results, functionOf.nameOf);
     }
     if (s.reasoning_content) message.reasoning = s.reasoning_content;
     if (s.extra?.is_error === true) message.isError = true;
@@ -249,7 +280,7 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
       root.extra && Object.keys(root.extra).some((k) => k !== 'trajaudit')
         ? Object.fromEntries(Object.entries(root.extra).filter(([k]) => k !== 'trajaudit'))
         : undefined,
-    atif_observations: Object.keys(observations).length ? observations : undefined,
+    atif_observations: observationSteps ? observations : undefined,
     subagent_trajectories: subagents.length ? subagents : undefined,
     step_metrics: root.steps.some((s) => s.metrics) ? root.steps.map((s) => s.metrics ?? null) : undefined,
   }))
@@ -327,7 +358,7 @@ export function writeAtif(t: Trajectory): { value: unknown; lost: string[] } {
     } else {
       out.source = m.role === 'assistant' ? 'agent' : m.role;
       const results = inline[String(m.position)];
-      const suffix = results ? observationText(results, functionOf) : '';
+      const suffix = results ? observationText(results, (callId) => functionOf.get(callId)) : '';
       out.message = suffix && m.content.endsWith(suffix) ? m.content.slice(0, -suffix.length) : m.content;
       if (m.reasoning) {
         if (m.role === 'assistant') out.reasoning_content = m.reasoning;

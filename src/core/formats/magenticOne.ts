@@ -151,6 +151,13 @@ function entrySource(source: SourceText, position: number): SourceText {
   return { ...source, basePath: [...(source.basePath ?? []), position] };
 }
 
+/** The agents of the assistant messages, first seen first (indexed: a for-of before V8 optimizes it allocates per message). */
+function assistantAgents(messages: Message[]): (string | undefined)[] {
+  const agents = new Set<string | undefined>();
+  for (let i = 0; i < messages.length; i++) if (messages[i].role === 'assistant') agents.add(messages[i].agent);
+  return [...agents];
+}
+
 /** `magentic-one`: the first human/user entry is the task; every agent message is a decision step of its agent. */
 export function loadMagenticOne(value: unknown, source: SourceText, id: string): Trajectory {
   const list = Array.isArray(value)
@@ -172,9 +179,7 @@ export function loadMagenticOne(value: unknown, source: SourceText, id: string):
   });
   linkToolReturns(messages);
   const task = messages.find((m) => m.role === 'user');
-  const agentSet = new Set<string | undefined>();
-  for (const m of messages) if (m.role === 'assistant') agentSet.add(m.agent);
-  const agents = [...agentSet];
+  const agents = assistantAgents(messages);
   return finishTrajectory({
     format: 'magentic-one',
     id,
@@ -240,12 +245,11 @@ export function loadMagenticOneLines(values: unknown[], lineNumbers: number[], s
   const tokens = { prompt: 0, completion: 0 };
   const messages = values.map((value, position) => fromLogEvent(value, position, lineNumbers[position], source, tokens));
   linkToolReturns(messages);
-  const agentSet = new Set<string | undefined>();
-  for (const m of messages) if (m.role === 'assistant') agentSet.add(m.agent);
-  const metadata: Record<string, unknown> = { agents: [...agentSet], layout: 'log.jsonl' };
+  const metadata: Record<string, unknown> = { agents: assistantAgents(messages), layout: 'log.jsonl' };
   if (tokens.prompt || tokens.completion) metadata.tokens = tokens;
   let finalAnswer: Message | undefined;
-  for (const m of messages) if (m.role === 'assistant' && / \(final answer\)$/.test(m.agent ?? '')) finalAnswer = m;
+  for (let i = 0; i < messages.length; i++)
+    if (messages[i].role === 'assistant' && / \(final answer\)$/.test(messages[i].agent ?? '')) finalAnswer = messages[i];
   const trajectory = finishTrajectory({
     format: 'magentic-one',
     id: '0',

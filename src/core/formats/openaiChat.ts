@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
-import type { GoldAnnotation, Message, Role, Trajectory } from '../model/trajectory';
+import type { GoldAnnotation, Message, Role, ToolCall, Trajectory } from '../model/trajectory';
 import { extractGold, isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
@@ -45,12 +45,20 @@ const ROLE: Record<OpenAiMessage['role'], Role> = {
   function: 'tool',
 };
 
+/** A message's `tool_calls`, then its legacy `function_call`, in one array of the exact size (no closure or copy per message). */
+function openAiCallsOf(m: OpenAiMessage): ToolCall[] {
+  const listed = m.tool_calls ?? [];
+  const calls: ToolCall[] = new Array<ToolCall>(listed.length + (m.function_call ? 1 : 0));
+  for (let i = 0; i < listed.length; i++) calls[i] = toolCallFromRaw(listed[i].function.name, listed[i].function.arguments, listed[i].id ?? undefined);
+  if (m.function_call) calls[listed.length] = toolCallFromRaw(m.function_call.name, m.function_call.arguments);
+  return calls;
+}
+
 export function normalizeOpenAiMessages(raw: OpenAiMessage[]): Message[] {
   const messages = raw.map((m, position): Message => {
     const role = ROLE[m.role];
     const reasoning = m.reasoning_content ?? m.reasoning ?? undefined;
-    const calls = (m.tool_calls ?? []).map((c) => toolCallFromRaw(c.function.name, c.function.arguments, c.id ?? undefined));
-    if (m.function_call) calls.push(toolCallFromRaw(m.function_call.name, m.function_call.arguments));
+    const calls = openAiCallsOf(m);
     const message: Message = { position, role, content: partsToText(m.content), toolCalls: calls };
     if (reasoning) message.reasoning = reasoning;
     if (m.tool_call_id) message.toolCallId = m.tool_call_id;

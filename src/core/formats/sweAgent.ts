@@ -31,16 +31,23 @@ interface FencedBlock {
 export function fencedBlocks(text: string): FencedBlock[] {
   const blocks: FencedBlock[] = [];
   if (!text.includes('```')) return blocks;
-  let open: { language: string; bodyStart: number } | undefined;
-  for (const fence of text.matchAll(/^```(\S*)[ \t\r]*$/gm)) {
-    if (!open) open = { language: fence[1], bodyStart: fence.index + fence[0].length + 1 };
-    else if (fence[1] === '') {
-      blocks.push({ language: open.language, body: text.slice(open.bodyStart, Math.max(open.bodyStart, fence.index - 1)).replace(/\r$/, '') });
-      open = undefined;
+  let language: string | undefined;
+  let bodyStart = 0;
+  // exec on one shared regex, not matchAll: matchAll copies the regex and makes an iterator per text.
+  FENCE_LINE.lastIndex = 0;
+  for (let fence = FENCE_LINE.exec(text); fence !== null; fence = FENCE_LINE.exec(text)) {
+    if (language === undefined) {
+      language = fence[1];
+      bodyStart = fence.index + fence[0].length + 1;
+    } else if (fence[1] === '') {
+      blocks.push({ language, body: text.slice(bodyStart, Math.max(bodyStart, fence.index - 1)).replace(/\r$/, '') });
+      language = undefined;
     }
   }
   return blocks;
 }
+
+const FENCE_LINE = /^```(\S*)[ \t\r]*$/gm;
 
 const nullishString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
 const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
@@ -83,7 +90,11 @@ function isChatToolCall(v: unknown): boolean {
 const isCallList = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.every(isChatToolCall));
 
 function callsOf(raw: z.infer<typeof chatToolCall>[] | null | undefined): ToolCall[] {
-  return (raw ?? []).map((c) => toolCallFromRaw(c.function.name, c.function.arguments, c.id ?? undefined));
+  // A loop into an exact-size array: no closure and no second array per message.
+  const list = raw ?? [];
+  const calls = new Array<ToolCall>(list.length);
+  for (let i = 0; i < list.length; i++) calls[i] = toolCallFromRaw(list[i].function.name, list[i].function.arguments, list[i].id ?? undefined);
+  return calls;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -386,15 +397,15 @@ function miniMessageOf(m: MiniMessage, position: number): Message {
       const reasoning = (m as Obj).reasoning_content;
       if (typeof reasoning === 'string' && reasoning.trim()) message.reasoning = reasoning;
       if (message.toolCalls.length === 0) {
-        const actions = Array.isArray(extra.actions) ? extra.actions.filter(isObject) : [];
-        if (actions.length)
+        const actions = Array.isArray(extra.actions) ? extra.actions.filter(isObject) : undefined;
+        if (actions?.length)
           message.toolCalls = actions
             .filter((a) => typeof a.command === 'string')
             .map((a) => commandCall(a.command as string, pickString(a, ['tool_call_id'])));
         else {
           // mini-swe-agent runs a response's command only when it holds exactly one action block.
-          const blocks = fencedBlocks(content).filter((b) => MINI_ACTION_LANGUAGES.has(b.language));
-          if (blocks.length === 1) message.toolCalls = [commandCall(blocks[0].body)];
+          const action = onlyActionBlock(content);
+          if (action !== undefined) message.toolCalls = [commandCall(action)];
         }
       }
       return message;
@@ -414,6 +425,19 @@ function miniMessageOf(m: MiniMessage, position: number): Message {
     default:
       return { position, role: 'system', content, toolCalls: [] };
   }
+}
+
+/** The body of a text's action block when it holds exactly one (in any other case mini-swe-agent runs nothing). */
+function onlyActionBlock(content: string): string | undefined {
+  let body: string | undefined;
+  let count = 0;
+  const blocks = fencedBlocks(content);
+  for (let i = 0; i < blocks.length; i++) {
+    if (!MINI_ACTION_LANGUAGES.has(blocks[i].language)) continue;
+    body = blocks[i].body;
+    count++;
+  }
+  return count === 1 ? body : undefined;
 }
 
 function miniMessages(raw: MiniMessage[]): Message[] {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
-import type { Message, Trajectory } from '../model/trajectory';
+import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { isObject, pickString } from './fields';
 import { finishTrajectory } from './finish';
 import { openAiMessagesSchema, normalizeOpenAiMessages } from './openaiChat';
@@ -106,18 +106,26 @@ const TAU2_ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 /** `openAiMessagesSchema` (src/core/formats/openaiChat.ts) by hand. */
 function plainOpenAiMessages(list: unknown): list is z.infer<typeof openAiMessagesSchema> {
   if (!Array.isArray(list)) return false;
-  for (const m of list) {
+  // Indexed loops: a for-of before V8 optimizes it allocates an iterator result per element.
+  for (let i = 0; i < list.length; i++) {
+    const m: unknown = list[i];
     if (!isObject(m) || typeof m.role !== 'string' || !OPENAI_ROLES.has(m.role)) return false;
     const content = m.content;
     if (!(content === undefined || content === null || typeof content === 'string' || Array.isArray(content))) return false;
     if (Array.isArray(content))
-      for (const part of content) if (!(typeof part === 'string' || (isObject(part) && optionalString(part.type) && optionalString(part.text)))) return false;
+      for (let p = 0; p < content.length; p++) {
+        const part: unknown = content[p];
+        if (!(typeof part === 'string' || (isObject(part) && optionalString(part.type) && optionalString(part.text)))) return false;
+      }
     if (!nullishString(m.reasoning_content) || !nullishString(m.reasoning) || !nullishString(m.tool_call_id) || !nullishString(m.name)) return false;
     const calls = m.tool_calls;
     if (calls !== undefined && calls !== null) {
       if (!Array.isArray(calls)) return false;
-      for (const c of calls)
-        if (!isObject(c) || !nullishString(c.id) || !nullishString(c.type) || !isObject(c.function) || typeof c.function.name !== 'string') return false;
+      for (let c = 0; c < calls.length; c++) {
+        const call: unknown = calls[c];
+        if (!isObject(call) || !nullishString(call.id) || !nullishString(call.type) || !isObject(call.function) || typeof call.function.name !== 'string')
+          return false;
+      }
     }
     const call = m.function_call;
     if (!(call === undefined || call === null || (isObject(call) && typeof call.name === 'string'))) return false;
@@ -128,7 +136,8 @@ function plainOpenAiMessages(list: unknown): list is z.infer<typeof openAiMessag
 /** `z.array(tau2Message)` by hand. */
 function plainTau2Messages(list: unknown): list is z.infer<typeof tau2Message>[] {
   if (!Array.isArray(list)) return false;
-  for (const m of list) {
+  for (let i = 0; i < list.length; i++) {
+    const m: unknown = list[i];
     if (!isObject(m) || typeof m.role !== 'string' || !TAU2_ROLES.has(m.role)) return false;
     if (!nullishString(m.content) || !nullishString(m.id) || !nullishString(m.requestor)) return false;
     if (!(m.error === undefined || m.error === null || typeof m.error === 'boolean')) return false;
@@ -136,10 +145,21 @@ function plainTau2Messages(list: unknown): list is z.infer<typeof tau2Message>[]
     const calls = m.tool_calls;
     if (calls !== undefined && calls !== null) {
       if (!Array.isArray(calls)) return false;
-      for (const c of calls) if (!isObject(c) || typeof c.name !== 'string' || !nullishString(c.id) || !nullishString(c.requestor)) return false;
+      for (let c = 0; c < calls.length; c++) {
+        const call: unknown = calls[c];
+        if (!isObject(call) || typeof call.name !== 'string' || !nullishString(call.id) || !nullishString(call.requestor)) return false;
+      }
     }
   }
   return true;
+}
+
+/** A τ² message's calls in an exact-size array (no closure and no second array per message). */
+function tau2CallsOf(listed: z.infer<typeof tau2Message>['tool_calls']): ToolCall[] {
+  const list = listed ?? [];
+  const calls = new Array<ToolCall>(list.length);
+  for (let i = 0; i < list.length; i++) calls[i] = toolCallFromRaw(list[i].name, list[i].arguments, list[i].id ?? undefined);
+  return calls;
 }
 
 function tau2Messages(raw: z.infer<typeof tau2Message>[]): Message[] {
@@ -148,7 +168,7 @@ function tau2Messages(raw: z.infer<typeof tau2Message>[]): Message[] {
       position,
       role: m.role,
       content: m.content ?? '',
-      toolCalls: (m.tool_calls ?? []).map((c) => toolCallFromRaw(c.name, c.arguments, c.id ?? undefined)),
+      toolCalls: tau2CallsOf(m.tool_calls),
     };
     if (m.role === 'tool') {
       if (m.id) message.toolCallId = m.id;
@@ -159,7 +179,7 @@ function tau2Messages(raw: z.infer<typeof tau2Message>[]): Message[] {
   });
   linkToolReturns(messages);
   // The simulated user calls tools of its own (τ² telecom); those returns answer no agent step.
-  for (const message of messages) if (message.role === 'tool' && message.agent === 'user') delete message.issuedBy;
+  for (let i = 0; i < messages.length; i++) if (messages[i].role === 'tool' && messages[i].agent === 'user') delete messages[i].issuedBy;
   return messages;
 }
 

@@ -79,8 +79,8 @@ export function loadBytes(bytes: Uint8Array, displayName: string, options: Pick<
 
 export function loadText(text: string, displayName: string, options: Pick<LoadOptions, 'format'> = {}): LoadedFile {
   const forced = forcedReader(options.format, displayName);
-  const first = text.trimStart()[0];
-  if (!forced && first !== '{' && first !== '[' && first !== '"' && !/^[-\d]/.test(first ?? '') && looksLikeCsv(text)) {
+  const first = firstNonSpace(text);
+  if (!forced && first !== '{' && first !== '[' && first !== '"' && !/^[-\d]/.test(first) && looksLikeCsv(text)) {
     return loadCsv(text, displayName);
   }
   let value: unknown;
@@ -92,6 +92,16 @@ export function loadText(text: string, displayName: string, options: Pick<LoadOp
   }
   checkNesting(value, text, displayName);
   return forced ? loadForcedValue(forced, value, text, displayName) : loadJsonValue(value, text, displayName);
+}
+
+// The white space String#trimStart removes (\s is the same set).
+const WHITE_SPACE = /\s/;
+
+/** The first character that is not white space ('' for none), without a trimmed copy of a large text. */
+function firstNonSpace(text: string): string {
+  let i = 0;
+  while (i < text.length && WHITE_SPACE.test(text[i])) i++;
+  return i < text.length ? text[i] : '';
 }
 
 function looksLikeCsv(text: string): boolean {

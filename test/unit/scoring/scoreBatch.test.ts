@@ -145,6 +145,24 @@ describe('trajaudit score --batch (model judges through the batch APIs)', functi
     assert.equal(server.batchSubmissions[1].customIds.length, 1);
   });
 
+  it('a second judge model in batch mode is asked for every item, and --json compares the two judges', async () => {
+    const dir = nuggetsRun(6);
+    server.reset().script(scriptedJudge());
+    assert.equal((await runCli(['score', dir, '--batch', '--poll-seconds', '0', ...modelArgs('judge-a')])).code, 0);
+    const second = await runCli(['score', dir, '--batch', '--poll-seconds', '0', '--json', ...modelArgs('judge-b')]);
+    assert.equal(second.code, 0, second.err);
+    assert.deepEqual(
+      server.batchSubmissions.map((b) => b.customIds.length),
+      [6, 6],
+    );
+    const rows = (JSON.parse(second.out) as { judge_agreement: { judge_a: string; judge_b: string; agreement: number }[] }).judge_agreement;
+    assert.deepEqual(
+      rows.map((r) => [r.judge_a, r.judge_b, r.agreement]),
+      [['openai:judge-a:nugget-coverage/v1', 'openai:judge-b:nugget-coverage/v1', 1]],
+      'the same script for both: full agreement',
+    );
+  });
+
   it('--detach submits and exits; a rerun collects without resubmitting and the next rerun submits the re-ask', async () => {
     const dir = nuggetsRun(8);
     server.reset().script(scriptedJudge('question 3')).batchOutcome({ pollsUntilDone: 1 });

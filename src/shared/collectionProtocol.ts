@@ -6,6 +6,7 @@
 // the host looks the file and record up.
 import { z } from 'zod';
 import type { Unreadable } from '../core/collections/collect';
+import type { AnnotatorProgress } from '../core/collections/queue';
 import type { CollectionRow } from '../core/collections/rows';
 
 export type { CollectionRow } from '../core/collections/rows';
@@ -29,6 +30,20 @@ export interface CollectionInfo {
   kind: string;
 }
 
+/** The annotation queue for the header (issue 16 item 6): the trajaudit.collection.* settings and the assignment file. */
+export interface CollectionQueue {
+  /** Whose annotations count (trajaudit.collection.annotator); null: anyone's. */
+  annotator: string | null;
+  /** Blind mode: the audit columns of rows the annotator has not saved are hidden (the host sends them without). */
+  blind: boolean;
+  /** The assignment file as the user named it (trajaudit.collection.assignmentsFile); absent without one. */
+  assignmentsFile?: string;
+  /** Each annotator's annotated / assigned rows, in the file's order; absent when there is no file or it cannot be read. */
+  progress?: AnnotatorProgress[];
+  /** Why the assignment file could not be read: one line naming it. */
+  problem?: string;
+}
+
 /** Host → webview. */
 export type CollectionToWebview =
   /** The whole state: sent on every `ready` (a hidden webview is torn down and comes back). */
@@ -37,7 +52,9 @@ export type CollectionToWebview =
   | { type: 'rows'; rows: CollectionRow[]; unreadable: Unreadable[]; progress: CollectionProgress }
   | { type: 'status'; text: string; kind: 'info' | 'error' }
   /** Select this row and scroll to it ("Next unannotated"). */
-  | { type: 'select'; id: string };
+  | { type: 'select'; id: string }
+  /** The queue's settings and progress: after `init`, when a row is read again (an annotation saved) and when a setting changes. */
+  | { type: 'queue'; queue: CollectionQueue };
 
 const text = z.string().max(10_000);
 
@@ -62,6 +79,8 @@ export const collectionFromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancel') }),
   /** "Compare with marked" (key c): the row marked for compare (key x) against another row; the host opens the compare view. */
   z.object({ type: z.literal('compare'), marked: text, other: text }),
+  /** Export… : the rows the table shows (its filters, in its order) or all rows, with their annotations and audits; the host asks where. */
+  z.object({ type: z.literal('export'), format: z.enum(['csv', 'parquet']), scope: z.enum(['shown', 'all']), ...viewQuery }),
   /** After each render: what the page shows (tests, diagnostics). */
   z.object({
     type: z.literal('rendered'),

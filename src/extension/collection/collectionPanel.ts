@@ -4,9 +4,10 @@
 // hidden webview down), and opens a row's trajectory in the trajectory editor at its critical
 // step with trajaudit.revealStep. The webview's messages are parsed with the protocol's schema.
 import { existsSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { nextUnannotated } from '../../core/collections/queue';
+import { blindExport, companionFiles, rowsWithSidecars, writeExportFiles, type ExportKind } from '../../core/collections/exportFiles';
+import { annotatorProgress, blindRow, nextUnannotated, type Assignments } from '../../core/collections/queue';
 import type { CollectionRow } from '../../core/collections/rows';
 import { queryRows, type FacetId, type TableQuery } from '../../core/collections/table';
 import { MANIFEST_FILE } from '../../core/runs/manifest';
@@ -15,6 +16,7 @@ import {
   type CollectionFromWebview,
   type CollectionInfo,
   type CollectionProgress,
+  type CollectionQueue,
   type CollectionToWebview,
   type Unreadable,
 } from '../../shared/collectionProtocol';
@@ -23,7 +25,8 @@ import { COMPARE_TRAJECTORIES_COMMAND } from '../commands/compareTrajectories';
 import { REVEAL_STEP_COMMAND } from '../commands/revealStep';
 import type { Log } from '../log';
 import { webviewPage } from '../webviewPage';
-import { RowReader } from './rowReader';
+import { QUEUE_SECTION, loadAssignments, readQueueSettings, type QueueSettings } from './queueSettings';
+import { RowReader, readFileRows, type FileRows } from './rowReader';
 
 export const COLLECTION_VIEW_TYPE = 'trajaudit.collection';
 
@@ -86,6 +89,12 @@ export class CollectionPanel implements vscode.Disposable {
   private view: ViewQuery = {};
   /** Resolves when every file has been read (or reading was cancelled). */
   readonly finished: Promise<CollectionProgress>;
+  /** The queue settings (trajaudit.collection.*) and the assignment file they name. */
+  private queueSettings: QueueSettings = { annotator: null, blind: false };
+  private assignments: { assignments: Assignments } | { problem: string } | undefined;
+  private assignmentsWatcher: vscode.Disposable | undefined;
+  /** Exports written (tests). */
+  readonly exported: { format: ExportKind; scope: 'shown' | 'all'; files: string[]; rows: number }[] = [];
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -114,6 +123,16 @@ export class CollectionPanel implements vscode.Disposable {
       display: (p) => vscode.workspace.asRelativePath(p),
       onRows: (rows, unreadable, progress) => this.add(rows, unreadable, progress),
     });
+    this.loadQueue();
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration(QUEUE_SECTION)) return;
+        this.loadQueue();
+        // Blind mode or the annotator changed which rows show their audits: the whole table again.
+        this.sendInit();
+      }),
+      this.watchSidecars(),
+    );
     this.finished = this.reader.read().catch((error: unknown) => {
       const message = `Could not read the collection ${title}: ${error instanceof Error ? error.message : String(error)}`;
       this.log.error(message);
@@ -139,7 +158,100 @@ export class CollectionPanel implements vscode.Disposable {
     this.unreadable.push(...unreadable);
     this.progress = progress;
     if (progress.finished) this.log.info(`collection ${this.info.title}: ${this.rows.length} trajectories, ${this.unreadable.length} unreadable`);
-    this.post({ type: 'rows', rows, unreadable, progress });
+    this.post({ type: 'rows', rows: this.visible(rows), unreadable, progress });
+    this.postQueue();
+  }
+
+  // ---- the annotation queue: settings, blind mode, progress ----
+
+  /** Rows as the view may show them: in blind mode without the audits of rows the annotator has not saved (queue.ts, blindRow). */
+  private visible(rows: readonly CollectionRow[]): CollectionRow[] {
+    const { blind, annotator } = this.queueSettings;
+    return blind ? rows.map((row) => blindRow(row, blind, annotator)) : rows.slice();
+  }
+
+  private loadQueue(): void {
+    this.queueSettings = readQueueSettings(this.path);
+    this.assignmentsWatcher?.dispose();
+    this.assignmentsWatcher = undefined;
+    const file = this.queueSettings.assignmentsFile;
+    this.assignments = file ? loadAssignments(file) : undefined;
+    if (this.assignments && 'problem' in this.assignments) this.log.error(`collection ${this.info.title}: ${this.assignments.problem}`);
+    if (file) {
+      // The file edited (or created) while the view is open: progress over the new lists.
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dirname(file.path), basename(file.path)));
+      const reload = () => {
+        this.assignments = loadAssignments(file);
+        this.postQueue();
+      };
+      watcher.onDidChange(reload);
+      watcher.onDidCreate(reload);
+      watcher.onDidDelete(reload);
+      this.assignmentsWatcher = watcher;
+    }
+  }
+
+  /** The header's queue state: the settings and each annotator's progress over the rows read so far. */
+  get queue(): CollectionQueue {
+    const { annotator, blind, assignmentsFile } = this.queueSettings;
+    const loaded = this.assignments;
+    return {
+      annotator,
+      blind,
+      ...(assignmentsFile ? { assignmentsFile: assignmentsFile.shown } : {}),
+      ...(loaded && 'assignments' in loaded ? { progress: annotatorProgress(this.rows, loaded.assignments) } : {}),
+      ...(loaded && 'problem' in loaded ? { problem: loaded.problem } : {}),
+    };
+  }
+
+  private postQueue(): void {
+    this.post({ type: 'queue', queue: this.queue });
+  }
+
+  private sendInit(): void {
+    this.post({ type: 'init', info: this.info, rows: this.visible(this.rows), unreadable: this.unreadable, progress: this.progress });
+    this.postQueue();
+  }
+
+  /** Sidecars saved (an annotation, an audit) while the view is open: their trajectory's rows are read again. */
+  private watchSidecars(): vscode.Disposable {
+    const isFolder = existsSync(this.path) && statSync(this.path).isDirectory();
+    const pattern = isFolder
+      ? new vscode.RelativePattern(this.path, '**/*.audit.json')
+      : new vscode.RelativePattern(dirname(this.path), `${basename(this.path)}.audit.json`);
+    const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+    const changed = (uri: vscode.Uri) => this.rereadFile(uri.fsPath.slice(0, -'.audit.json'.length));
+    watcher.onDidChange(changed);
+    watcher.onDidCreate(changed);
+    watcher.onDidDelete(changed);
+    return watcher;
+  }
+
+  /** Reads one trajectory file's rows again (its sidecar changed) and sends them, replacing the old ones by id. */
+  rereadFile(file: string): CollectionRow[] {
+    if (this.disposed || ![...this.reader.targets.values()].some((t) => t.file === file)) return [];
+    let read: FileRows;
+    try {
+      read = readFileRows(file, file === this.path, { names: toolNames(), display: (p) => vscode.workspace.asRelativePath(p) });
+    } catch (error) {
+      this.log.error(`collection ${this.info.title}: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
+    for (const u of read.unreadable) this.log.error(`collection ${this.info.title}: ${u.file}: ${u.message}`);
+    const rows = read.rows.map(({ row, target }) => {
+      this.reader.targets.set(row.id, target);
+      return row;
+    });
+    for (const row of rows) {
+      const at = this.rowIndex.get(row.id);
+      if (at === undefined) {
+        this.rowIndex.set(row.id, this.rows.length);
+        this.rows.push(row);
+      } else this.rows[at] = row;
+    }
+    this.post({ type: 'rows', rows: this.visible(rows), unreadable: [], progress: this.progress });
+    this.postQueue();
+    return rows;
   }
 
   private post(message: CollectionToWebview): void {
@@ -163,7 +275,7 @@ export class CollectionPanel implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         this.ready = true;
-        this.post({ type: 'init', info: this.info, rows: this.rows, unreadable: this.unreadable, progress: this.progress });
+        this.sendInit();
         return true;
       case 'open':
         return this.open(message.id);
@@ -172,6 +284,11 @@ export class CollectionPanel implements vscode.Disposable {
       case 'cancel':
         this.reader.cancel();
         return true;
+      case 'export': {
+        const { type: _type, format, scope, ...view } = message;
+        this.view = view;
+        return this.exportRows(format, scope);
+      }
       case 'viewState': {
         const { type: _type, ...view } = message;
         this.view = view;
@@ -209,15 +326,14 @@ export class CollectionPanel implements vscode.Disposable {
    * (its sort and filters, wrapping around); says so when every shown row is annotated.
    */
   selectNextUnannotated(): string | undefined {
-    let shown: CollectionRow[];
-    try {
-      shown = queryRows(this.rows, tableQuery(this.view));
-    } catch (error) {
-      // A saved view state from another version can name a column or facet that no longer exists.
-      this.log.error(`collection: ${error instanceof Error ? error.message : String(error)}`);
-      shown = this.rows.slice();
-    }
-    const next = nextUnannotated(shown, this.view.selectedId ?? null);
+    const shown = this.shownRows();
+    const { annotator } = this.queueSettings;
+    const loaded = this.assignments;
+    // With an annotator and an assignment file, their queue is the rows assigned to them.
+    const next = nextUnannotated(shown, this.view.selectedId ?? null, {
+      annotator,
+      ...(loaded && 'assignments' in loaded ? { assignments: loaded.assignments } : {}),
+    });
     if (!next) {
       this.post({ type: 'status', text: 'Every trajectory shown is annotated.', kind: 'info' });
       return undefined;
@@ -225,6 +341,77 @@ export class CollectionPanel implements vscode.Disposable {
     this.view = { ...this.view, selectedId: next.id };
     this.post({ type: 'select', id: next.id });
     return next.id;
+  }
+
+  /** The rows in the table's order and filters, as the view shows them (blind mode sorts on what it shows). */
+  private shownRows(): CollectionRow[] {
+    try {
+      return queryRows(this.visible(this.rows), tableQuery(this.view));
+    } catch (error) {
+      // A saved view state from another version can name a column or facet that no longer exists.
+      this.log.error(`collection: ${error instanceof Error ? error.message : String(error)}`);
+      return this.visible(this.rows);
+    }
+  }
+
+  /**
+   * Export… : the rows the table shows (`shown`, in its order) or every row read, as CSV or
+   * Parquet through core's exportFiles (the CLI's writer): the rows file where the user says (a
+   * save dialog unless `target` is given), the annotations and audits beside it. In blind mode
+   * what the view hides stays out. Failures are one line in the view and a notification.
+   */
+  async exportRows(format: ExportKind, scope: 'shown' | 'all', target?: vscode.Uri): Promise<string[] | undefined> {
+    try {
+      const ids = scope === 'all' ? undefined : new Set(this.shownRows().map((r) => r.id));
+      const rows = ids ? this.shownRows().map((r) => this.rows[this.rowIndex.get(r.id)!]) : this.rows.slice();
+      const uri = target ?? (await this.askExportTarget(format, rows.length, scope));
+      if (!uri) return undefined;
+      if (uri.scheme !== 'file') throw new Error(`Exports are written to local files; ${uri.toString()} is not one.`);
+      const { annotations, audits } = companionFiles(uri.fsPath, format);
+      if (!target) {
+        const replaced = [annotations, audits].filter((f) => existsSync(f));
+        if (replaced.length) {
+          const replace = 'Replace';
+          const choice = await vscode.window.showWarningMessage(
+            `The export writes its annotations and audits beside the rows: replace ${replaced.map((f) => basename(f)).join(' and ')}?`,
+            { modal: true },
+            replace,
+          );
+          if (choice !== replace) return undefined;
+        }
+      }
+      const { blind, annotator } = this.queueSettings;
+      const withSidecars = rowsWithSidecars(rows, (row) => this.reader.targets.get(row.id)?.file ?? row.file);
+      const shown = blindExport(withSidecars, blind, annotator);
+      const written = writeExportFiles(shown.rows, shown.withSidecars, format, uri.fsPath);
+      const files = [written.rows, written.annotations, written.audits];
+      this.exported.push({ format, scope, files, rows: written.counts.rows });
+      const name = (f: string) => vscode.workspace.asRelativePath(f);
+      const which = scope === 'all' ? 'every row' : 'the rows shown';
+      const partial = this.progress.finished ? '' : ` (read so far: ${this.progress.done} of ${this.progress.total} files)`;
+      const hidden = blind ? ' Blind mode: audits of rows not yet annotated are left out.' : '';
+      const text = `Exported ${which}: ${written.counts.rows} rows to ${name(written.rows)}${partial}, ${written.counts.annotations} annotations to ${name(written.annotations)}, ${written.counts.audits} audits to ${name(written.audits)}.${hidden}`;
+      this.post({ type: 'status', text, kind: 'info' });
+      this.log.info(`collection ${this.info.title}: ${text}`);
+      return files;
+    } catch (error) {
+      const text = `Export failed: ${error instanceof Error ? error.message : String(error)}`;
+      this.log.error(`collection ${this.info.title}: ${text}`);
+      this.post({ type: 'status', text, kind: 'error' });
+      void vscode.window.showErrorMessage(text);
+      return undefined;
+    }
+  }
+
+  private askExportTarget(format: ExportKind, rows: number, scope: 'shown' | 'all'): Thenable<vscode.Uri | undefined> {
+    const folder = existsSync(this.path) && statSync(this.path).isDirectory() ? this.path : dirname(this.path);
+    const stem = this.info.title.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'collection';
+    return vscode.window.showSaveDialog({
+      title: `Export ${rows} ${scope === 'all' ? 'rows (all)' : 'rows (as shown)'} as ${format === 'csv' ? 'CSV' : 'Parquet'}; annotations and audits are written beside`,
+      defaultUri: vscode.Uri.file(join(folder, `${stem}.rows.${format}`)),
+      filters: format === 'csv' ? { CSV: ['csv'] } : { Parquet: ['parquet'] },
+      saveLabel: 'Export',
+    });
   }
 
   /** "Compare with marked": the two rows' records side by side in the compare view (trajaudit.compareTrajectories). */
@@ -258,6 +445,7 @@ export class CollectionPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.reader.cancel();
+    this.assignmentsWatcher?.dispose();
     for (const d of this.disposables) d.dispose();
     this.panel.dispose();
     this.disposeEmitter.fire();

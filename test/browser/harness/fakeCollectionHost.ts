@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { nextUnannotated } from '../../../src/core/collections/queue';
+import { annotatorProgress, blindRow, nextUnannotated, type Assignments } from '../../../src/core/collections/queue';
 import { queryRows, type FacetId, type TableQuery } from '../../../src/core/collections/table';
 import type { FileRows } from '../../../src/extension/collection/rowReader';
 import {
@@ -32,6 +32,8 @@ export interface CollectionHostOptions {
   initialRows?: number;
   /** The progress sent with `init` (default: every file read). */
   progress?: CollectionProgress;
+  /** The trajaudit.collection.* settings the host would read: whose annotations count, blind mode, the assignment file's lists. */
+  queue?: { annotator: string | null; blind: boolean; assignments?: Assignments; assignmentsFile?: string };
 }
 
 type Posted<T extends CollectionFromWebview['type']> = Extract<CollectionFromWebview, { type: T }>;
@@ -54,7 +56,8 @@ export class FakeCollectionHost {
   }
 
   static async attach(page: Page, options: CollectionHostOptions = {}): Promise<FakeCollectionHost> {
-    const host = new FakeCollectionHost(page, collectionFixtureRows(), options);
+    // A copy: saveAnnotation replaces rows, and the fixture's rows are shared by every test in the worker.
+    const host = new FakeCollectionHost(page, collectionFixtureRows().slice(), options);
     await page.exposeFunction(POST_BINDING, (message: unknown) => host.receive(message));
     return host;
   }
@@ -91,11 +94,54 @@ export class FakeCollectionHost {
       this.send({
         type: 'init',
         info: { title: COLLECTION_FIXTURE_FILE, kind: 'JSONL' },
-        rows: this.rows.slice(0, this.sentRows),
+        rows: this.visible(this.rows.slice(0, this.sentRows)),
         unreadable: [],
         progress: this.options.progress ?? { done: 1, total: 1, finished: true },
       });
+      this.sendQueue();
     }
+  }
+
+  /** As collectionPanel.ts sends rows: in blind mode without the audits of rows the annotator has not saved. */
+  private visible(rows: CollectionRow[]): CollectionRow[] {
+    const queue = this.options.queue;
+    return queue?.blind ? rows.map((r) => blindRow(r, true, queue.annotator)) : rows;
+  }
+
+  /** The header's queue state, with each annotator's progress over the rows sent (core's annotatorProgress). */
+  private sendQueue(): Promise<void> | undefined {
+    const queue = this.options.queue;
+    if (!queue) return undefined;
+    const { assignments, assignmentsFile, ...settings } = queue;
+    return this.send({
+      type: 'queue',
+      queue: {
+        ...settings,
+        ...(assignmentsFile ? { assignmentsFile } : {}),
+        ...(assignments ? { progress: annotatorProgress(this.rows.slice(0, this.sentRows), assignments) } : {}),
+      },
+    });
+  }
+
+  /**
+   * `annotator` saves an annotation of row `id`: as the host does when the sidecar changes, the
+   * row is read again (here: marked annotated) and sent with the queue's new progress.
+   */
+  async saveAnnotation(id: string, annotator: string): Promise<CollectionRow> {
+    const at = this.rows.findIndex((r) => r.id === id);
+    const before = this.rows[at];
+    const saved: CollectionRow = {
+      ...before,
+      human: { criticalStep: 1, rootCause: 'unsupported_answer', toleranceSpan: null },
+      humanSource: 'annotation',
+      annotator,
+      annotated: true,
+      state: before.audited ? 'annotated+audited' : 'annotated',
+    };
+    this.rows[at] = saved;
+    await this.send({ type: 'rows', rows: this.visible([saved]), unreadable: [], progress: this.options.progress ?? { done: 1, total: 1, finished: true } });
+    await this.sendQueue();
+    return saved;
   }
 
   /** Sends the next `count` rows with `progress`, as the host's reader does while it reads. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { filterRows, sortRows } from '../../../src/core/collections/table';
 import { COLLECTION_ROWS, HOSTILE_RECORD } from '../harness/collectionFixtures';
-import { FakeCollectionHost, type CollectionHostOptions } from '../harness/fakeCollectionHost';
+import { FakeCollectionHost, collectionFixtureRows, type CollectionHostOptions } from '../harness/fakeCollectionHost';
 import type { HarnessWindow } from '../harness/pageGlobals';
 import { editorShotsDir, harnessUrl } from '../harness/paths';
 import type { Theme } from '../harness/server';
@@ -231,9 +231,109 @@ test.describe('collection view', () => {
     expect(await page.locator('.cv img, .cv script, .cv a[href], .cv iframe, .cv svg').count()).toBe(0);
   });
 
+  test('Export…: CSV or Parquet, the rows shown (with the table’s filters) or all; the host’s answer in the header', async ({ openCollection }) => {
+    const { page, host } = await openCollection();
+    await page.locator('.cv-filter').fill('tartu');
+    const shown = filterRows(host.rows, { text: 'tartu' }).length;
+    await expect(page.locator('.cv-shown')).toHaveText(`${shown.toLocaleString('en-US')} of 10,000 trajectories`);
+    await expect(page.locator('.cv-export-scope option')).toHaveText([`rows shown (${shown.toLocaleString('en-US')})`, 'all rows (10,000)']);
+    await page.locator('.cv-export-button').click();
+    await expect.poll(() => host.postedOf('export').length).toBe(1);
+    expect(host.postedOf('export')[0]).toMatchObject({ type: 'export', format: 'csv', scope: 'shown', text: 'tartu' });
+
+    await page.locator('.cv-col[data-column="tokens"]').click();
+    await page.locator('.cv-export-format').selectOption('parquet');
+    await page.locator('.cv-export-scope').selectOption('all');
+    await page.locator('.cv-export-button').click();
+    await expect.poll(() => host.postedOf('export').length).toBe(2);
+    expect(host.postedOf('export')[1]).toMatchObject({ format: 'parquet', scope: 'all', text: 'tartu', sort: { column: 'tokens', descending: true } });
+
+    // The host writes and answers in one line (here: a folder it cannot write).
+    const failure = 'Export failed: Could not write /read-only/collection.rows.parquet: EACCES; expected a writable folder';
+    await host.send({ type: 'status', text: failure, kind: 'error' });
+    await expect(page.locator('.cv-status.error')).toHaveText(failure);
+  });
+
+  test('header: each annotator’s annotated / assigned rows of the assignment file, updated when an annotation is saved', async ({ openCollection }) => {
+    const rows = collectionFixtureRows();
+    const mine = rows.slice(0, 30);
+    const { page, host } = await openCollection({
+      queue: {
+        annotator: 'ann-1',
+        blind: false,
+        assignmentsFile: 'assignments.json',
+        // ann-1: thirty row ids; ann-2: the whole file by its name (every record).
+        assignments: { annotators: { 'ann-1': mine.map((r) => r.id), 'ann-2': [rows[0].file] } },
+      },
+    });
+    // By hand: of records 0–29, ann-1 annotated 1, 15 and 29 (i % 7 == 1, odd i).
+    expect(mine.filter((r) => r.annotator === 'ann-1').map((r) => r.record)).toEqual(['run-00001', 'run-00015', 'run-00029']);
+    const ann2 = rows.filter((r) => r.annotator === 'ann-2').length.toLocaleString('en-US');
+    await expect(page.locator('.cv-assignee')).toHaveText(['ann-1 3/30', `ann-2 ${ann2}/10,000`]);
+    await expect(page.locator('.cv-assignee.me')).toHaveText('ann-1 3/30');
+    await expect(page.locator('.cv-assignments')).toHaveAttribute('title', 'assignments.json');
+
+    const next = mine.find((r) => !r.annotated)!;
+    await host.saveAnnotation(next.id, 'ann-1');
+    await expect(page.locator('.cv-assignee.me')).toHaveText('ann-1 4/30');
+    await expect(page.locator('.cv-annotated')).toHaveText(/^annotated /);
+    await page.locator('.cv-filter').fill(next.record);
+    await expect(page.locator(`.cv-row[data-id="${next.id}"]`)).toHaveAttribute('data-state', next.audited ? 'annotated+audited' : 'annotated');
+
+    // An assignment file the host could not read is one line in the header.
+    const problem = 'Assignment file not read: assignments.json at $.annotators.ann-1[0]: expected a row id';
+    await host.send({ type: 'queue', queue: { annotator: 'ann-1', blind: false, assignmentsFile: 'assignments.json', problem } });
+    await expect(page.locator('.cv-queue-problem')).toHaveText(problem);
+    await expect(page.locator('.cv-assignee')).toHaveCount(0);
+  });
+
+  test('blind mode: audit step, root cause and agreement read "hidden" until the annotator has saved the row', async ({ openCollection }) => {
+    const { page, host } = await openCollection({ queue: { annotator: 'ann-1', blind: true } });
+    await expect(page.locator('.cv-blind')).toHaveText('Blind: audits hidden until ann-1 has saved');
+    // run-00002: audited, not annotated; run-00057: audited and annotated by ann-1.
+    const hidden = host.rows.find((r) => r.record === 'run-00002')!;
+    const open = host.rows.find((r) => r.record === 'run-00057')!;
+    expect([hidden.audited, hidden.annotated, open.audited, open.annotator]).toEqual([true, false, true, 'ann-1']);
+    const cells = (id: string) => page.locator(`.cv-row[data-id="${id}"] .cv-cell`);
+    const auditCells = async (id: string) => [
+      await cells(id).nth(16).textContent(),
+      await cells(id).nth(17).textContent(),
+      await cells(id).nth(18).textContent(),
+    ];
+
+    await page.locator('.cv-filter').fill('run-00002');
+    await expect(page.locator(`.cv-row[data-id="${hidden.id}"]`)).toBeVisible();
+    expect(await auditCells(hidden.id)).toEqual(['hidden', 'hidden', 'hidden']);
+    await expect(page.locator(`.cv-row[data-id="${hidden.id}"] .cv-cell.audit-hidden`)).toHaveCount(3);
+    // Nor does the audit's root cause reach the facets: only ann-1's audited rows are counted there.
+    const visibleAudits = host.rows.filter((r) => r.audited && r.annotator === 'ann-1');
+    await page.locator('.cv-filter').fill('');
+    const auditFacetTotal = await page
+      .locator('.cv-facet[data-facet="auditRootCause"] .cv-facet-value')
+      .evaluateAll((labels) =>
+        labels
+          .filter((l) => l.querySelector('.cv-facet-name')?.getAttribute('title') !== '(none)')
+          .reduce((sum, l) => sum + Number(l.querySelector('.cv-facet-count')!.textContent!.replace(/,/g, '')), 0),
+      );
+    expect(auditFacetTotal).toBe(visibleAudits.length);
+
+    await page.locator('.cv-filter').fill('run-00057');
+    await expect(page.locator(`.cv-row[data-id="${open.id}"]`)).toBeVisible();
+    expect((await auditCells(open.id))[0]).toBe(String(open.audit!.criticalStep));
+    await expect(page.locator(`.cv-row[data-id="${open.id}"] .cv-cell.audit-hidden`)).toHaveCount(0);
+
+    // ann-1 saves run-00002: the host sends it again with its audit.
+    await host.saveAnnotation(hidden.id, 'ann-1');
+    await page.locator('.cv-filter').fill('run-00002');
+    await expect.poll(() => cells(hidden.id).nth(16).textContent()).toBe(String(hidden.audit!.criticalStep));
+    await expect(page.locator(`.cv-row[data-id="${hidden.id}"] .cv-cell.audit-hidden`)).toHaveCount(0);
+  });
+
   for (const theme of ['light', 'dark'] as const) {
     test(`screenshot: ${theme}`, async ({ openCollection }) => {
-      const { page } = await openCollection({ theme });
+      const rows = collectionFixtureRows();
+      const assignments = { annotators: { 'ann-1': rows.slice(0, 400).map((r) => r.id), 'ann-2': rows.slice(400, 800).map((r) => r.id) } };
+      const { page } = await openCollection({ theme, queue: { annotator: 'ann-1', blind: true, assignments, assignmentsFile: 'assignments.json' } });
       await page.locator('.cv-col[data-column="messages"]').click();
       await page.locator('.cv-facet[data-facet="state"] label', { hasText: 'annotated' }).first().locator('input').check();
       await page.locator('.cv-scroller').focus();

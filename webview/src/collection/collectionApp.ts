@@ -14,6 +14,7 @@ import type {
   CollectionFromWebview,
   CollectionInfo,
   CollectionProgress,
+  CollectionQueue,
   CollectionRow,
   CollectionToWebview,
   CollectionViewState,
@@ -52,6 +53,10 @@ export class CollectionApp {
   private markedId: string | undefined;
   private query: TableQuery = {};
   private status: { text: string; kind: 'info' | 'error' } | undefined;
+  /** The annotation queue's settings and progress (the host's 'queue'). */
+  private queue: CollectionQueue | undefined;
+  private exportFormat: 'csv' | 'parquet' = 'csv';
+  private exportScope: 'shown' | 'all' = 'shown';
   private renderedFrame = 0;
   private restoredScroll: number | undefined;
   /** Bumped whenever rows arrive, so cached facet counts are recomputed. */
@@ -168,6 +173,12 @@ export class CollectionApp {
         if (index >= 0) this.select(index);
         break;
       }
+      case 'queue':
+        this.queue = msg.queue;
+        this.update();
+        // Blind mode marks the rows whose audits are hidden.
+        this.list.refreshMounted();
+        break;
       default:
         assertNever(msg);
     }
@@ -390,6 +401,14 @@ export class CollectionApp {
     row.dataset.state = data.state;
     row.dataset.agreement = data.agreement ?? '';
     row.classList.toggle('marked', data.id === this.markedId);
+    // Blind mode: the host sent this audited row without its audit (not yet annotated by the annotator).
+    const hidden = Boolean(this.queue?.blind) && data.audited && data.audit === null;
+    row.classList.toggle('audits-hidden', hidden);
+    for (const i of BLIND_COLUMNS) {
+      const cell = cells[i] as HTMLElement;
+      cell.classList.toggle('audit-hidden', hidden);
+      if (hidden && cell.textContent !== 'hidden') cell.textContent = 'hidden';
+    }
   }
 
   private scheduleRendered(): void {
@@ -441,6 +460,7 @@ export class CollectionApp {
               </details>`
               : nothing
           }
+          ${this.renderQueue()}
           ${this.status ? html`<p class="cv-status ${this.status.kind}">${this.status.text}</p>` : nothing}
         </header>
         <div class="cv-toolbar">
@@ -453,6 +473,35 @@ export class CollectionApp {
             @input=${(e: Event) => this.setText((e.target as HTMLInputElement).value)}
           />
           <button type="button" class="cv-clear" ?disabled=${!filtering} @click=${() => this.clearFilters()}>Clear filters</button>
+          <span class="cv-export">
+            <select
+              class="cv-export-format"
+              aria-label="Export format"
+              .value=${this.exportFormat}
+              @change=${(e: Event) => (this.exportFormat = (e.target as HTMLSelectElement).value === 'parquet' ? 'parquet' : 'csv')}
+            >
+              <option value="csv">CSV</option>
+              <option value="parquet">Parquet</option>
+            </select>
+            <select
+              class="cv-export-scope"
+              aria-label="Rows to export"
+              .value=${this.exportScope}
+              @change=${(e: Event) => (this.exportScope = (e.target as HTMLSelectElement).value === 'all' ? 'all' : 'shown')}
+            >
+              <option value="shown">rows shown (${count(this.shown.length)})</option>
+              <option value="all">all rows (${count(this.all.length)})</option>
+            </select>
+            <button
+              type="button"
+              class="cv-export-button"
+              title="Write the rows, with their annotations and audits beside them, as CSV or Parquet"
+              ?disabled=${this.all.length === 0}
+              @click=${() => this.post({ type: 'export', format: this.exportFormat, scope: this.exportScope, ...this.viewQuery() })}
+            >
+              Export…
+            </button>
+          </span>
           <span class="cv-compare">
             <!-- The selection changes without a redraw of the toolbar, so neither button depends on it. -->
             <button type="button" class="cv-mark" title="Mark the selected row for compare, or unmark it" ?disabled=${this.shown.length === 0} @click=${() => this.toggleMark()}>
@@ -491,6 +540,39 @@ export class CollectionApp {
     this.renderFacets();
   }
 
+  /** Blind mode and each annotator's progress over the assignment file (the annotator's own first in bold). */
+  private renderQueue() {
+    const queue = this.queue;
+    if (!queue || (!queue.blind && !queue.progress && !queue.problem)) return nothing;
+    const me = queue.annotator;
+    return html`<p class="cv-queue">
+      ${
+        queue.blind
+          ? html`<span class="cv-blind" title="trajaudit.collection.blind: audits, their root causes and agreement stay hidden until the row is annotated"
+              >Blind: audits hidden until ${me ?? 'annotated'}${me ? ' has saved' : ''}</span
+            >`
+          : nothing
+      }
+      ${
+        queue.progress
+          ? html`<span class="cv-assignments" title=${queue.assignmentsFile ?? ''}
+              >Assigned:
+              ${queue.progress.map(
+                (p) =>
+                  html`<span
+                    class="cv-assignee ${p.annotator === me ? 'me' : ''}"
+                    data-annotator=${p.annotator}
+                    title=${assigneeTitle(p)}
+                    >${p.annotator} ${count(p.annotated)}/${count(p.assigned)}</span
+                  >`,
+              )}</span
+            >`
+          : nothing
+      }
+      ${queue.problem ? html`<span class="cv-queue-problem">${queue.problem}</span>` : nothing}
+    </p>`;
+  }
+
   private renderFacets(): void {
     // Counts change with the rows and the filters, not with the sort.
     const key = JSON.stringify([this.query.facets ?? {}, this.query.text ?? '']);
@@ -522,6 +604,18 @@ export class CollectionApp {
       this.facetsPane,
     );
   }
+}
+
+/** The columns blind mode hides (their cells read "hidden"). */
+const BLIND_COLUMNS = DISPLAY_COLUMNS.flatMap((c, i) =>
+  c.column.id === 'auditStep' || c.column.id === 'auditRootCause' || c.column.id === 'agreement' ? [i] : [],
+);
+
+function assigneeTitle(p: NonNullable<CollectionQueue['progress']>[number]): string {
+  const parts = [`${p.annotator}: ${p.annotated} of ${p.assigned} assigned rows annotated`];
+  if (p.annotatedByOthers) parts.push(`${p.annotatedByOthers} annotated by someone else`);
+  if (p.missing.length) parts.push(`not in the collection: ${p.missing.join(', ')}`);
+  return parts.join('; ');
 }
 
 /** Root causes read by their Appendix A names; other facet values as they are. */

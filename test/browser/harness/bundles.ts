@@ -20,6 +20,7 @@ export async function buildBundles(buildDir: string): Promise<void> {
     build({ ...common, entryPoints: [join(root, 'webview/src/editor/main.ts')], outfile: join(buildDir, 'editor.js') }),
     build({ ...common, entryPoints: [join(root, 'webview/src/items/main.ts')], outfile: join(buildDir, 'items.js') }),
     build({ ...common, entryPoints: [join(root, 'webview/src/collection/main.ts')], outfile: join(buildDir, 'collection.js') }),
+    build({ ...common, entryPoints: [join(root, 'webview/src/compare/main.ts')], outfile: join(buildDir, 'compare.js') }),
     build({ ...common, entryPoints: [join(__dirname, 'pageHost.ts')], outfile: join(buildDir, 'page-host.js') }),
   ]);
 }

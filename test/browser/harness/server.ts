@@ -5,6 +5,7 @@
 //   /editor/?theme=dark   the trajectory editor (bundle of webview/src/editor/main.ts)
 //   /items/?theme=light   the benchmark-item views (bundle of webview/src/items/main.ts)
 //   /collection/?theme=dark   the collection view (bundle of webview/src/collection/main.ts)
+//   /compare/?theme=dark   the compare view (bundle of webview/src/compare/main.ts)
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -21,6 +22,7 @@ const VIEWS = {
   editor: { view: 'trajectory', title: 'Trajectory Auditor — editor (browser test)' },
   items: { view: 'items', title: 'Trajectory Auditor — item view (browser test)' },
   collection: { view: 'collection', title: 'Trajectory Auditor — collection (browser test)' },
+  compare: { view: 'compare', title: 'Trajectory Auditor — compare (browser test)' },
 } as const;
 
 export interface HarnessServer {
@@ -37,7 +39,7 @@ export async function startHarnessServer(buildDir: string, port = 0): Promise<Ha
       res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
       res.end(body);
     };
-    const view = /^\/(editor|items|collection)\/?$/.exec(url.pathname)?.[1] as keyof typeof VIEWS | undefined;
+    const view = /^\/(editor|items|collection|compare)\/?$/.exec(url.pathname)?.[1] as keyof typeof VIEWS | undefined;
     if (view) {
       const nonce = randomBytes(16).toString('base64');
       const theme = (THEMES as readonly string[]).includes(url.searchParams.get('theme') ?? '') ? url.searchParams.get('theme') : 'dark';

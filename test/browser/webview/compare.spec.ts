@@ -1,0 +1,246 @@
+// The compare view in Chromium against the fake host (test/browser/harness/fakeCompareHost.ts),
+// whose view model is core buildCompareView over real trajectories: the alignment's rows on both
+// sides with the first divergence marked, each side's human label and newest audit in its header,
+// `d` and the button jump to the divergence, synchronized scrolling both ways with aligned rows
+// level, Enter and double-click open a side's step, hostile text stays text; no CSP violation;
+// screenshots in light and dark (test-artifacts/webview/compare-*.png).
+import { join } from 'node:path';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { collectFile } from '../../../src/core/collections/collect';
+import type { CompareSideInput } from '../../../src/core/collections/compareView';
+import { loadText } from '../../../src/core/load/loadFile';
+import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
+import { FakeCompareHost } from '../harness/fakeCompareHost';
+import type { HarnessWindow } from '../harness/pageGlobals';
+import { editorShotsDir, harnessUrl, repoRoot } from '../harness/paths';
+import type { Theme } from '../harness/server';
+
+const FIXTURES = join(repoRoot, 'test/fixtures/collections/compare');
+
+function fixtureSide(name: string, record: string): CompareSideInput {
+  const found = collectFile(join(FIXTURES, name)).trajectories.find((t) => t.record === record);
+  if (!found) throw new Error(`${name} has no record ${record}`);
+  return { ...found, file: name };
+}
+
+type Step = { tool: string; args: Record<string, unknown> } | { reply: string };
+
+/** An OpenAI-chat run read by the product's reader: the question at 0, each step, a tool step followed by its return. */
+function run(file: string, query: string, steps: Step[]): CompareSideInput {
+  const messages: unknown[] = [{ role: 'user', content: query }];
+  steps.forEach((step, k) => {
+    if ('reply' in step) messages.push({ role: 'assistant', content: step.reply });
+    else {
+      messages.push({
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: `c${k}`, type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }],
+      });
+      messages.push({ role: 'tool', tool_call_id: `c${k}`, content: `result of step ${k}` });
+    }
+  });
+  const record = loadText(JSON.stringify({ query, trajectory: messages }), file).records[0];
+  if (!isTrajectoryRecord(record)) throw new Error('not a trajectory');
+  return { file, record: '0', trajectory: record.trajectory };
+}
+
+const LONG_QUERY = 'Which bridges cross the Ljubljanica?';
+/** Searches of different numbers are not similar ({bridge, 3} against {bridge, 4}: Jaccard 1/3), so the alignment has one answer. */
+const search = (k: number): Step => ({ tool: 'search', args: { query: `bridge ${k}` } });
+/** 60 searches; b has an extra visit after the 20th and its 41st search in other words, so the runs part at row 20. */
+function longPair(): [CompareSideInput, CompareSideInput] {
+  const a = Array.from({ length: 60 }, (_, k) => search(k));
+  const b = a.slice();
+  b[40] = { tool: 'search', args: { query: 'population of Slovenia in 2020' } };
+  b.splice(20, 0, { tool: 'visit', args: { url: 'https://example.org/extra' } });
+  return [run('long-a.json', LONG_QUERY, a), run('long-b.json', LONG_QUERY, b)];
+}
+
+interface ComparePage {
+  page: Page;
+  context: BrowserContext;
+  host: FakeCompareHost;
+}
+
+const test = base.extend<{ openCompare: (a: CompareSideInput, b: CompareSideInput, theme?: Theme) => Promise<ComparePage> }>({
+  openCompare: async ({ browser }, use) => {
+    const problems: string[] = [];
+    const opened: ComparePage[] = [];
+    await use(async (a, b, theme = 'dark') => {
+      const context = await browser.newContext({ viewport: { width: 1300, height: 800 } });
+      const page = await context.newPage();
+      page.on('dialog', (d) => {
+        problems.push(`dialog: ${d.message()}`);
+        void d.dismiss();
+      });
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+      });
+      const host = await FakeCompareHost.attach(page, a, b);
+      await page.goto(`${harnessUrl()}/compare/?theme=${theme}`);
+      await page.locator('.cmp-pane[data-side="b"] .cmp-row').first().waitFor({ timeout: 30_000 });
+      await expect.poll(() => host.postedOf('rendered').length).toBeGreaterThan(0);
+      const entry = { page, context, host };
+      opened.push(entry);
+      return entry;
+    });
+    for (const { page, context, host } of opened) {
+      if (!page.isClosed()) {
+        const csp = await page.evaluate(() => (window as unknown as HarnessWindow).__cspViolations).catch(() => []);
+        problems.push(...csp.map((v) => `CSP violation: ${JSON.stringify(v)}`));
+        const pwned = await page.evaluate(() => (window as unknown as HarnessWindow).__pwned).catch(() => undefined);
+        if (pwned !== undefined) problems.push('hostile fixture content ran');
+      }
+      problems.push(...host.errorLogs.map((m) => `webview logged an error: ${m}`));
+      problems.push(...host.invalid.map((m) => `message outside the protocol: ${JSON.stringify(m)}`));
+      await context.close();
+    }
+    expect(problems, 'page errors, console errors, CSP violations, dialogs, protocol errors').toEqual([]);
+  },
+});
+
+/** Each row of a pane: its position (empty for a gap) and classes. */
+function paneRows(page: Page, side: 'a' | 'b') {
+  return page.locator(`.cmp-pane[data-side="${side}"] .cmp-row`).evaluateAll((rows) =>
+    rows.map((r) => ({
+      position: (r as HTMLElement).dataset.position ?? '',
+      firstDivergence: r.classList.contains('first-divergence'),
+      start: r.classList.contains('divergence-start'),
+      kind: ['aligned', 'a-only', 'b-only'].find((k) => r.classList.contains(k)) ?? '',
+    })),
+  );
+}
+
+/** The index of the row at the top of a pane, as a user sees it: the first row whose bottom is below the pane's top edge. */
+function topRow(page: Page, side: 'a' | 'b'): Promise<number> {
+  return page.evaluate((s) => {
+    const pane = document.querySelector(`.cmp-pane[data-side="${s}"]`) as HTMLElement;
+    const edge = pane.getBoundingClientRect().top + 1;
+    const rows = [...pane.querySelectorAll<HTMLElement>('.cmp-row')];
+    return rows.findIndex((r) => r.getBoundingClientRect().bottom > edge);
+  }, side);
+}
+
+function scrollPaneToRow(page: Page, side: 'a' | 'b', row: number): Promise<void> {
+  return page.evaluate(
+    ([s, i]) => {
+      const pane = document.querySelector(`.cmp-pane[data-side="${s}"]`) as HTMLElement;
+      const target = pane.querySelectorAll<HTMLElement>('.cmp-row')[i as number];
+      pane.scrollTop = target.offsetTop;
+    },
+    [side, row] as const,
+  );
+}
+
+test.describe('compare view', () => {
+  for (const theme of ['light', 'dark'] as Theme[]) {
+    test(`${theme}: the alignment's rows on both sides, the first divergence marked, labels in the headers`, async ({ openCompare }) => {
+      const { page, host } = await openCompare(fixtureSide('before.traj.json', '0'), fixtureSide('after.jsonl', 'run-1'), theme);
+      // By hand (test/unit/collections/compareView.test.ts): the searches align, then a's answer, then b's visit and answer.
+      const expectedKinds = ['aligned', 'a-only', 'b-only', 'b-only'];
+      const a = await paneRows(page, 'a');
+      const b = await paneRows(page, 'b');
+      expect(a.map((r) => r.position)).toEqual(['1', '3', '', '']);
+      expect(b.map((r) => r.position)).toEqual(['1', '', '3', '5']);
+      for (const rows of [a, b]) {
+        expect(rows.map((r) => r.kind)).toEqual(expectedKinds);
+        expect(rows.map((r) => r.firstDivergence)).toEqual([false, true, true, true]);
+        expect(rows.map((r) => r.start)).toEqual([false, true, false, false]);
+      }
+      await expect(page.locator('.cmp-aligned')).toHaveText('1 of 4 rows aligned');
+      await expect(page.locator('.cmp-divergence')).toHaveText('First divergence: a 3, b 3');
+      await expect(page.locator('.cmp-query')).toHaveText('Which river flows through Ljubljana?');
+      const head = (side: 'a' | 'b', part: string) => page.locator(`.cmp-side[data-side="${side}"] .cmp-${part}`);
+      await expect(head('a', 'file-name')).toHaveText('before.traj.json#0');
+      await expect(head('a', 'human')).toHaveText('Human (ann-1): critical step 3 · Candidate Mismanagement');
+      await expect(head('a', 'audit')).toHaveText('Audit searchauditor (gpt-test): critical step 3 · Unsupported Answer · newest of 2');
+      await expect(head('b', 'file-name')).toHaveText('after.jsonl#run-1');
+      await expect(head('b', 'human')).toHaveText('No human annotation');
+      await expect(head('b', 'audit')).toHaveText('Not audited');
+      // a's answer step carries both critical badges; the step text and its return are shown.
+      const answer = page.locator('.cmp-pane[data-side="a"] .cmp-row[data-position="3"]');
+      await expect(answer.locator('.cmp-badge')).toHaveText(['human critical', 'audit critical', 'final answer']);
+      await expect(page.locator('.cmp-pane[data-side="b"] .cmp-row[data-position="3"] .cmp-text')).toHaveText(
+        'visit({"url": "https://example.org/ljubljanica"})',
+      );
+      await expect(page.locator('.cmp-pane[data-side="b"] .cmp-row[data-position="3"] .cmp-result')).toHaveText(
+        '→ The Ljubljanica flows through the centre of Ljubljana.',
+      );
+      expect(host.postedOf('rendered').at(-1)).toEqual({ type: 'rendered', rows: 4 });
+      await page.screenshot({ path: join(editorShotsDir, `compare-${theme}.png`) });
+    });
+  }
+
+  test('synchronized scrolling: scrolling either side brings the other to the aligned row; pairs sit level', async ({ openCompare }) => {
+    const { page, host } = await openCompare(...longPair());
+    const rows = host.view.rows.length;
+    // 60 searches + b's extra visit; the 41st searches differ: 59 pairs, 3 unpaired steps.
+    expect(rows).toBe(62);
+    await expect(page.locator('.cmp-pane[data-side="a"] .cmp-row')).toHaveCount(rows);
+    await expect(page.locator('.cmp-pane[data-side="b"] .cmp-row')).toHaveCount(rows);
+    // Every pair is as tall on both sides.
+    const heights = await page.evaluate(() =>
+      ['a', 'b'].map((s) => [...document.querySelectorAll<HTMLElement>(`.cmp-pane[data-side="${s}"] .cmp-row`)].map((r) => r.offsetHeight)),
+    );
+    expect(heights[0]).toEqual(heights[1]);
+
+    await scrollPaneToRow(page, 'a', 30);
+    await expect.poll(() => topRow(page, 'a')).toBe(30);
+    await expect.poll(() => topRow(page, 'b')).toBe(30);
+    // The other way: b scrolled, a follows.
+    await scrollPaneToRow(page, 'b', 12);
+    await expect.poll(() => topRow(page, 'b')).toBe(12);
+    await expect.poll(() => topRow(page, 'a')).toBe(12);
+    // By the wheel, as a user scrolls: b follows a.
+    await page.locator('.cmp-pane[data-side="a"]').hover();
+    await page.mouse.wheel(0, 900);
+    await expect.poll(() => topRow(page, 'a')).toBeGreaterThan(12);
+    const after = await topRow(page, 'a');
+    await expect.poll(() => topRow(page, 'b')).toBe(after);
+  });
+
+  test('d and the button jump to the first divergence on both sides; j/k move; Enter and double-click open a side’s step', async ({ openCompare }) => {
+    const { page, host } = await openCompare(...longPair());
+    const divergence = host.view.firstDivergenceRow;
+    expect(divergence).toBe(20);
+    await page.keyboard.press('d');
+    const selected = (side: 'a' | 'b') => page.locator(`.cmp-pane[data-side="${side}"] .cmp-row.selected`);
+    await expect(selected('a')).toHaveAttribute('data-row', '20');
+    await expect(selected('b')).toHaveAttribute('data-row', '20');
+    await expect.poll(() => topRow(page, 'a')).toBe(20);
+    await expect.poll(() => topRow(page, 'b')).toBe(20);
+    // a's side of row 20 is a gap (b's extra visit); b's is the visit at position 41.
+    await expect(selected('a').locator('.cmp-gap')).toHaveText('no aligned step — the runs part here');
+    await expect(selected('b')).toHaveAttribute('data-position', '41');
+
+    await page.keyboard.press('g');
+    await expect.poll(() => topRow(page, 'a')).toBe(0);
+    await page.locator('.cmp-jump').click();
+    await expect.poll(() => topRow(page, 'b')).toBe(20);
+
+    await page.keyboard.press('j');
+    await expect(selected('a')).toHaveAttribute('data-row', '21');
+    await page.keyboard.press('k');
+    await page.keyboard.press('k');
+    await expect(selected('b')).toHaveAttribute('data-row', '19');
+    // Enter opens the focused side's step (a), or the other side's where a has a gap.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => host.postedOf('open')).toEqual([{ type: 'open', side: 'a', position: 39 }]);
+    await page.locator('.cmp-pane[data-side="b"] .cmp-row[data-position="41"]').dblclick();
+    await expect.poll(() => host.postedOf('open').at(-1)).toEqual({ type: 'open', side: 'b', position: 41 });
+  });
+
+  test('hostile text in steps, returns, queries and file names stays text', async ({ openCompare }) => {
+    const markup = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    const a = run(`<b>a</b>.json`, `<i>query</i> ${markup}`, [{ tool: 'search', args: { query: markup } }, { reply: `<answer>${markup}</answer>` }]);
+    const b = run('b.json', 'another <u>query</u>', [{ tool: 'search', args: { query: '<svg onload="window.__pwned=3">' } }]);
+    const { page } = await openCompare(a, b);
+    await expect(page.locator('.cmp-pane[data-side="a"] .cmp-row[data-position="1"] .cmp-text')).toHaveText(`search(${JSON.stringify({ query: markup })})`);
+    await expect(page.locator('.cmp-side[data-side="a"] .cmp-file-name')).toHaveText('<b>a</b>.json#0');
+    await expect(page.locator('.cmp-query')).toContainText('<i>query</i>');
+    await expect(page.locator('.cmp-side[data-side="a"] .cmp-answer-text')).toHaveText(markup);
+    const injected = await page.evaluate(() => document.querySelectorAll('.cmp img, .cmp script, .cmp svg, .cmp b, .cmp i, .cmp u').length);
+    expect(injected).toBe(0);
+  });
+});

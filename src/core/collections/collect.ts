@@ -40,11 +40,13 @@ function isCompanionFile(name: string): boolean {
   return name.endsWith('.audit.json') || name.endsWith('.gold_nuggets.jsonl') || name === MANIFEST_FILE || KNOWN_RUN_FILES.has(name) || name.endsWith('.lock');
 }
 
-function walk(folder: string, out: string[]): void {
-  for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+function walk(folder: string, out: string[], listings?: Map<string, ReadonlySet<string>>): void {
+  const entries = readdirSync(folder, { withFileTypes: true });
+  listings?.set(folder, new Set(entries.map((entry) => entry.name)));
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.name.startsWith('.') || SKIP_DIRS.has(entry.name)) continue;
     const path = join(folder, entry.name);
-    if (entry.isDirectory()) walk(path, out);
+    if (entry.isDirectory()) walk(path, out, listings);
     else if (entry.isFile() && TRAJECTORY_FILE.test(entry.name) && !isCompanionFile(entry.name)) out.push(path);
   }
 }
@@ -59,8 +61,12 @@ export interface CollectOptions {
   format?: TrajectoryFormat;
 }
 
-/** The files a collection reads: folders walked recursively in name order, files as given; paths that cannot be read are listed. */
-export function collectionFiles(paths: readonly string[]): { files: string[]; unreadable: Unreadable[] } {
+/**
+ * The files a collection reads: folders walked recursively in name order, files as given; paths
+ * that cannot be read are listed. `listings`, when given, receives every name in each walked
+ * folder (the collection index tells from it which sidecars exist without a look-up per file).
+ */
+export function collectionFiles(paths: readonly string[], listings?: Map<string, ReadonlySet<string>>): { files: string[]; unreadable: Unreadable[] } {
   const files: string[] = [];
   const unreadable: Unreadable[] = [];
   for (const path of paths) {
@@ -71,7 +77,7 @@ export function collectionFiles(paths: readonly string[]): { files: string[]; un
       unreadable.push({ file: path, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})` });
       continue;
     }
-    if (isFolder) walk(path, files);
+    if (isFolder) walk(path, files, listings);
     else files.push(path);
   }
   return { files, unreadable };

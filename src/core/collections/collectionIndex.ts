@@ -156,7 +156,9 @@ export async function* indexCollection<V>(options: CollectionIndexOptions<V>): A
   const collect = options.collect ?? collectFile;
   const now = options.now ?? Date.now;
   const { file: indexFile, key } = collectionIndexFile(options.storageDir, options.paths, options.format, options.settings);
-  const { files, unreadable: missing } = collectionFiles(options.paths);
+  // The walk's folder listings say which sidecars exist, instead of a look-up per file (half the checks of a warm open).
+  const listings = new Map<string, ReadonlySet<string> | undefined>();
+  const { files, unreadable: missing } = collectionFiles(options.paths, listings as Map<string, ReadonlySet<string>>);
   yield { kind: 'start', total: files.length, indexFile, unreadable: missing };
 
   const old = readOldIndex(indexFile, key);
@@ -171,15 +173,15 @@ export async function* indexCollection<V>(options: CollectionIndexOptions<V>): A
   const persist = (): string | undefined => {
     persisted = true;
     const cancelledEarly = processed < files.length;
+    const current = new Set(files);
+    counts.dropped = Object.keys(oldFiles).filter((file) => !current.has(file)).length;
+    if (!changed && counts.dropped === 0) return undefined;
     // Files not reached before a cancel keep their old entries (they are checked next time).
     const kept: Record<string, Entry> = {};
     for (const file of files) {
       const entry = entries[file] ?? (cancelledEarly ? oldFiles[file] : undefined);
       if (entry) kept[file] = entry;
     }
-    const current = new Set(files);
-    counts.dropped = Object.keys(oldFiles).filter((file) => !current.has(file)).length;
-    if (!changed && counts.dropped === 0) return undefined;
     const index: IndexFile = { schema: COLLECTION_INDEX_SCHEMA, key, paths: [...options.paths], files: kept };
     try {
       mkdirSync(join(options.storageDir, 'collections'), { recursive: true });
@@ -190,9 +192,8 @@ export async function* indexCollection<V>(options: CollectionIndexOptions<V>): A
     }
   };
 
-  // One listing per folder says which sidecars exist, instead of a look-up per file (half the checks of a warm open).
-  const listings = new Map<string, Set<string> | undefined>();
-  const folderNames = (folder: string): Set<string> | undefined => {
+  // A file named on its own (not walked): its folder is listed once here.
+  const folderNames = (folder: string): ReadonlySet<string> | undefined => {
     if (!listings.has(folder)) {
       let names: Set<string> | undefined;
       try {
@@ -248,6 +249,17 @@ interface OneFile<V> {
   entry?: Entry;
 }
 
+/** A file read without caching its values (the reader reports what is wrong with it). */
+function uncached<V>(
+  file: string,
+  named: boolean,
+  options: CollectionIndexOptions<V>,
+  collect: (file: string, options: CollectFileOptions) => Collection,
+): OneFile<V> {
+  const collected = collect(file, { format: options.format, named });
+  return { outcome: 'reindexed', values: collected.trajectories.map(options.summarize), unreadable: collected.unreadable };
+}
+
 function indexOneFile<V>(
   file: string,
   named: boolean,
@@ -255,7 +267,7 @@ function indexOneFile<V>(
   options: CollectionIndexOptions<V>,
   collect: (file: string, options: CollectFileOptions) => Collection,
   now: () => number,
-  folderNames: (folder: string) => Set<string> | undefined,
+  folderNames: (folder: string) => ReadonlySet<string> | undefined,
 ): OneFile<V> {
   const checkedAt = now();
   const sidecarPath = sidecarPathFor(file);
@@ -268,12 +280,8 @@ function indexOneFile<V>(
   } catch {
     stat = undefined;
   }
-  const uncached = (): OneFile<V> => {
-    const collected = collect(file, { format: options.format, named });
-    return { outcome: 'reindexed', values: collected.trajectories.map(options.summarize), unreadable: collected.unreadable };
-  };
   // Missing, too large, not a regular file, a linked sidecar: the reader says what is wrong, every time.
-  if (!stat || !stat.isFile() || stat.size > MAX_TEXT_BYTES || (sidecarStat && !sidecarStat.isFile())) return uncached();
+  if (!stat || !stat.isFile() || stat.size > MAX_TEXT_BYTES || (sidecarStat && !sidecarStat.isFile())) return uncached(file, named, options, collect);
   if (old && sameStat(old.trajectory, stat, old.checkedAt) && sameStat(old.sidecar, sidecarStat, old.checkedAt)) {
     return { outcome: 'fromIndex', values: old.values as V[], unreadable: old.unreadable, entry: old };
   }
@@ -283,7 +291,7 @@ function indexOneFile<V>(
     bytes = readFileSync(file);
     sidecarBytes = sidecarStat ? readFileSync(sidecarPath) : undefined;
   } catch {
-    return uncached();
+    return uncached(file, named, options, collect);
   }
   const trajectory: Fingerprint = { size: stat.size, mtimeMs: stat.mtimeMs, sha256: sha256(bytes) };
   const sidecar: Fingerprint | null =

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { collectFile, type CollectFileOptions } from '../../../src/core/collections/collect';
+import { collectFile, collectionFiles, type CollectFileOptions } from '../../../src/core/collections/collect';
 import {
   collectionIndexFile,
   indexCollection,
@@ -128,6 +128,29 @@ describe('collections: the collection index', function () {
     assert.ok(!removed.values.some((v) => v.file === gamma));
     const stored = JSON.parse(readFileSync(removed.indexFile, 'utf8')) as { files: Record<string, unknown> };
     assert.ok(!Object.hasOwn(stored.files, gamma), 'the removed file is gone from the index file too');
+  });
+
+  it('the walk hands over every name of each folder it lists, sidecars and dot files included, so no folder is listed twice', function () {
+    const { data } = corpusCopy();
+    writeFileSync(join(data, '.hidden.json'), '{}');
+    const listings = new Map<string, ReadonlySet<string>>();
+    const { files } = collectionFiles([data], listings);
+    assert.deepEqual([...listings.keys()], [data, join(data, 'nested')]);
+    assert.deepEqual([...(listings.get(join(data, 'nested')) ?? [])].sort(), ['beta.traj.json', 'beta.traj.json.audit.json']);
+    assert.ok(listings.get(data)?.has('.hidden.json'));
+    assert.deepEqual(files, collectionFiles([data]).files, 'the files walked are the same with or without listings');
+  });
+
+  it('a named file (not walked) and a folder given with a trailing slash: sidecars still seen, the warm open reads nothing', async function () {
+    const { data, storage } = corpusCopy();
+    const beta = join(data, 'nested/beta.traj.json');
+    const paths = { paths: [`${data}/`, beta] };
+    const first = await readIndexedCollection(options(data, storage, counting().collect, paths));
+    const warm = counting();
+    const second = await readIndexedCollection(options(data, storage, warm.collect, paths));
+    assert.deepEqual(warm.parsed, []);
+    assert.deepEqual(second.values, first.values);
+    assert.equal(second.values.filter((v) => v.file === beta && v.rootCause !== null).length, 2, 'beta walked and named, its sidecar read both times');
   });
 
   it('a file changed within the clock tick after it was checked keeps size and mtime, and is still read again', async function () {

@@ -119,4 +119,22 @@ test('the first rows are drawn before the side panels and the @vscode-elements c
   await expect.poll(() => hasMark(page, 'panels-mounted')).toBe(true);
   expect(await page.evaluate(() => customElements.get('vscode-textfield') !== undefined && customElements.get('vscode-collapsible') !== undefined)).toBe(true);
   await expect(page.locator('.annotation vscode-textfield[aria-label="Annotator"]')).toBeVisible();
+  // The timeline, focused after the first paint, leaves the search box the focus it had.
+  await expect(page.locator('.search-input')).toBeFocused();
+});
+
+test('the timeline takes focus once the first rows are on screen, not in the task that draws them', async ({ openEditor }) => {
+  // focus() in the start-up task would lay out the whole page before the first frame, which then
+  // lays out again what the rest of start-up changed.
+  const { page } = await openEditor('small', {
+    initScript: () => {
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('.tl-row')) return;
+        observer.disconnect();
+        (window as unknown as { focusAtFirstRows: string }).focusAtFirstRows = document.activeElement?.tagName ?? '';
+      }).observe(document, { childList: true, subtree: true });
+    },
+  });
+  expect(await page.evaluate(() => (window as unknown as { focusAtFirstRows: string }).focusAtFirstRows)).toBe('BODY');
+  await expect(page.locator('.tl-scroller')).toBeFocused();
 });

@@ -374,13 +374,18 @@ export class App {
   }
 
   /**
-   * Focuses the timeline now if the page has focus, else once it gets it. Focusing an element
-   * inside an unfocused webview pulls focus out of the workbench, and the app starts a moment
-   * after its editor appears: a command palette opened meanwhile would close under the user.
+   * Focuses the timeline once the first rows are on screen if the page has focus, else once it
+   * gets it. Focusing an element inside an unfocused webview pulls focus out of the workbench, and
+   * the app starts a moment after its editor appears: a command palette opened meanwhile would
+   * close under the user. Not before the first frame: focus() lays out the whole page there and
+   * then, and the frame lays out again what the rest of start-up changed. Keys pressed meanwhile
+   * reach the document's handler (keyboard.ts) all the same.
    */
   private focusTimelineWithPage(): void {
     if (document.hasFocus()) {
-      this.timeline.focus();
+      afterPaint(() => {
+        if (!document.activeElement || document.activeElement === document.body) this.timeline.focus();
+      });
       return;
     }
     window.addEventListener(

@@ -82,7 +82,8 @@ export function beginEditorStart(): EditorStart {
       window.removeEventListener('keydown', hold, true);
       if (held.length) {
         performance.mark('trajaudit/early-keys', { detail: held.length });
-        // In a task of their own, after the first view's selection and focus are in place.
+        // In a task of their own, after the first view's selection is in place (the keyboard
+        // handler is on the document: the timeline takes focus only after the first paint).
         setTimeout(() => {
           for (const key of held)
             (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { ...key, bubbles: true, composed: true, cancelable: true }));

@@ -132,28 +132,38 @@ async function runBatchScore(folder: string, options: ScoreOptions, values: Reco
     throw new CliUsageError(`--poll-seconds expects a number of seconds ≥ 0, got "${String(values['poll-seconds'])}"`);
   const settings = modelSettingsFrom(values);
   const pricing = pricingFlag(values);
-  const outcome = await withInterrupt(
-    io,
-    (signal) =>
-      scoreRunFolderBatch(
-        folder,
-        { ...options, signal },
-        {
-          client: createModelClient(settings),
-          provider: createBatchProvider(settings),
-          ...(settings.maxOutputTokens ? { maxOutputTokens: settings.maxOutputTokens } : {}),
-          pollIntervalMs: pollSeconds * 1000,
-          ...(values.detach ? { detach: true } : {}),
-          ...(pricing ? { pricing } : {}),
-          onEstimate: (e) =>
-            io.err(
-              `trajaudit score --batch: estimate: ${e.requests} request(s), ≈ ${e.inputTokens} input tokens, ≈ ${e.outputTokens} output tokens (at most ${e.outputTokensMax}); ${e.costUsd === null ? e.note : `≈ $${e.costUsd.toFixed(4)} (at most $${e.costUsdMax!.toFixed(4)}) ${e.note}`}`,
-            ),
-          onSubmitted: (ids, n) => io.err(`trajaudit score --batch: submitted ${n} request(s) in batch ${ids.join(', ')}`),
-        },
-      ),
-    'trajaudit score --batch: interrupted — the submitted batches keep running; rerun the same command to collect them',
-  );
+  let outcome: Awaited<ReturnType<typeof scoreRunFolderBatch>>;
+  try {
+    outcome = await withInterrupt(
+      io,
+      (signal) =>
+        scoreRunFolderBatch(
+          folder,
+          { ...options, signal },
+          {
+            client: createModelClient(settings),
+            provider: createBatchProvider(settings),
+            ...(settings.maxOutputTokens ? { maxOutputTokens: settings.maxOutputTokens } : {}),
+            pollIntervalMs: pollSeconds * 1000,
+            ...(values.detach ? { detach: true } : {}),
+            ...(pricing ? { pricing } : {}),
+            onEstimate: (e) =>
+              io.err(
+                `trajaudit score --batch: estimate: ${e.requests} request(s), ≈ ${e.inputTokens} input tokens, ≈ ${e.outputTokens} output tokens (at most ${e.outputTokensMax}); ${e.costUsd === null ? e.note : `≈ $${e.costUsd.toFixed(4)} (at most $${e.costUsdMax!.toFixed(4)}) ${e.note}`}`,
+              ),
+            onSubmitted: (ids, n) => io.err(`trajaudit score --batch: submitted ${n} request(s) in batch ${ids.join(', ')}`),
+          },
+        ),
+      'trajaudit score --batch: interrupted — the submitted batches keep running; rerun the same command to collect them',
+    );
+  } catch (error) {
+    if (error instanceof InputError || error instanceof CliUsageError) throw error;
+    // Provider errors, a batch state file that does not fit, an interrupt: one line; the state file
+    // keeps what was submitted, so the same command resumes once the cause is fixed.
+    const message = (error as Error).name === 'AbortError' ? 'interrupted' : (error as Error).message.split('\n')[0];
+    io.err(`trajaudit score --batch: ${message} (rerun the same command to resume)`);
+    return 1;
+  }
   if (outcome.status === 'complete') return report(outcome.result, values, io, outcome.batch);
   const w = outcome.batch.waiting!;
   const message = `${w.requests} judge request(s) ${w.phase === 'submitted' ? 'submitted' : 'still running'} in batch ${w.batchIds.join(', ')}; rerun the same command to collect them (without --detach it waits until every verdict is in)`;

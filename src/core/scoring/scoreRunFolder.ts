@@ -124,10 +124,8 @@ export async function scoreRunFolderBatch(folder: string, options: ScoreOptions,
   const stateDir = join(p.cache ? dirname(p.cache.file) : detection.folder, SCORE_BATCH_DIR);
   const jobName = `score-${batch.client.provider}-${createHash('sha256').update(`${batch.client.provider}\u0000${batch.client.model}`).digest('hex').slice(0, 12)}`;
   const statePath = join(stateDir, `${jobName}.json`);
-  const needsModel = p.tasks.some((t) => t.judge?.usesModel);
   // Refused before anything is written when verdicts would land outside the run folder.
-  if (needsModel) p.cache?.checkWritable();
-  if (needsModel) mkdirSync(stateDir, { recursive: true });
+  if (p.tasks.some((t) => t.judge?.usesModel)) p.cache?.checkWritable();
   const judged = await runTasksBatched(p.tasks, p.cache, replay, {
     ...batch,
     statePath,

@@ -243,6 +243,23 @@ describe('trajaudit score --batch (model judges through the batch APIs)', functi
     assert.equal((JSON.parse(again.out) as { conditions: { orig: { n: number } } }).conditions.orig.n, 3);
   });
 
+  it('a batch state file that does not parse is a one-line error naming it; nothing is submitted', async () => {
+    const dir = nuggetsRun(2);
+    server.reset().script(scriptedJudge());
+    const args = ['score', dir, '--batch', '--detach', ...modelArgs()];
+    assert.equal((await runCli(args)).code, 0);
+    const [state] = readdirSync(join(dir, SCORE_BATCH_DIR)).filter((f) => f.endsWith('.json'));
+    writeFileSync(join(dir, SCORE_BATCH_DIR, state), '{"version": 1, "items"');
+    const r = await runCli(args);
+    assert.equal(r.code, 1);
+    const errorLines = r.err.split('\n').filter((l) => !l.includes('estimate:'));
+    assert.equal(errorLines.length, 1, r.err);
+    assert.ok(errorLines[0].includes(join(dir, SCORE_BATCH_DIR, state)), r.err);
+    assert.match(errorLines[0], /^trajaudit score --batch: .*not a readable JSON batch state file .*rerun the same command to resume\)$/);
+    assert.doesNotMatch(r.err, /internal error/);
+    assert.equal(server.batchSubmissions.length, 1);
+  });
+
   it('refuses batch flags without --batch, --batch without a model, and unknown flags (exit 2)', async () => {
     const dir = nuggetsRun(1);
     const detach = await runCli(['score', dir, '--detach', ...modelArgs()]);

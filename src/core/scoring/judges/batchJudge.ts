@@ -10,6 +10,8 @@
 // batches it already has instead of submitting anything twice. Verdicts go through the same
 // judgment cache as synchronous ones (cached verdicts are never requested).
 import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { batchPricingOf, BATCH_PRICE_FACTOR, type BatchCostEstimate } from '../../audit/batch/estimate';
 import { costUsd, type HarnessUsage, type Pricing } from '../../harness/wire';
 import { BatchJob, type BatchItem, type BatchItemError, type BatchProvider } from '../../providers/batch';
@@ -104,7 +106,7 @@ export class BatchReplayClient implements ModelClient {
 
 export interface BatchJudgingOptions {
   provider: BatchProvider;
-  /** The job's state file (ids and statuses only); its folder must exist. */
+  /** The job's state file (ids and statuses only); its folder is made before the first submission. */
   statePath: string;
   detach?: boolean;
   pollIntervalMs?: number;
@@ -237,6 +239,7 @@ export async function runTasksBatched(
 }
 
 function openJob(options: BatchJudgingOptions, submitted: string[]): BatchJob {
+  mkdirSync(dirname(options.statePath), { recursive: true });
   let known: number | undefined;
   const job = new BatchJob({
     statePath: options.statePath,

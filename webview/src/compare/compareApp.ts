@@ -256,7 +256,7 @@ export class CompareApp {
       ${
         view.sameQuery
           ? html`<p class="cmp-query" title=${view.a.query ?? ''}>${view.a.query}</p>`
-          : html`<p class="cmp-query cmp-warning">
+          : html`<p class="cmp-query cmp-warning" title=${`a: ${view.a.query ?? 'no query'}\nb: ${view.b.query ?? 'no query'}`}>
               The queries differ: a asks “${view.a.query ?? 'no query'}”; b asks “${view.b.query ?? 'no query'}”.
             </p>`
       }

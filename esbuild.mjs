@@ -1,19 +1,43 @@
 // One build for everything: type-check, lint, then bundle the extension host code,
 // the CLI, the webview and the integration-test module.
 import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const skipChecks = process.argv.includes('--no-check');
 const production = process.argv.includes('--production');
 
-if (!skipChecks) {
-  execFileSync('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' });
-  // The lint fails the build when src/core imports `vscode` at run time (see eslint.config.mjs);
-  // Prettier when a file is not formatted (npm run format).
-  execFileSync('npx', ['eslint', 'src', 'webview', 'test'], { stdio: 'inherit' });
-  execFileSync('npx', ['prettier', '--check', '--log-level', 'warn', '.'], { stdio: 'inherit' });
+if (!skipChecks) await runChecks();
+
+/**
+ * Type-check, lint and format check, side by side (they are independent and each mostly one
+ * core), each with its cache in node_modules/.cache/trajaudit so a second build only looks at
+ * what changed. The lint fails the build when src/core imports `vscode` at run time (see
+ * eslint.config.mjs); Prettier when a file is not formatted (npm run format).
+ */
+async function runChecks() {
+  const cache = 'node_modules/.cache/trajaudit';
+  const checks = [
+    ['tsc', '--noEmit', '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', `${cache}/tsconfig.tsbuildinfo`],
+    ['eslint', '--cache', '--cache-strategy', 'content', '--cache-location', `${cache}/eslint`, 'src', 'webview', 'test'],
+    ['prettier', '--check', '--log-level', 'warn', '--cache', '--cache-location', `${cache}/prettier`, '.'],
+  ];
+  const codes = await Promise.all(
+    checks.map(
+      (args) =>
+        new Promise((resolve) => {
+          const child = spawn('npx', args, { stdio: 'inherit' });
+          child.once('error', () => resolve(127));
+          child.once('exit', (code) => resolve(code ?? 1));
+        }),
+    ),
+  );
+  const failed = checks.filter((_, i) => codes[i] !== 0).map((args) => args[0]);
+  if (failed.length) {
+    process.stderr.write(`build: ${failed.join(', ')} failed (see above)\n`);
+    process.exit(1);
+  }
 }
 
 /** Webview bundles (and their .css) per view; src/extension/webviewPage.ts picks one. */

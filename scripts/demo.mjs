@@ -29,7 +29,8 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: repoRoot, stdio: ['ign
 
 if (!existsSync(join(repoRoot, 'node_modules'))) execFileSync('npm', ['ci'], { cwd: repoRoot, stdio: 'inherit' });
 log('building and packing the VSIX');
-run('node', ['esbuild.mjs', '--production']);
+// Under npm test (--check) the build stage has just type-checked, linted and format-checked the tree.
+run('node', ['esbuild.mjs', '--production', ...(check ? ['--no-check'] : [])]);
 mkdirSync(join(repoRoot, 'out'), { recursive: true });
 const vsix = join(repoRoot, 'out', 'trajaudit.vsix');
 run('npx', ['vsce', 'package', '--no-dependencies', '--out', vsix]);

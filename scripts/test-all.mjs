@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: everything, in order, with a summary.
 //   1. build        npm run build (tsc, eslint, esbuild bundles incl. out/test/integration)
-//   2. unit         npx mocha (test/unit/**/*.test.ts, see .mocharc.json)
+//   2. unit         npx mocha (test/unit/**/*.test.ts in two worker processes, see .mocharc.json)
 //   3. vscode-tools scripts/setup-vscode.mjs (Debian packages, Node 24, code-server;
 //                   a no-op once installed, a few minutes the first time)
 //   4. integration  test/runners/run-integration.mjs (mocha suite inside a real VS Code

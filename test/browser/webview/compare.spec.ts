@@ -10,6 +10,7 @@ import { collectFile } from '../../../src/core/collections/collect';
 import type { CompareSideInput } from '../../../src/core/collections/compareView';
 import { loadText } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
+import { FakeCollectionHost } from '../harness/fakeCollectionHost';
 import { FakeCompareHost } from '../harness/fakeCompareHost';
 import type { HarnessWindow } from '../harness/pageGlobals';
 import { editorShotsDir, harnessUrl, repoRoot } from '../harness/paths';
@@ -242,5 +243,50 @@ test.describe('compare view', () => {
     await expect(page.locator('.cmp-side[data-side="a"] .cmp-answer-text')).toHaveText(markup);
     const injected = await page.evaluate(() => document.querySelectorAll('.cmp img, .cmp script, .cmp svg, .cmp b, .cmp i, .cmp u').length);
     expect(injected).toBe(0);
+  });
+
+  test('the collection view: x marks the selected row (kept across a reload), c posts compare with it and the selected row', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const host = await FakeCollectionHost.attach(page);
+      await page.goto(`${harnessUrl()}/collection/?theme=dark`);
+      await page.locator('.cv-row').first().waitFor({ timeout: 30_000 });
+      await page.locator('.cv-scroller').focus();
+      // c before anything is marked says what to do, and posts nothing.
+      await page.keyboard.press('c');
+      await expect(page.locator('.cv-status')).toHaveText('Mark a row for compare first (x).');
+      await expect(page.locator('.cv-row.selected')).toHaveAttribute('data-id', host.rows[0].id);
+      await page.keyboard.press('x');
+      await expect(page.locator('.cv-row.marked')).toHaveAttribute('data-id', host.rows[0].id);
+      await expect(page.locator('.cv-marked')).toHaveText(`marked: ${host.rows[0].id}`);
+      // c on the marked row itself posts nothing either.
+      await page.keyboard.press('c');
+      await expect(page.locator('.cv-status')).toHaveText('Select another row to compare with the marked one.');
+
+      await page.reload();
+      await page.locator('.cv-row.marked').waitFor();
+      await expect(page.locator('.cv-row.marked')).toHaveAttribute('data-id', host.rows[0].id);
+      await page.locator('.cv-scroller').focus();
+      await page.keyboard.press('j');
+      await page.keyboard.press('j');
+      await expect(page.locator('.cv-row.selected')).toHaveAttribute('data-id', host.rows[2].id);
+      await page.keyboard.press('c');
+      await expect.poll(() => host.postedOf('compare')).toEqual([{ type: 'compare', marked: host.rows[0].id, other: host.rows[2].id }]);
+      // The toolbar's action does the same; x on the marked row unmarks it.
+      await page.locator('.cv-compare-button').click();
+      await expect.poll(() => host.postedOf('compare').length).toBe(2);
+      await page.keyboard.press('k');
+      await page.keyboard.press('k');
+      await page.keyboard.press('x');
+      await expect(page.locator('.cv-row.marked')).toHaveCount(0);
+      await expect(page.locator('.cv-compare-button')).toBeDisabled();
+      expect(host.invalid).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 });

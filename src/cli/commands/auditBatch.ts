@@ -1,9 +1,16 @@
-// `trajaudit audit <folder or file> --method searchauditor --batch [--detach]`: flags in, lines
+// `trajaudit audit <folder or file> --method searchauditor|all-at-once|binary-search|step-by-step --batch [--detach]`: flags in, lines
 // out; the job itself (records, job folder, stages, sidecar writes) is core/audit/batch/folderBatch.ts.
 
 import { existsSync, statSync } from 'node:fs';
 import type { BatchCostEstimate } from '../../core/audit/batch/estimate';
-import { prepareFolderBatch, runFolderBatch, type FolderBatchOutcome } from '../../core/audit/batch/folderBatch';
+import {
+  prepareFolderBatch,
+  runFolderBaselineBatch,
+  runFolderBatch,
+  type FolderBaselineOutcome,
+  type FolderBatchOutcome,
+} from '../../core/audit/batch/folderBatch';
+import { BASELINE_METHODS } from '../../core/audit/baselines';
 import { BATCH_STAGES, type SearchAuditorBatchResult } from '../../core/audit/batch/searchAuditorBatch';
 import type { AuditMethod } from '../../core/audit/types';
 import { ROOT_CAUSE_LABELS } from '../../core/model/rootCauses';
@@ -16,7 +23,9 @@ export async function runBatchAudit(positionals: string[], values: Record<string
   if (positionals.length !== 1) throw new CliUsageError(positionals.length ? 'expects exactly one file or folder' : 'missing <file or folder>');
   const target = positionals[0];
   const method = values.method as AuditMethod;
-  if (method !== 'searchauditor') throw new CliUsageError(`--batch supports --method searchauditor (got ${method})`);
+  if (method === 'heuristic')
+    throw new CliUsageError(`--batch sends model requests; heuristic makes none (use --method searchauditor, ${BASELINE_METHODS.join(', ')})`);
+  const baseline = method !== 'searchauditor';
   if (values['warm-cache']) throw new CliUsageError('--warm-cache does not apply to --batch: a batch runs its requests in no set order');
   let isFolder: boolean;
   try {
@@ -36,6 +45,7 @@ export async function runBatchAudit(positionals: string[], values: Record<string
     target,
     isFolder,
     settings,
+    method,
     options,
     ...(keyOptions ? { keyOptions } : {}),
     ...(format ? { format } : {}),
@@ -50,20 +60,30 @@ export async function runBatchAudit(positionals: string[], values: Record<string
     io.err(
       `trajaudit audit --batch: ${prepared.cases.length} case(s) to audit, ${prepared.rows.length - prepared.cases.length} reused; job ${jobDir}${existsSync(jobDir) ? ' (resumed)' : ''}`,
     );
-  let outcome: FolderBatchOutcome;
+  let outcome: FolderBatchOutcome | FolderBaselineOutcome;
   try {
+    const common = {
+      pollIntervalMs: pollSeconds * 1000,
+      ...(values.detach ? { detach: true } : {}),
+      ...(pricing ? { pricing } : {}),
+      onEstimate: (estimate: BatchCostEstimate) => io.err(`estimate: ${estimateLine(estimate)}`),
+    };
     // Ctrl-C stops waiting; the batches keep running at the provider and a rerun collects them.
-    outcome = await withInterrupt(
+    outcome = await withInterrupt<FolderBatchOutcome | FolderBaselineOutcome>(
       io,
       (signal) =>
-        runFolderBatch(prepared, {
-          pollIntervalMs: pollSeconds * 1000,
-          ...(values.detach ? { detach: true } : {}),
-          ...(pricing ? { pricing } : {}),
-          signal,
-          onEstimate: (estimate) => io.err(`estimate: ${estimateLine(estimate)}`),
-          onSubmitted: (stage, ids, n) => io.err(`stage ${BATCH_STAGES.indexOf(stage) + 1} (${stage}): submitted ${n} request(s) in batch ${ids.join(', ')}`),
-        }),
+        baseline
+          ? runFolderBaselineBatch(prepared, {
+              ...common,
+              signal,
+              onSubmitted: (round, ids, n) => io.err(`round ${round}: submitted ${n} request(s) in batch ${ids.join(', ')}`),
+            })
+          : runFolderBatch(prepared, {
+              ...common,
+              signal,
+              onSubmitted: (stage, ids, n) =>
+                io.err(`stage ${BATCH_STAGES.indexOf(stage) + 1} (${stage}): submitted ${n} request(s) in batch ${ids.join(', ')}`),
+            }),
       'trajaudit audit --batch: interrupted — the submitted batches keep running; rerun the same command to collect them',
     );
   } catch (error) {
@@ -75,8 +95,22 @@ export async function runBatchAudit(positionals: string[], values: Record<string
   }
 
   const { rows, usage, costUsd: cost, estimate } = outcome;
+  if (outcome.status === 'waiting' && baseline) {
+    const w = (outcome as FolderBaselineOutcome).waiting!;
+    const line = `round ${w.round} (${method}) ${w.phase === 'submitted' ? 'submitted' : 'still running'}: ${w.requests} request(s) in batch ${w.batchIds.join(', ')}. Collect and continue: rerun the same command (without --detach it waits until every round is done; each round's requests depend on the replies of the one before).`;
+    if (values.json)
+      io.out(
+        JSON.stringify(
+          { status: 'waiting', round: w.round, phase: w.phase, batch_ids: w.batchIds, job: jobDir, estimate: estimateJson(estimate), message: line },
+          null,
+          2,
+        ),
+      );
+    else io.out(line);
+    return 0;
+  }
   if (outcome.status === 'waiting') {
-    const w = outcome.waiting!;
+    const w = (outcome as FolderBatchOutcome).waiting!;
     const stageNumber = BATCH_STAGES.indexOf(w.stage) + 1;
     const line = `stage ${stageNumber} of 3 (${w.stage}) ${w.phase === 'submitted' ? 'submitted' : 'still running'}: ${w.requests} request(s) in batch ${w.batchIds.join(', ')}. Collect and continue: rerun the same command (without --detach it waits until all three stages are done).`;
     if (values.json) {
@@ -113,7 +147,9 @@ export async function runBatchAudit(positionals: string[], values: Record<string
           results: rows.map((r) => ({
             file: r.file,
             record: r.record,
-            ...(r.audit ? { audit: r.audit, cached: Boolean(r.cached) } : { error: r.error ?? 'no result', stage: r.stage ?? null }),
+            ...(r.audit
+              ? { audit: r.audit, cached: Boolean(r.cached) }
+              : { error: r.error ?? 'no result', ...(baseline ? { round: r.round ?? null } : { stage: r.stage ?? null }) }),
           })),
         },
         null,

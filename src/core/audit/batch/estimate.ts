@@ -9,7 +9,8 @@ import { startStructured } from '../../providers/structured';
 import type { ModelClient } from '../../providers/types';
 import { tokenCount } from '../../stats/tokens';
 import type { StructuredAsk } from '../modelCalls';
-import { adjudicationStep, branchAsks, repairAsk, type SearchAuditorPlan } from '../searchAuditor';
+import type { BaselineCase } from '../baselines';
+import { adjudicationStep, branchAsks, repairAsk, type SearchAuditorOptions, type SearchAuditorPlan } from '../searchAuditor';
 import type { BranchReport } from '../types';
 
 /** Batch price ÷ list price, for input and output alike (OpenAI Batch API, Anthropic Message Batches). */
@@ -60,25 +61,9 @@ export function estimateSearchAuditorBatch(
   client: Pick<ModelClient, 'structuredOutput'>,
   listPricing: Pricing | undefined,
 ): BatchCostEstimate {
-  let requests = 0;
-  let inputTokens = 0;
-  let outputTokensMax = 0;
+  const tally = newTally(client);
   for (const plan of plans) {
-    const counted = new Map<string, number>();
-    const count = (text: string | undefined) => {
-      if (!text) return 0;
-      let n = counted.get(text);
-      if (n === undefined) counted.set(text, (n = tokenCount(text)));
-      return n;
-    };
-    const add = (ask: StructuredAsk<unknown>) => {
-      const attempt = startStructured(ask.request, ask.schema, { name: ask.name, structuredOutput: client.structuredOutput });
-      const r = attempt.request;
-      requests++;
-      inputTokens += count(r.system) + count(r.cacheablePrefix) + r.messages.reduce((n, m) => n + count(m.content), 0);
-      if (attempt.native) inputTokens += count(JSON.stringify(attempt.spec.schema));
-      outputTokensMax += plan.options.maxOutputTokens ?? DEFAULT_OUTPUT_LIMIT;
-    };
+    const add = tally.forCase(plan.options.maxOutputTokens);
     const branches = branchAsks(plan);
     for (const b of branches) add(b.ask);
     // Three reports that disagree (a third in, two thirds in, the final step), as branches often do:
@@ -96,6 +81,63 @@ export function estimateSearchAuditorBatch(
     if ('ask' in step) add(step.ask);
     add(repairAsk(plan.t, { criticalStep: proposed[1], rootCause: ROOT_CAUSES[0], rationale: '(the diagnosis)', citedSteps: [] }, plan.options, plan.final));
   }
+  return estimateOf(tally, listPricing, 'no prompt-cache hits assumed');
+}
+
+/** Input tokens of first attempts, counted as they would be sent (the JSON instruction or native schema included). */
+function newTally(client: Pick<ModelClient, 'structuredOutput'>) {
+  const totals = { requests: 0, inputTokens: 0, outputTokensMax: 0 };
+  return {
+    totals,
+    /** The counter of one case's requests (texts a case repeats are counted once, then reused). */
+    forCase(maxOutputTokens: number | undefined) {
+      const counted = new Map<string, number>();
+      const count = (text: string | undefined) => {
+        if (!text) return 0;
+        let n = counted.get(text);
+        if (n === undefined) counted.set(text, (n = tokenCount(text)));
+        return n;
+      };
+      return (ask: StructuredAsk<unknown>) => {
+        const attempt = startStructured(ask.request, ask.schema, { name: ask.name, structuredOutput: client.structuredOutput });
+        const r = attempt.request;
+        totals.requests++;
+        totals.inputTokens += count(r.system) + count(r.cacheablePrefix) + r.messages.reduce((n, m) => n + count(m.content), 0);
+        if (attempt.native) totals.inputTokens += count(JSON.stringify(attempt.spec.schema));
+        totals.outputTokensMax += maxOutputTokens ?? DEFAULT_OUTPUT_LIMIT;
+      };
+    },
+  };
+}
+
+/**
+ * A baseline batch's requests at most: each case walked with the replies that keep it going
+ * longest (Binary Search down the larger half, Step-by-Step to the last step), as the rounds
+ * depend on the replies. Fresh, unrun cases: walking them uses them up.
+ */
+export function estimateBaselineBatch(
+  cases: readonly BaselineCase[],
+  options: Pick<SearchAuditorOptions, 'maxOutputTokens'>,
+  client: Pick<ModelClient, 'structuredOutput'>,
+  listPricing: Pricing | undefined,
+): BatchCostEstimate {
+  const tally = newTally(client);
+  for (const audit of cases) {
+    const add = tally.forCase(options.maxOutputTokens);
+    for (let asks = audit.next(); asks; asks = audit.next()) {
+      asks.forEach(add);
+      audit.accept(audit.longestReplies());
+    }
+  }
+  return estimateOf(
+    tally,
+    listPricing,
+    'the longest path of every case (Binary Search down the larger half, Step-by-Step to its last step), no prompt-cache hits assumed',
+  );
+}
+
+function estimateOf(tally: ReturnType<typeof newTally>, listPricing: Pricing | undefined, assumption: string): BatchCostEstimate {
+  const { requests, inputTokens, outputTokensMax } = tally.totals;
   const outputTokens = requests * ASSUMED_OUTPUT_TOKENS_PER_REPLY;
   const pricing = batchPricingOf(listPricing);
   const cost = (output: number) => costUsd({ calls: requests, inputTokens, cachedInputTokens: 0, outputTokens: output }, pricing) ?? null;
@@ -108,7 +150,7 @@ export function estimateSearchAuditorBatch(
     costUsdMax: cost(outputTokensMax),
     batchPricing: pricing ?? null,
     note: pricing
-      ? `at batch prices (${BATCH_PRICE_FACTOR * 100}% of the list prices given), no prompt-cache hits assumed, ${ASSUMED_OUTPUT_TOKENS_PER_REPLY} output tokens per reply (max: every reply at its output limit)`
+      ? `at batch prices (${BATCH_PRICE_FACTOR * 100}% of the list prices given), ${assumption}, ${ASSUMED_OUTPUT_TOKENS_PER_REPLY} output tokens per reply (max: every reply at its output limit)`
       : 'cost unknown: trajaudit has no price list; pass --price IN,CACHED,OUT (list USD per million tokens) to see it at batch prices',
   };
 }

@@ -14,14 +14,16 @@ import type { Pricing } from '../../harness/wire';
 import { loadFile } from '../../load/loadFile';
 import type { TrajectoryFormat } from '../../model/trajectory';
 import { createBatchProvider } from '../../providers/batch';
-import type { ModelSettings } from '../../providers/types';
+import type { ChatUsage, ModelSettings } from '../../providers/types';
 import type { Sidecar } from '../../sidecar/schema';
 import { readSidecar, sha256Of, sidecarPathFor } from '../../sidecar/sidecarFile';
 import { promptVersionOf } from '../runAudit';
 import { planSearchAuditor, type SearchAuditorOptions, type SearchAuditorPlan } from '../searchAuditor';
 import { appendAudits, auditKey, cachedAudit, recordContentSha256 } from '../sidecarAudits';
 import type { AuditResult } from '../types';
-import { batchCostUsd, estimateSearchAuditorBatch, type BatchCostEstimate } from './estimate';
+import type { BaselineMethod } from '../baselines';
+import { planBaselineCases, runBaselineBatch, type BaselineBatchResult } from './baselineBatch';
+import { batchCostUsd, estimateBaselineBatch, estimateSearchAuditorBatch, type BatchCostEstimate } from './estimate';
 import { runSearchAuditorBatch, type BatchCase, type BatchStage, type SearchAuditorBatchResult } from './searchAuditorBatch';
 
 export const BATCH_JOBS_DIR = '.trajaudit-batch';
@@ -34,13 +36,18 @@ export interface FolderBatchRow {
   audit?: AuditResult;
   cached?: boolean;
   error?: string;
+  /** Where a SearchAuditor case failed. */
   stage?: BatchStage;
+  /** Where a baseline case failed (1-based). */
+  round?: number;
 }
 
 export interface FolderBatchRequest {
   target: string;
   isFolder: boolean;
   settings: ModelSettings;
+  /** Default searchauditor; a baseline runs round by round (baselineBatch.ts). */
+  method?: 'searchauditor' | BaselineMethod;
   /** SearchAuditor's options (client included) and the options part of the result-cache key. */
   options: SearchAuditorOptions;
   keyOptions?: Record<string, unknown>;
@@ -100,13 +107,14 @@ export function caseIdOf(root: string, file: string, record: string, fileSha256:
 /** Reads the target and decides what to audit; nothing is written or sent. */
 export function prepareFolderBatch(request: FolderBatchRequest): PreparedFolderBatch {
   const { target, isFolder, settings, options, keyOptions } = request;
+  const method = request.method ?? 'searchauditor';
   const collection = collectTrajectories([target], request.format ? { format: request.format } : {});
   const found = collection.trajectories.filter((c) => request.record === undefined || c.record === request.record);
   // The result cache of a synchronous audit: an unchanged record audited the same way is reused.
   const keyParts = {
-    method: 'searchauditor',
+    method,
     model: settings.model,
-    promptVersion: promptVersionOf('searchauditor'),
+    promptVersion: promptVersionOf(method),
     ...(keyOptions ? { options: keyOptions } : {}),
   };
   const sidecars = new Map<string, Sidecar | undefined>();
@@ -129,7 +137,7 @@ export function prepareFolderBatch(request: FolderBatchRequest): PreparedFolderB
     }
   }
   const configuration = {
-    method: 'searchauditor',
+    method,
     provider: settings.provider,
     model: settings.model,
     target: isFolder ? '.' : basename(target),
@@ -139,7 +147,7 @@ export function prepareFolderBatch(request: FolderBatchRequest): PreparedFolderB
     temperature: options.temperature ?? null,
     reasoningEffort: options.reasoningEffort ?? null,
   };
-  const jobName = `searchauditor-${createHash('sha256').update(JSON.stringify(configuration)).digest('hex').slice(0, 12)}`;
+  const jobName = `${method}-${createHash('sha256').update(JSON.stringify(configuration)).digest('hex').slice(0, 12)}`;
   return { request, rows, cases, unreadable: collection.unreadable, root, jobName, jobDir: join(root, BATCH_JOBS_DIR, jobName), configuration };
 }
 
@@ -149,6 +157,12 @@ export function prepareFolderBatch(request: FolderBatchRequest): PreparedFolderB
  * the batch run records it as an error without a request.
  */
 export function estimateFolderBatch(prepared: PreparedFolderBatch, pricing?: Pricing): BatchCostEstimate {
+  const method = prepared.request.method ?? 'searchauditor';
+  if (method !== 'searchauditor') {
+    const { planned } = planBaselineCases(prepared.cases, method, prepared.request.options);
+    const audits = [...planned.values()].map((p) => p.audit);
+    return estimateBaselineBatch(audits, prepared.request.options, prepared.request.options.client, pricing);
+  }
   const plans: SearchAuditorPlan[] = [];
   for (const c of prepared.cases) {
     try {
@@ -165,16 +179,15 @@ export function estimateFolderBatch(prepared: PreparedFolderBatch, pricing?: Pri
  * abort are thrown; the job folder keeps what was submitted, so the same request resumes.
  */
 export async function runFolderBatch(prepared: PreparedFolderBatch, run: FolderBatchRunOptions = {}): Promise<FolderBatchOutcome> {
-  const { request, rows, cases, jobDir, root, jobName, configuration } = prepared;
+  const { request, rows, cases, jobDir, configuration } = prepared;
+  if ((request.method ?? 'searchauditor') !== 'searchauditor')
+    throw new Error('runFolderBatch runs SearchAuditor; a baseline runs with runFolderBaselineBatch');
   const client = request.options.client;
   let estimate: BatchCostEstimate | undefined;
   let result: SearchAuditorBatchResult | undefined;
   const resumed = existsSync(jobDir);
   if (cases.length) {
-    mkdirSync(jobDir, { recursive: true });
-    const manifestPath = join(jobDir, 'job.json');
-    if (!existsSync(manifestPath))
-      writeFileAtomic(manifestPath, `${JSON.stringify({ version: 1, configuration, createdAt: new Date().toISOString() }, null, 2)}\n`);
+    openJob(jobDir, configuration);
     result = await runSearchAuditorBatch(cases, {
       search: request.options,
       provider: createBatchProvider(request.settings),
@@ -201,7 +214,19 @@ export async function runFolderBatch(prepared: PreparedFolderBatch, run: FolderB
   const base = { rows, ...(estimate ? { estimate } : {}), ...(usage ? { usage } : {}), costUsd, jobDir, resumed };
   if (result?.status === 'waiting') return { ...base, status: 'waiting', waiting: result.waiting!, written: 0 };
 
-  // Complete: store the new audits exactly as a synchronous audit does, then close the job.
+  return { ...base, status: 'complete', written: await completeJob(prepared, usage, costUsd) };
+}
+
+function openJob(jobDir: string, configuration: Record<string, unknown>): void {
+  mkdirSync(jobDir, { recursive: true });
+  const manifestPath = join(jobDir, 'job.json');
+  if (!existsSync(manifestPath))
+    writeFileAtomic(manifestPath, `${JSON.stringify({ version: 1, configuration, createdAt: new Date().toISOString() }, null, 2)}\n`);
+}
+
+/** A complete job: the new audits stored exactly as a synchronous audit stores them, the job folder moved under done/. */
+async function completeJob(prepared: PreparedFolderBatch, usage: (ChatUsage & { calls: number }) | undefined, costUsd: number | null): Promise<number> {
+  const { request, rows, jobDir, root, jobName, configuration } = prepared;
   let written = 0;
   const byFile = new Map<string, { recordId: string; audit: AuditResult }[]>();
   for (const row of rows) if (row.audit && !row.cached) byFile.set(row.file, [...(byFile.get(row.file) ?? []), { recordId: row.record, audit: row.audit }]);
@@ -213,12 +238,61 @@ export async function runFolderBatch(prepared: PreparedFolderBatch, run: FolderB
     const manifestPath = join(jobDir, 'job.json');
     const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : { version: 1, configuration };
     const completedAt = new Date().toISOString();
-    const errors = rows.filter((r) => r.error).map((r) => ({ file: r.file, record: r.record, stage: r.stage, error: r.error }));
+    const errors = rows
+      .filter((r) => r.error)
+      .map((r) => ({ file: r.file, record: r.record, ...(r.round !== undefined ? { round: r.round } : { stage: r.stage }), error: r.error }));
     const audited = rows.filter((r) => r.audit && !r.cached).length;
     writeFileAtomic(manifestPath, `${JSON.stringify({ ...manifest, completedAt, audited, errors, usage: usage ?? null, cost_usd: costUsd }, null, 2)}\n`);
     const done = join(root, BATCH_JOBS_DIR, 'done');
     mkdirSync(done, { recursive: true });
     renameSync(jobDir, join(done, `${jobName}-${completedAt.replace(/[:.]/g, '-')}`));
   }
-  return { ...base, status: 'complete', written };
+  return written;
+}
+
+export interface FolderBaselineRunOptions extends Omit<FolderBatchRunOptions, 'onSubmitted'> {
+  stepsPerRound?: number;
+  onSubmitted?: (round: number, batchIds: string[], requests: number) => void;
+}
+
+export interface FolderBaselineOutcome extends Omit<FolderBatchOutcome, 'waiting'> {
+  waiting?: BaselineBatchResult['waiting'];
+}
+
+/** runFolderBatch for a baseline (prepared with its method): round by round, the same job folder, cache and sidecar writes. */
+export async function runFolderBaselineBatch(prepared: PreparedFolderBatch, run: FolderBaselineRunOptions = {}): Promise<FolderBaselineOutcome> {
+  const { request, rows, cases, jobDir, configuration } = prepared;
+  const method = request.method;
+  if (method === undefined || method === 'searchauditor') throw new Error('runFolderBaselineBatch runs a baseline; SearchAuditor runs with runFolderBatch');
+  let estimate: BatchCostEstimate | undefined;
+  let result: BaselineBatchResult | undefined;
+  const resumed = existsSync(jobDir);
+  if (cases.length) {
+    estimate = estimateFolderBatch(prepared, run.pricing);
+    run.onEstimate?.(estimate);
+    openJob(jobDir, configuration);
+    result = await runBaselineBatch(cases, {
+      method,
+      search: request.options,
+      provider: createBatchProvider(request.settings),
+      jobDir,
+      ...(run.stepsPerRound ? { stepsPerRound: run.stepsPerRound } : {}),
+      ...(run.pollIntervalMs !== undefined ? { pollIntervalMs: run.pollIntervalMs } : {}),
+      ...(run.detach ? { detach: true } : {}),
+      ...(run.signal ? { signal: run.signal } : {}),
+      ...(run.onSubmitted ? { onSubmitted: run.onSubmitted } : {}),
+    });
+    const byCase = new Map(cases.map((c) => [c.caseId, c]));
+    for (const row of rows) {
+      const outcome = row.caseId ? result.cases.get(row.caseId) : undefined;
+      if (!outcome) continue;
+      if ('audit' in outcome) row.audit = { ...outcome.audit, contentSha256: recordContentSha256(byCase.get(row.caseId!)!.trajectory) };
+      else Object.assign(row, { error: outcome.error, round: outcome.round });
+    }
+  }
+  const usage = result?.usage;
+  const costUsd = usage ? batchCostUsd(usage, run.pricing) : null;
+  const base = { rows, ...(estimate ? { estimate } : {}), ...(usage ? { usage } : {}), costUsd, jobDir, resumed };
+  if (result?.status === 'waiting') return { ...base, status: 'waiting', waiting: result.waiting!, written: 0 };
+  return { ...base, status: 'complete', written: await completeJob(prepared, usage, costUsd) };
 }

@@ -6,6 +6,7 @@ import type { AuditResult } from '../../../../src/core/audit/types';
 import { startMockModelServer, type MockModelServer } from '../../../mock/mockModelServer';
 import { runCli, tempDir } from '../../helpers';
 import { searchAuditorScript } from '../fixtures';
+import { baselineScript } from './baselineScript';
 import { writeCorpus } from './corpus';
 
 /** The parts of an audit that depend on the replies, not on when or how it ran. */
@@ -180,7 +181,56 @@ describe('trajaudit audit <folder> --batch [--detach] (CLI, issue 17)', function
     assert.equal(server.batchSubmissions.length, 1);
   });
 
-  it('refuses --detach without --batch, a folder without --batch, and --batch with another method', async () => {
+  it('--method binary-search --batch: round by round, --detach and reruns, sidecars as the sync audit writes them, then reused', async () => {
+    server.script(baselineScript);
+    const dir = tempDir('trajaudit-batch-cli-');
+    const files = writeCorpus(join(dir, 'corpus'), 6);
+    const args = [
+      'audit',
+      join(dir, 'corpus'),
+      '--method',
+      'binary-search',
+      '--batch',
+      '--model',
+      'mock-gpt',
+      '--base-url',
+      server.openaiBaseUrl,
+      '--poll-seconds',
+      '0',
+    ];
+    const detached = await runCli([...args, '--detach', '--json']);
+    assert.equal(detached.code, 0, detached.err);
+    const waiting = JSON.parse(detached.out);
+    assert.deepEqual([waiting.status, waiting.round, waiting.phase], ['waiting', 1, 'submitted']);
+    assert.match(waiting.message, /rerun the same command/);
+    // The longest path of each case: halvings of 7 steps down the larger half, then the final judgment.
+    assert.equal(waiting.estimate.requests, 6 * 3);
+    assert.equal(server.batchSubmissions.length, 1);
+
+    const done = await runCli([...args, '--json']);
+    assert.equal(done.code, 0, done.err);
+    const report = JSON.parse(done.out);
+    assert.equal(report.status, 'complete');
+    assert.equal(report.results.length, 6);
+    assert.match(done.err, /round 2: submitted 6 request\(s\)/);
+    const rounds = server.batchSubmissions.length;
+    assert.ok(rounds >= 3, `rounds: ${rounds}`);
+    assert.equal(report.usage.calls, server.batchItemRequests.length);
+    const sync = await runCli(['audit', files[3], '--method', 'binary-search', '--model', 'mock-gpt', '--base-url', server.openaiBaseUrl, '--rerun', '--json']);
+    assert.equal(sync.code, 0, sync.err);
+    const [batched, synced] = sidecarAudits(files[3]);
+    assert.equal(batched.method, 'binary-search');
+    assert.equal(batched.promptVersion, synced.promptVersion);
+    assert.deepEqual(comparable(batched), comparable(synced));
+    assert.equal((await runCli(['validate', `${files[3]}.audit.json`])).code, 0);
+
+    const again = await runCli([...args, '--json']);
+    assert.equal(again.code, 0, again.err);
+    assert.ok(JSON.parse(again.out).results.every((r: { cached: boolean }) => r.cached));
+    assert.equal(server.batchSubmissions.length, rounds, 'an unchanged audited folder submits nothing');
+  });
+
+  it('refuses --detach without --batch, a folder without --batch, and --batch with the offline heuristic', async () => {
     const dir = tempDir('trajaudit-batch-cli-');
     const [file] = writeCorpus(dir, 1);
     const base = ['--model', 'mock-gpt', '--base-url', server.openaiBaseUrl];
@@ -190,9 +240,9 @@ describe('trajaudit audit <folder> --batch [--detach] (CLI, issue 17)', function
     const folder = await runCli(['audit', dir, '--method', 'searchauditor', ...base]);
     assert.equal(folder.code, 2);
     assert.match(folder.err, /is a folder: audit a folder with --batch/);
-    const method = await runCli(['audit', dir, '--method', 'all-at-once', '--batch', ...base]);
+    const method = await runCli(['audit', dir, '--method', 'heuristic', '--batch', ...base]);
     assert.equal(method.code, 2);
-    assert.match(method.err, /--batch supports --method searchauditor/);
+    assert.match(method.err, /--batch sends model requests; heuristic makes none \(use --method searchauditor, all-at-once, binary-search, step-by-step\)/);
     assert.equal(server.requests.length, 0);
   });
 });

@@ -182,8 +182,9 @@ describe('trajaudit score --batch (model judges through the batch APIs)', functi
     assert.equal(waiting.batch.estimate.requests, 8);
     assert.equal(existsSync(join(dir, 'judgments.jsonl')), false, 'no verdict yet');
 
-    const running = JSON.parse((await runCli(args)).out) as { phase: string };
+    const running = JSON.parse((await runCli(args)).out) as { phase: string; batch: { estimate: unknown } };
     assert.equal(running.phase, 'in_progress', 'the mock batch needs one more poll');
+    assert.equal(running.batch.estimate, null, 'nothing new to submit, nothing to estimate');
     const reask = JSON.parse((await runCli(args)).out) as { phase: string; requests: number };
     assert.deepEqual([reask.phase, reask.requests], ['submitted', 1], 'collected, and the re-ask submitted');
     assert.equal(server.batchSubmissions.length, 2);
@@ -213,6 +214,7 @@ describe('trajaudit score --batch (model judges through the batch APIs)', functi
     assert.equal(outcome.status, 'complete');
     assert.equal(server.batchSubmissions.length, 1, 'the rerun polled the submitted batch');
     assert.deepEqual(outcome.batch.submitted, []);
+    assert.equal(outcome.batch.estimate, undefined, 'the submitted requests are not estimated (paid) again');
     assert.equal(outcome.status === 'complete' && outcome.result.judging.modelCalls, 5);
     const lines = readFileSync(join(dir, 'judgments.jsonl'), 'utf8').trim().split('\n');
     assert.deepEqual((JSON.parse(lines[0]) as { judge_identity: unknown }).judge_identity, {

@@ -113,7 +113,7 @@ export interface BatchJudgingOptions {
   /** List prices (USD per million tokens); costs are at batch prices. */
   pricing?: Pricing;
   signal?: AbortSignal;
-  /** Before the first submission of this run: the requests of its first round, at batch prices. */
+  /** Before the first submission of this run: the requests it submits first (re-asks and resubmissions come on top), at batch prices. */
   onEstimate?: (estimate: BatchCostEstimate) => void;
   onSubmitted?: (batchIds: string[], requests: number) => void;
 }
@@ -218,21 +218,23 @@ export async function runTasksBatched(
     pending = waiting;
     if (!pending.length) break;
     const items: BatchItem[] = [...replay.wanted].map(([customId, request]) => ({ customId, request }));
-    if (!estimate) {
+    const batchJob = (job ??= openJob(options, submitted));
+    // What this run is about to submit: requests an earlier run submitted are polled, not paid again.
+    const fresh = items.filter((i) => !(i.customId in batchJob.state.items));
+    if (!estimate && fresh.length) {
       estimate = estimateJudgeBatch(
-        items.map((i) => i.request),
+        fresh.map((i) => i.request),
         options.pricing,
       );
       options.onEstimate?.(estimate);
     }
-    job ??= openJob(options, submitted);
     let outcomes;
     if (options.detach) {
-      const step = await job.advance(items, options.signal);
+      const step = await batchJob.advance(items, options.signal);
       if (step.phase !== 'done')
         return finish('waiting', { phase: step.phase, batchIds: step.batchIds, requests: step.phase === 'in_progress' ? step.waiting : items.length });
       outcomes = step.outcomes;
-    } else outcomes = await job.run(items, options.signal);
+    } else outcomes = await batchJob.run(items, options.signal);
     for (const [customId, outcome] of outcomes) replay.settle(customId, outcome);
   }
   return finish('complete');

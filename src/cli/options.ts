@@ -85,8 +85,11 @@ export const HARNESS_RUN_OPTIONS: OptionTable = {
 
 /** Read by `runBatchAudit` (commands/auditBatch.ts). */
 export const BATCH_OPTIONS: OptionTable = {
-  batch: { type: 'boolean', help: "through the provider's batch API (half price), stage by stage over every trajectory; rerun the same command to resume" },
-  detach: { type: 'boolean', help: 'with --batch: submit the next stage (or poll once) and exit; rerun to collect and continue' },
+  batch: {
+    type: 'boolean',
+    help: "through the provider's batch API (half price), stage by stage (a baseline: round by round) over every trajectory; rerun the same command to resume",
+  },
+  detach: { type: 'boolean', help: 'with --batch: submit the next stage or round (or poll once) and exit; rerun to collect and continue' },
   'poll-seconds': { type: 'string', value: 'N', help: 'with --batch: seconds between polls of a running batch (default 30)' },
 };
 

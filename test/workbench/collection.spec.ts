@@ -3,10 +3,14 @@
 // rows are every sample trajectory; sorting by a column, a facet and a text filter; Enter opens
 // the selected row's trajectory in the trajectory editor at its critical step, and going back to
 // the collection's tab selects the same row; the editor's "Open collection" status-bar link opens
-// the file's folder. Screenshots in light and dark: test-artifacts/ui/collection-<theme>.png (sorted)
-// and collection-<theme>-filtered.png.
+// the file's folder; Export… writes the rows shown as CSV and every row as Parquet through the save
+// dialog, with the annotations and audits beside them, read back from disk. Screenshots in light
+// and dark: test-artifacts/ui/collection-<theme>.png (sorted) and collection-<theme>-filtered.png.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
+import { parquetReadObjects } from 'hyparquet';
 import { test, expect, uiArtifactsDir } from './harness/workbenchTest';
 import { expectWebviewTheme, frameWith, runCommand, type Theme } from './harness/workbenchPage';
 import { expectSelected } from './harness/timeline';
@@ -56,10 +60,28 @@ async function openWorkspaceCollection(page: Page): Promise<Frame> {
   return collectionFrame(page, 'workspace');
 }
 
+/**
+ * Export… with this format and scope: the save dialog proposes <collection>.rows.<format> in the
+ * collection's folder; the file is renamed to `name` there (the worker's tests share a workspace).
+ */
+async function exportThroughDialog(page: Page, frame: Frame, format: 'csv' | 'parquet', scope: 'shown' | 'all', name: string): Promise<void> {
+  await frame.locator('.cv-export-format').selectOption(format);
+  await frame.locator('.cv-export-scope').selectOption(scope);
+  await frame.locator('.cv-export-button').click();
+  const dialogInput = page.locator('.quick-input-widget input.input');
+  const proposed = new RegExp(`/workspace\\.rows\\.${format}$`);
+  await expect(dialogInput).toHaveValue(proposed);
+  await dialogInput.fill((await dialogInput.inputValue()).replace(proposed, `/${name}`));
+  await dialogInput.press('Enter');
+  await expect(page.locator('.quick-input-widget')).toBeHidden();
+}
+
 for (const theme of ['light', 'dark'] as Theme[]) {
   test.describe(() => {
     test.use({ workbenchTheme: theme });
-    test(`${theme}: samples/ as a collection: sort, filter, open a row at its critical step, back to the same row`, async ({ workbench: { page } }) => {
+    test(`${theme}: samples/ as a collection: sort, filter, open a row at its critical step, back to the same row, export`, async ({
+      workbench: { page, workspace },
+    }) => {
       let frame = await openWorkspaceCollection(page);
       await expectWebviewTheme(frame, theme);
       const ids = await rowIds(frame);
@@ -110,6 +132,42 @@ for (const theme of ['light', 'dark'] as Theme[]) {
       await expect(frame.locator('.cv-row.selected')).toHaveAttribute('data-id', FOOTBALLER_ID);
       await expect(frame.locator('.cv-filter')).toHaveValue(FOOTBALLER_WORDS);
       await expect(frame.locator('.cv-col[data-column="messages"]')).toHaveAttribute('aria-sort', 'descending');
+
+      // Export… the row shown as CSV: the save dialog proposes the collection's folder.
+      const csvFile = join(workspace, `collection-${theme}.rows.csv`);
+      await exportThroughDialog(page, frame, 'csv', 'shown', `collection-${theme}.rows.csv`);
+      await expect.poll(() => existsSync(csvFile), { message: 'the rows CSV written' }).toBe(true);
+      await expect(frame.locator('.cv-status')).toHaveText(
+        `Exported the rows shown: 1 row to collection-${theme}.rows.csv, 1 annotation to collection-${theme}.annotations.csv, 1 audit to collection-${theme}.audits.csv.`,
+      );
+      const csvText = readFileSync(csvFile, 'utf8');
+      expect(csvText.split('\r\n')[0]).toMatch(/^id,file,record,format,model,dataset,query,/);
+      const csvRows = parse(csvText, { columns: true }) as Record<string, string>[];
+      expect(csvRows.map((r) => [r.id, r.messages, r.human_critical_step])).toEqual([
+        [FOOTBALLER_ID, String(SAMPLES.footballer.messages), String(FOOTBALLER_CRITICAL_STEP)],
+      ]);
+      const annotations = parse(readFileSync(join(workspace, `collection-${theme}.annotations.csv`), 'utf8'), { columns: true }) as Record<string, string>[];
+      expect(annotations.map((a) => [a.row_id, a.critical_step])).toEqual([[FOOTBALLER_ID, String(FOOTBALLER_CRITICAL_STEP)]]);
+
+      // Every row as Parquet, read back with hyparquet: one record per row of the table, in its order.
+      const parquetFile = join(workspace, `collection-${theme}.rows.parquet`);
+      await exportThroughDialog(page, frame, 'parquet', 'all', `collection-${theme}.rows.parquet`);
+      await expect.poll(() => existsSync(parquetFile), { message: 'the rows Parquet written' }).toBe(true);
+      await expect(frame.locator('.cv-status')).toContainText(`Exported every row: ${total} rows to collection-${theme}.rows.parquet`);
+      const bytes = readFileSync(parquetFile);
+      const records = (await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })) as Record<
+        string,
+        unknown
+      >[];
+      expect(records.length).toBe(total);
+      expect(new Set(records.map((r) => r.id))).toEqual(new Set(ids));
+      expect(records.find((r) => r.id === FOOTBALLER_ID)).toMatchObject({
+        messages: BigInt(SAMPLES.footballer.messages),
+        human_critical_step: BigInt(FOOTBALLER_CRITICAL_STEP),
+      });
+      expect(existsSync(join(workspace, `collection-${theme}.annotations.parquet`)) && existsSync(join(workspace, `collection-${theme}.audits.parquet`))).toBe(
+        true,
+      );
     });
   });
 }

@@ -390,7 +390,8 @@ export class CollectionPanel implements vscode.Disposable {
       const which = scope === 'all' ? 'every row' : 'the rows shown';
       const partial = this.progress.finished ? '' : ` (read so far: ${this.progress.done} of ${this.progress.total} files)`;
       const hidden = blind ? ' Blind mode: audits of rows not yet annotated are left out.' : '';
-      const text = `Exported ${which}: ${written.counts.rows} rows to ${name(written.rows)}${partial}, ${written.counts.annotations} annotations to ${name(written.annotations)}, ${written.counts.audits} audits to ${name(written.audits)}.${hidden}`;
+      const n = (k: number, noun: string) => `${k} ${noun}${k === 1 ? '' : 's'}`;
+      const text = `Exported ${which}: ${n(written.counts.rows, 'row')} to ${name(written.rows)}${partial}, ${n(written.counts.annotations, 'annotation')} to ${name(written.annotations)}, ${n(written.counts.audits, 'audit')} to ${name(written.audits)}.${hidden}`;
       this.post({ type: 'status', text, kind: 'info' });
       this.log.info(`collection ${this.info.title}: ${text}`);
       return files;

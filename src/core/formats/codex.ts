@@ -61,7 +61,13 @@ function isLegacyLine(value: unknown): boolean {
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return content === undefined || content === null ? '' : JSON.stringify(content);
-  return content.map((c) => (isObject(c) ? (typeof c.text === 'string' ? c.text : `[${String(c.type ?? 'item')}]`) : String(c))).join('\n');
+  // Joined with `+`, not map and join: no array per item list, and a single item's text is itself, not a copy.
+  let text = '';
+  for (let i = 0; i < content.length; i++) {
+    const c: unknown = content[i];
+    text += (i ? '\n' : '') + (isObject(c) ? (typeof c.text === 'string' ? c.text : `[${String(c.type ?? 'item')}]`) : String(c));
+  }
+  return text;
 }
 
 /** Context the CLI injects as a user message (environment, AGENTS.md instructions): not the user's prompt. */
@@ -132,18 +138,19 @@ function readItem(item: Obj, position: number, place: ItemPlace): Reading {
       const callId = typeof item.call_id === 'string' ? item.call_id : undefined;
       // A custom tool (apply_patch) takes free text, not JSON: kept as its `input` argument.
       const args = type === 'custom_tool_call' ? { input: item.input } : item.arguments;
-      message.toolCalls.push(toolCallFromRaw(item.name as string, args, callId));
+      // A one-element literal: push onto the empty list would reserve room for 17 calls.
+      message.toolCalls = [toolCallFromRaw(item.name as string, args, callId)];
       return { message };
     }
     case 'local_shell_call': {
       message.role = 'assistant';
       const callId = typeof item.call_id === 'string' ? item.call_id : typeof item.id === 'string' ? item.id : undefined;
-      message.toolCalls.push(toolCallFromRaw('local_shell', item.action ?? {}, callId));
+      message.toolCalls = [toolCallFromRaw('local_shell', item.action ?? {}, callId)];
       return { message };
     }
     case 'web_search_call': {
       message.role = 'assistant';
-      message.toolCalls.push(toolCallFromRaw('web_search', item.action ?? {}, typeof item.id === 'string' ? item.id : undefined));
+      message.toolCalls = [toolCallFromRaw('web_search', item.action ?? {}, typeof item.id === 'string' ? item.id : undefined)];
       return { message };
     }
     case 'function_call_output':
@@ -329,7 +336,7 @@ export function loadCodexExecLines(values: unknown[], lineNumbers: number[], sou
           message.content = output.text;
         } else {
           message.role = 'assistant';
-          message.toolCalls.push(toolCallFromRaw(name, args, item.id));
+          message.toolCalls = [toolCallFromRaw(name, args, item.id)];
           if (event === 'item.started') started.add(item.id);
           else message.content = output.text;
         }

@@ -90,11 +90,16 @@ export function loadOpenAiChat(value: unknown, source: SourceText, id: string): 
 
 const OPENAI_ROLES = new Set(openAiMessageSchema.shape.role.options as readonly string[]);
 
+// Every reader's detect runs on every loaded value (issue 15 item 6): the roles show within the
+// first messages, so a long chat is not walked once per file to be told apart. A message further
+// on without a role, or with a foreign one, is named by the loader's schema check.
+const DETECT_MESSAGES = 50;
+
 function openAiMatch(list: unknown[], where: string): FormatMatch | undefined {
   if (list.length === 0 || !isObject(list[0]) || typeof list[0].role !== 'string') return undefined;
-  // One pass, no copy of the list: every chat-shaped file pays this detection.
+  // One pass over the first messages, no copy of the list.
   const seen = new Set<string>();
-  for (let i = 0; i < list.length; i++) {
+  for (let i = 0; i < list.length && i < DETECT_MESSAGES; i++) {
     const m = list[i];
     if (!isObject(m) || typeof m.role !== 'string') return { score: 0.3, reason: `${where} of chat messages`, missing: [`a \`role\` in message ${i}`] };
     seen.add(m.role);

@@ -2,6 +2,7 @@
 // only the first turns' text, so a long chat is not scanned once per file just to be told apart.
 import assert from 'node:assert/strict';
 import { magenticOneReader } from '../../../src/core/formats/magenticOne';
+import { openAiChatReader } from '../../../src/core/formats/openaiChat';
 import { smolagentsReader } from '../../../src/core/formats/smolagents';
 import { tongyiReader } from '../../../src/core/formats/tongyi';
 import { InputError } from '../../../src/core/input/inputError';
@@ -124,5 +125,39 @@ describe('bounded detection: smolagents', () => {
     late[250] = { step_number: 249, model_output: 7 };
     assert.equal(smolagentsReader.detect({ steps: late })?.score, 0.9);
     assertLoadError(JSON.stringify({ steps: late }), /long\.json:\d+:\d+: .*\$\.steps\[250\]\.model_output/);
+  });
+});
+
+describe('bounded detection: openai-chat', () => {
+  function chat(length: number): Record<string, unknown>[] {
+    return [
+      { role: 'user', content: 'Which river?' },
+      ...Array.from({ length: length - 1 }, (_, i) => ({ role: i % 2 ? 'user' : 'assistant', content: `turn ${i}` })),
+    ];
+  }
+
+  it('reads no message past the first fifty, in an array or under `messages`', () => {
+    const bare = countingLateReads(chat(300), 50);
+    assert.equal(openAiChatReader.detect(bare.list)?.score, 0.6);
+    assert.equal(bare.lateReads(), 0);
+    const wrapped = countingLateReads(chat(300), 50);
+    assert.equal(openAiChatReader.detect({ messages: wrapped.list })?.score, 0.6);
+    assert.equal(wrapped.lateReads(), 0);
+  });
+
+  it('still names an early message without a role or with a foreign one, and the loader names a late one', () => {
+    const early = chat(300);
+    early[7] = { content: 'no role' };
+    assert.deepEqual(openAiChatReader.detect({ messages: early })?.missing, ['a `role` in message 7']);
+    const foreign = chat(300);
+    foreign[9] = { role: 'WebSurfer', content: 'x' };
+    assert.equal(openAiChatReader.detect({ messages: foreign })?.score, 0.3);
+    const late = chat(300);
+    late[250] = { role: 'WebSurfer', content: 'x' };
+    assert.equal(openAiChatReader.detect({ messages: late })?.score, 0.6);
+    assertLoadError(JSON.stringify({ messages: late }), /long\.json:\d+:\d+: .*\$\.messages\[250\]\.role.*expected role system, user, assistant or tool/);
+    const lateBare = chat(300);
+    lateBare[250] = { content: 'no role' };
+    assertLoadError(JSON.stringify(lateBare), /long\.json:\d+:\d+: .*\$\[250\]\.role/);
   });
 });

@@ -20,6 +20,7 @@ const SUITES: ReadonlyArray<readonly [string, Loader]> = [
   ['suite/harness.test.ts', () => import('./suite/harness.test.js')],
   ['suite/batchFolder.test.ts', () => import('./suite/batchFolder.test.js')],
   ['suite/resumeWithRepair.test.ts', () => import('./suite/resumeWithRepair.test.js')],
+  ['suite/collectionQueue.test.ts', () => import('./suite/collectionQueue.test.js')],
 ];
 
 type MochaConstructor = typeof Mocha;

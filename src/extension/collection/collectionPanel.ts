@@ -147,6 +147,11 @@ export class CollectionPanel implements vscode.Disposable {
     return this.rows;
   }
 
+  /** The rows as the webview gets them (blind mode applied). */
+  get rowsAsSent(): CollectionRow[] {
+    return this.visible(this.rows);
+  }
+
   private add(rows: CollectionRow[], unreadable: Unreadable[], progress: CollectionProgress): void {
     for (const row of rows) {
       const at = this.rowIndex.get(row.id);

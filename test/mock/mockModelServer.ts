@@ -1133,8 +1133,9 @@ function openaiPromptString(body: any): string {
 /**
  * The flattened prompt and the prefix up to the last cache_control breakpoint. Anthropic's
  * prompt-caching guide: the prefix is built in the order tools, system, messages, and a change at
- * one level invalidates it and everything after; the structured-output format
- * (output_config.format) is part of the key as well, so it leads here with the tools.
+ * one level invalidates it and everything after. A changed structured-output schema
+ * (output_config.format) has been observed to miss the cache too (public Bedrock reports; the
+ * docs do not place it), so it is modelled conservatively as leading the prefix with the tools.
  */
 function anthropicPromptString(body: any): { prompt: string; cachePrefix?: string } {
   const blocks: Array<{ text: string; cache: boolean }> = [];

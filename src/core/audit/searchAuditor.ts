@@ -49,9 +49,9 @@ const adjudicationSchema = z.object({
  * The one JSON Schema (and name) sent by every stage that reads τ: the branches and the
  * adjudicator. A provider's cached prefix starts with the schema — OpenAI: "the structured output
  * schema serves as a prefix to the system message" (platform.openai.com/docs/guides/prompt-caching);
- * Anthropic renders tools → system → messages, and its structured-output format is part of the
- * cache key — so a stage with a schema of its own would re-pay the whole trajectory. Each stage's
- * zod schema above reads only its own fields of the reply.
+ * Anthropic's prefix is tools → system → messages, and a changed output_config.format schema has
+ * been observed to miss its cache too — so a stage with a schema of its own would re-pay the
+ * whole trajectory. Each stage's zod schema above reads only its own fields of the reply.
  */
 const SHARED_REPLY = { name: 'audit_report', schema: jsonSchemaOf(branchSchema.extend(adjudicationSchema.shape)) };
 

@@ -5,7 +5,8 @@
 // records asks which one.
 import * as vscode from 'vscode';
 import type { CollectedTrajectory } from '../../core/collections/collect';
-import { CompareInputError, readCompareSide, type ComparePanel, type ComparePanels, type CompareTarget } from '../compare/comparePanel';
+import { CompareInputError } from '../../core/collections/compareSides';
+import { readCompareSide, type ComparePanel, type ComparePanels, type CompareTarget } from '../compare/comparePanel';
 
 export const COMPARE_TRAJECTORIES_COMMAND = 'trajaudit.compareTrajectories';
 

@@ -5,7 +5,8 @@
 // with trajaudit.revealStep. The webview's messages are parsed with the protocol's schema.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { collectFile, type CollectedTrajectory } from '../../core/collections/collect';
+import type { CollectedTrajectory } from '../../core/collections/collect';
+import { compareRecordOf, readCompareFile } from '../../core/collections/compareSides';
 import { buildCompareView, type CompareViewModel } from '../../core/collections/compareView';
 import { compareFromWebviewSchema, type CompareFromWebview, type CompareToWebview } from '../../shared/compareProtocol';
 import { REVEAL_STEP_COMMAND } from '../commands/revealStep';
@@ -26,35 +27,21 @@ export interface CompareSideRead {
   warnings: string[];
 }
 
-/** A side that cannot be compared, said in one line naming the file. */
-export class CompareInputError extends Error {}
-
 const display = (file: string) => vscode.workspace.asRelativePath(file);
 
 /**
- * The records of a file that can be compared; `pickRecord` chooses one when the target names
- * none and the file holds several (undefined: the user cancelled).
+ * Reads one side: its file (core readCompareFile) and the record to compare; `pickRecord` chooses
+ * one when the target names none and the file holds several (undefined: the user cancelled).
+ * Throws CompareInputError, one line naming the file, when the side cannot be compared.
  */
 export async function readCompareSide(
   target: CompareTarget,
   pickRecord: (file: string, records: CollectedTrajectory[]) => Promise<string | undefined>,
 ): Promise<CompareSideRead | undefined> {
-  const collected = collectFile(target.file, { named: true });
-  const problems = collected.unreadable.map((u) => `${display(u.file)}: ${u.message}`);
-  if (collected.trajectories.length === 0) throw new CompareInputError(problems[0] ?? `${display(target.file)}: holds no trajectory`);
-  let record = target.record;
-  if (record === undefined) {
-    record = collected.trajectories.length === 1 ? collected.trajectories[0].record : await pickRecord(target.file, collected.trajectories);
-    if (record === undefined) return undefined;
-  }
-  const found = collected.trajectories.find((t) => t.record === record);
-  if (!found) {
-    const ids = collected.trajectories.slice(0, 8).map((t) => t.record);
-    throw new CompareInputError(
-      `${display(target.file)}: no record "${record}"; records are ${ids.join(', ')}${collected.trajectories.length > 8 ? ', …' : ''}`,
-    );
-  }
-  return { collected: found, warnings: problems };
+  const read = readCompareFile(target.file, display);
+  const record = target.record ?? (read.trajectories.length === 1 ? read.trajectories[0].record : await pickRecord(target.file, read.trajectories));
+  if (record === undefined) return undefined;
+  return { collected: compareRecordOf(read, record, display), warnings: read.warnings };
 }
 
 export class ComparePanel implements vscode.Disposable {

@@ -71,6 +71,8 @@ await Promise.all([
     banner: { js: '#!/usr/bin/env node' },
   }),
   // One bundle per view, always minified: the page's script is on the path to the first rows.
+  // No code splitting, on purpose: an import() (the editor's side panels, webview/src/editor/panels.ts)
+  // then stays inside the one inlined file as a module initialised only when import() runs.
   ...WEBVIEW_ENTRIES.map(([entry, out]) =>
     build({ ...common, minify: true, entryPoints: [entry], outfile: out, platform: 'browser', format: 'iife', target: 'es2022' }),
   ),

@@ -281,7 +281,8 @@ test.describe('collection view', () => {
     await expect(page.locator(`.cv-row[data-id="${next.id}"]`)).toHaveAttribute('data-state', next.audited ? 'annotated+audited' : 'annotated');
 
     // An assignment file the host could not read is one line in the header.
-    const problem = 'Assignment file not read: assignments.json at $.annotators.ann-1[0]: expected a row id';
+    const problem =
+      'Assignment file not read: assignments.json: at $.annotators.ann-1[0]: expected a row id; expected {"annotators": {"<name>": ["<file>#<record>", …]}}';
     await host.send({ type: 'queue', queue: { annotator: 'ann-1', blind: false, assignmentsFile: 'assignments.json', problem } });
     await expect(page.locator('.cv-queue-problem')).toHaveText(problem);
     await expect(page.locator('.cv-assignee')).toHaveCount(0);

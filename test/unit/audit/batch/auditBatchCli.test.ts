@@ -216,6 +216,12 @@ describe('trajaudit audit <folder> --batch [--detach] (CLI, issue 17)', function
     const rounds = server.batchSubmissions.length;
     assert.ok(rounds >= 3, `rounds: ${rounds}`);
     assert.equal(report.usage.calls, server.batchItemRequests.length);
+    // The synchronous audit's result cache holds the batch audit: an unchanged file is not sent again.
+    const before = server.requests.length;
+    const reused = await runCli(['audit', files[3], '--method', 'binary-search', '--model', 'mock-gpt', '--base-url', server.openaiBaseUrl]);
+    assert.equal(reused.code, 0, reused.err);
+    assert.equal(server.requests.length, before, 'no model call for a record the batch audited');
+    assert.equal(sidecarAudits(files[3]).length, 1);
     const sync = await runCli(['audit', files[3], '--method', 'binary-search', '--model', 'mock-gpt', '--base-url', server.openaiBaseUrl, '--rerun', '--json']);
     assert.equal(sync.code, 0, sync.err);
     const [batched, synced] = sidecarAudits(files[3]);

@@ -93,8 +93,6 @@ export class CollectionPanel implements vscode.Disposable {
   private queueSettings: QueueSettings = { annotator: null, blind: false };
   private assignments: { assignments: Assignments } | { problem: string } | undefined;
   private assignmentsWatcher: vscode.Disposable | undefined;
-  /** Exports written (tests). */
-  readonly exported: { format: ExportKind; scope: 'shown' | 'all'; files: string[]; rows: number }[] = [];
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -367,8 +365,8 @@ export class CollectionPanel implements vscode.Disposable {
    */
   async exportRows(format: ExportKind, scope: 'shown' | 'all', target?: vscode.Uri): Promise<string[] | undefined> {
     try {
-      const ids = scope === 'all' ? undefined : new Set(this.shownRows().map((r) => r.id));
-      const rows = ids ? this.shownRows().map((r) => this.rows[this.rowIndex.get(r.id)!]) : this.rows.slice();
+      // The shown rows are the blind ones (their order is what the table shows); the export starts from the rows read.
+      const rows = scope === 'all' ? this.rows.slice() : this.shownRows().map((r) => this.rows[this.rowIndex.get(r.id)!]);
       const uri = target ?? (await this.askExportTarget(format, rows.length, scope));
       if (!uri) return undefined;
       if (uri.scheme !== 'file') throw new Error(`Exports are written to local files; ${uri.toString()} is not one.`);
@@ -390,7 +388,6 @@ export class CollectionPanel implements vscode.Disposable {
       const shown = blindExport(withSidecars, blind, annotator);
       const written = writeExportFiles(shown.rows, shown.withSidecars, format, uri.fsPath);
       const files = [written.rows, written.annotations, written.audits];
-      this.exported.push({ format, scope, files, rows: written.counts.rows });
       const name = (f: string) => vscode.workspace.asRelativePath(f);
       const which = scope === 'all' ? 'every row' : 'the rows shown';
       const partial = this.progress.finished ? '' : ` (read so far: ${this.progress.done} of ${this.progress.total} files)`;

@@ -265,9 +265,18 @@ function load(value: unknown, source: SourceText, id: string): Trajectory {
   return traceTrajectory(entries, source, id);
 }
 
+// Every reader's detect sees every loaded value: a list with no trace item among its first entries
+// is not an export (exports start with one), and is not walked to its end to learn that.
+const DETECT_SAMPLE = 50;
+
+function someItemAmongFirst(list: unknown[]): boolean {
+  for (let i = 0; i < list.length && i < DETECT_SAMPLE; i++) if (isItem(list[i])) return true;
+  return false;
+}
+
 function detect(value: unknown): FormatMatch | undefined {
   const items = itemsOf(value);
-  if (!items || items.list.length === 0 || !items.list.some(isItem)) return undefined;
+  if (!items || items.list.length === 0 || !someItemAmongFirst(items.list)) return undefined;
   const where = items.base.length ? '`data`' : 'a JSON array';
   if (!items.list.some((i) => isObject(i) && i.object === 'trace.span'))
     return { score: 0.4, reason: `${where} of OpenAI Agents trace items`, missing: ['"trace.span" items'] };
@@ -277,8 +286,8 @@ function detect(value: unknown): FormatMatch | undefined {
 }
 
 function detectLines(values: unknown[]): FormatMatch | undefined {
+  if (!someItemAmongFirst(values)) return undefined;
   const items = values.filter(isItem).length;
-  if (items === 0) return undefined;
   if (items < values.length)
     return {
       score: 0.4,

@@ -3,6 +3,7 @@
 // paths handle that the fixtures do not: mixed content parts, several output messages, retrieved
 // documents, runs without trace ids, and bad items that the hand checks must leave to zod.
 import assert from 'node:assert/strict';
+import { openAiAgentsReader } from '../../../src/core/formats/openaiAgents';
 import { InputError } from '../../../src/core/input/inputError';
 import { loadText } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
@@ -205,5 +206,38 @@ describe('langsmith: runs without a trace id', () => {
       ],
     );
     assert.equal(traces[1].messages[1].content, 'doc b');
+  });
+});
+
+describe('openai-agents detect: a bounded look at other lists', () => {
+  /** A list whose entries past `from` count every read of them (by index, as a detect walks a list). */
+  function countingLateReads(entries: unknown[], from: number): { list: unknown[]; lateReads: () => number } {
+    let reads = 0;
+    const list = new Proxy(entries, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) >= from) reads++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    return { list, lateReads: () => reads };
+  }
+  const runs = Array.from({ length: 2000 }, (_, i) => ({ id: `run-${i}`, run_type: 'llm', inputs: {}, outputs: {} }));
+
+  it('a long list (or JSONL) without trace items in its first 50 entries is not walked to its end, and is not OpenAI Agents', () => {
+    const array = countingLateReads(runs, 50);
+    assert.equal(openAiAgentsReader.detect(array.list), undefined);
+    assert.equal(array.lateReads(), 0);
+    const lines = countingLateReads(runs, 50);
+    assert.equal(openAiAgentsReader.detectLines?.(lines.list), undefined);
+    assert.equal(lines.lateReads(), 0);
+  });
+
+  it('an export that starts with trace items is still walked whole: a bad item far in is named', () => {
+    const items = [
+      { object: 'trace', id: 'trace_1', workflow_name: 'w' },
+      ...Array.from({ length: 200 }, (_, i) => ({ object: 'trace.span', id: `s${i}`, trace_id: 'trace_1', span_data: { type: 'custom' } })),
+      { id: 'not an item' },
+    ];
+    assert.deepEqual(openAiAgentsReader.detect({ data: items })?.missing, ['`object` "trace" or "trace.span" in item 201']);
   });
 });

@@ -105,6 +105,7 @@ test('the first rows are drawn before the side panels and the @vscode-elements c
           textfieldDefined: customElements.get('vscode-textfield') !== undefined,
           collapsibleDefined: customElements.get('vscode-collapsible') !== undefined,
           panels: !!document.querySelector('.annotation, .ol-scroller'),
+          shortcutsSheet: !!document.querySelector('.keys-table'),
           searchFocused: !!search && document.activeElement === search,
         };
       }).observe(document, { childList: true, subtree: true });
@@ -114,6 +115,7 @@ test('the first rows are drawn before the side panels and the @vscode-elements c
     textfieldDefined: false,
     collapsibleDefined: false,
     panels: false,
+    shortcutsSheet: false,
     searchFocused: true,
   });
   await expect.poll(() => hasMark(page, 'panels-mounted')).toBe(true);
@@ -121,6 +123,10 @@ test('the first rows are drawn before the side panels and the @vscode-elements c
   await expect(page.locator('.annotation vscode-textfield[aria-label="Annotator"]')).toBeVisible();
   // The timeline, focused after the first paint, leaves the search box the focus it had.
   await expect(page.locator('.search-input')).toBeFocused();
+  // The shortcuts sheet is built when first asked for.
+  await page.locator('.tl-scroller').focus();
+  await press(page, '?');
+  await expect(page.locator('.overlay-backdrop .keys-table')).toContainText('go to a message position');
 });
 
 test('the timeline takes focus once the first rows are on screen, not in the task that draws them', async ({ openEditor }) => {

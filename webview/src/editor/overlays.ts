@@ -10,6 +10,15 @@ export class ShortcutsOverlay {
 
   constructor() {
     this.root = el('div', { className: 'overlay-backdrop', attrs: { hidden: true } });
+    this.root.addEventListener('click', (ev) => {
+      if (ev.target === this.root) this.close();
+    });
+  }
+
+  /** The sheet is built when first opened: its hundred-odd elements are not on the first screen. */
+  private dialog(): HTMLElement {
+    const built = this.root.firstElementChild as HTMLElement | null;
+    if (built) return built;
     const dialog = el('div', { className: 'overlay', attrs: { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'shortcuts-title', tabindex: -1 } });
     const head = el('div', { className: 'overlay-head' });
     head.append(
@@ -70,9 +79,6 @@ export class ShortcutsOverlay {
     body.append(table, legend);
     dialog.append(head, body);
     this.root.append(dialog);
-    this.root.addEventListener('click', (ev) => {
-      if (ev.target === this.root) this.close();
-    });
     dialog.addEventListener('keydown', (ev) => {
       if (ev.key === 'Tab') {
         // Keep focus inside the dialog.
@@ -80,6 +86,7 @@ export class ShortcutsOverlay {
         dialog.focus();
       }
     });
+    return dialog;
   }
 
   get isOpen(): boolean {
@@ -93,8 +100,9 @@ export class ShortcutsOverlay {
 
   open(): void {
     this.returnFocus = document.activeElement as HTMLElement | null;
+    const dialog = this.dialog();
     this.root.hidden = false;
-    (this.root.firstElementChild as HTMLElement).focus();
+    dialog.focus();
   }
 
   close(): void {

@@ -19,6 +19,8 @@ export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 export interface BatchJobInfo {
   /** The stage submitted last (or found in the job folder of a resumed job). */
   stage?: BatchStage;
+  /** A baseline's round submitted last (1-based; or found in the job folder of a resumed job). */
+  round?: number;
   phase: 'awaiting confirmation' | 'not submitted' | 'submitting' | 'in progress' | 'done' | 'stopped';
   /** Before submitting: tokens and cost at batch prices (cost null without prices). */
   estimate?: BatchCostEstimate;

@@ -1,23 +1,57 @@
-// "Audit All Trajectories in Folder" through the provider's batch API (issue 17): the estimate
-// before anything is submitted (confirmed by the user), then core's prepareFolderBatch /
-// runFolderBatch as a background job with progress and cancel. The job folder
+// "Audit All Trajectories in Folder" through the provider's batch API (issue 17), SearchAuditor
+// stage by stage or a baseline round by round: the estimate before anything is submitted
+// (confirmed by the user), then core's prepareFolderBatch / runFolderBatch or
+// runFolderBaselineBatch (the CLI's own job) as a background job with progress and cancel. The job folder
 // `<folder>/.trajaudit-batch/…` keeps what was submitted, so cancelling only stops polling and
 // the same command on the same folder resumes it without submitting anything twice.
 
 import { existsSync, readdirSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { BatchCostEstimate } from '../../core/audit/batch/estimate';
-import { estimateFolderBatch, prepareFolderBatch, runFolderBatch, type PreparedFolderBatch } from '../../core/audit/batch/folderBatch';
+import { BATCH_STEPS_PER_ROUND } from '../../core/audit/batch/baselineBatch';
+import {
+  estimateFolderBatch,
+  prepareFolderBatch,
+  runFolderBaselineBatch,
+  runFolderBatch,
+  type FolderBaselineOutcome,
+  type FolderBatchOutcome,
+  type PreparedFolderBatch,
+} from '../../core/audit/batch/folderBatch';
 import { BATCH_STAGES, type BatchStage } from '../../core/audit/batch/searchAuditorBatch';
+import { BASELINE_METHODS, type BaselineMethod } from '../../core/audit/baselines';
+import type { AuditMethod } from '../../core/audit/types';
 import type { SearchAuditorOptions } from '../../core/audit/searchAuditor';
 import type { Pricing } from '../../core/harness/wire';
 import type { ModelSettings } from '../../core/providers/types';
 import type { AuditJob, AuditJobManager } from './auditJobs';
 import type { AuditSettings } from './auditSettings';
 
+/** The methods a batch folder audit runs: every model method (the heuristic sends no requests). */
+export type BatchMethod = 'searchauditor' | BaselineMethod;
+
+export function isBatchMethod(method: AuditMethod): method is BatchMethod {
+  return method === 'searchauditor' || (BASELINE_METHODS as readonly string[]).includes(method);
+}
+
+/** What the method's submissions are, for the pick and the confirmation (the rounds of baselineBatch.ts). */
+export function batchRoundsText(method: BatchMethod): string {
+  switch (method) {
+    case 'searchauditor':
+      return 'three submissions: branches, adjudication, repair';
+    case 'all-at-once':
+      return 'one submission: one judgment per trajectory';
+    case 'binary-search':
+      return 'one submission per halving round (about log₂ of the decision steps), then one for the final judgment';
+    case 'step-by-step':
+      return `one submission per round, each judging the next ${BATCH_STEPS_PER_ROUND} step prefixes of every trajectory not yet decided, until a decisive step`;
+  }
+}
+
 export interface BatchFolderRequest {
   folder: vscode.Uri;
   label: string;
+  method: BatchMethod;
   /** OpenAI or Anthropic, with the key (never logged). */
   modelSettings: ModelSettings;
   options: SearchAuditorOptions;
@@ -30,6 +64,7 @@ export interface BatchFolderRequest {
 }
 
 const stageLabel = (stage: BatchStage) => `stage ${BATCH_STAGES.indexOf(stage) + 1} of 3 (${stage})`;
+const roundLabel = (round: number, method: BaselineMethod) => `round ${round} (${method})`;
 
 /** The trajaudit.audit.pricing setting, whose zeros mean "no prices" (cost unknown, never guessed). */
 export function listPricingOf(settings: AuditSettings): Pricing | undefined {
@@ -56,6 +91,16 @@ function stageInJobFolder(jobDir: string): BatchStage | undefined {
   return [...BATCH_STAGES].reverse().find((stage) => files.has(`stage-${BATCH_STAGES.indexOf(stage) + 1}-${stage}.json`));
 }
 
+/** The last round whose state file (`round-<n>-<method>.json`, baselineBatch.ts) a baseline's job folder holds. */
+function roundInJobFolder(jobDir: string, method: BaselineMethod): number | undefined {
+  if (!existsSync(jobDir)) return undefined;
+  const rounds = readdirSync(jobDir).flatMap((name) => {
+    const match = /^round-(\d+)-(.+)\.json$/.exec(name);
+    return match && match[2] === method ? [Number(match[1])] : [];
+  });
+  return rounds.length ? Math.max(...rounds) : undefined;
+}
+
 /**
  * Starts the batch folder audit: resolves once the estimate is confirmed (or declined) with the
  * listed job and `done`, which resolves when the job ends; undefined when there is nothing to audit.
@@ -66,6 +111,8 @@ export async function startBatchFolderAudit(
 ): Promise<{ job: AuditJob; done: Promise<AuditJob> } | undefined> {
   const folderName = vscode.workspace.asRelativePath(request.folder);
   const log = jobs.log;
+  const method = request.method;
+  const baseline = method === 'searchauditor' ? undefined : method;
   // Warming the cache with one branch first is a call order, which a batch does not have.
   const { warmCacheFirst: _warm, ...options } = request.options;
   let prepared: PreparedFolderBatch;
@@ -74,8 +121,10 @@ export async function startBatchFolderAudit(
       target: request.folder.fsPath,
       isFolder: true,
       settings: request.modelSettings,
+      method,
       options,
-      keyOptions: { variant: options.variant ?? 'full', adjudicatorSeesTrajectory: options.adjudicatorSeesTrajectory !== false },
+      // The synchronous audit's result-cache key: SearchAuditor's options are part of it, a baseline has none.
+      ...(baseline ? {} : { keyOptions: { variant: options.variant ?? 'full', adjudicatorSeesTrajectory: options.adjudicatorSeesTrajectory !== false } }),
       rerun: Boolean(request.rerun),
     });
   } catch (error) {
@@ -87,11 +136,14 @@ export async function startBatchFolderAudit(
     return undefined;
   }
   const files = [...new Set(prepared.rows.map((r) => r.file))];
-  const job = jobs.register({ label: `${request.label} (batch)`, method: 'searchauditor', model: request.modelSettings.model, files });
+  const job = jobs.register({ label: `${request.label} (batch)`, method, model: request.modelSettings.model, files });
   const resumed = existsSync(prepared.jobDir);
   const batch = { phase: 'not submitted', jobDir: prepared.jobDir, resumed, batchIds: [] } as NonNullable<AuditJob['batch']>;
-  const resumedStage = stageInJobFolder(prepared.jobDir);
+  const resumedStage = baseline ? undefined : stageInJobFolder(prepared.jobDir);
+  const resumedRound = baseline ? roundInJobFolder(prepared.jobDir, baseline) : undefined;
   if (resumedStage) batch.stage = resumedStage;
+  if (resumedRound) batch.round = resumedRound;
+  const resumedAt = resumedStage ? stageLabel(resumedStage) : resumedRound && baseline ? roundLabel(resumedRound, baseline) : undefined;
   job.batch = batch;
   job.total = prepared.rows.length + prepared.unreadable.length;
   for (const u of prepared.unreadable) {
@@ -106,18 +158,18 @@ export async function startBatchFolderAudit(
     jobs.notify(job);
   };
 
-  // A new job is confirmed on its estimate; one with a submitted stage was confirmed when it was submitted.
-  if (prepared.cases.length && !resumedStage) {
+  // A new job is confirmed on its estimate; one with a submitted stage or round was confirmed when it was submitted.
+  if (prepared.cases.length && !resumedAt) {
     batch.estimate = estimateFolderBatch(prepared, pricing);
     batch.phase = 'awaiting confirmation';
     jobs.notify(job);
     if (!request.acceptEstimate) {
       const submit = 'Submit Batch';
       const choice = await vscode.window.showWarningMessage(
-        `Batch audit of ${prepared.cases.length} trajectory record(s) under ${folderName} with ${request.modelSettings.model} (${request.modelSettings.provider}, half price, results in minutes to hours)`,
+        `Batch audit (${method}) of ${prepared.cases.length} trajectory record(s) under ${folderName} with ${request.modelSettings.model} (${request.modelSettings.provider}, half price, results in minutes to hours)`,
         {
           modal: true,
-          detail: `Estimate: ${estimateText(batch.estimate)}. ${prepared.rows.length - prepared.cases.length} already audited record(s) are reused. Three submissions: branches, adjudication, repair.`,
+          detail: `Estimate: ${estimateText(batch.estimate)}. ${prepared.rows.length - prepared.cases.length} already audited record(s) are reused. ${capitalized(batchRoundsText(method))}.`,
         },
         submit,
       );
@@ -134,35 +186,52 @@ export async function startBatchFolderAudit(
     token.onCancellationRequested(() => job.cancel.cancel());
     job.cancel.token.onCancellationRequested(() => controller.abort());
     job.status = 'running';
-    batch.phase = prepared.cases.length ? (resumedStage ? 'in progress' : 'submitting') : 'done';
+    batch.phase = prepared.cases.length ? (resumedAt ? 'in progress' : 'submitting') : 'done';
     jobs.notify(job);
     const pollSeconds = (request.pollIntervalMs ?? 30_000) / 1000;
     if (resumed)
       progress.report({
-        message: `resuming the job in ${vscode.workspace.asRelativePath(prepared.jobDir)}${resumedStage ? `, ${stageLabel(resumedStage)} in progress` : ''}: nothing already submitted is sent again`,
+        message: `resuming the job in ${vscode.workspace.asRelativePath(prepared.jobDir)}${resumedAt ? `, ${resumedAt} in progress` : ''}: nothing already submitted is sent again`,
       });
-    let outcome;
+    const submitted = (ids: string[], message: string) => {
+      batch.phase = 'in progress';
+      batch.batchIds.push(...ids);
+      progress.report({ message });
+      log.info(`batch audit ${job.id} (${folderName}): ${message}`);
+      jobs.notify(job);
+    };
+    const common = {
+      ...(request.pollIntervalMs !== undefined ? { pollIntervalMs: request.pollIntervalMs } : {}),
+      ...(pricing ? { pricing } : {}),
+      signal: controller.signal,
+      onEstimate: (estimate: BatchCostEstimate) => {
+        batch.estimate = estimate;
+        jobs.notify(job);
+      },
+    };
+    let outcome: FolderBatchOutcome | FolderBaselineOutcome;
     try {
-      outcome = await runFolderBatch(prepared, {
-        ...(request.pollIntervalMs !== undefined ? { pollIntervalMs: request.pollIntervalMs } : {}),
-        ...(pricing ? { pricing } : {}),
-        signal: controller.signal,
-        onEstimate: (estimate) => {
-          batch.estimate = estimate;
-          jobs.notify(job);
-        },
-        onSubmitted: (stage, ids, n) => {
-          const index = BATCH_STAGES.indexOf(stage);
-          batch.stage = stage;
-          batch.phase = 'in progress';
-          batch.batchIds.push(...ids);
-          const done = index > 0 ? `${BATCH_STAGES.slice(0, index).join(', ')} done; ` : '';
-          const message = `${done}${stageLabel(stage)}: submitted ${n} request(s) in batch ${ids.join(', ')}, in progress (checked every ${pollSeconds} s)`;
-          progress.report({ message });
-          log.info(`batch audit ${job.id} (${folderName}): ${message}`);
-          jobs.notify(job);
-        },
-      });
+      outcome = baseline
+        ? await runFolderBaselineBatch(prepared, {
+            ...common,
+            onSubmitted: (round, ids, n) => {
+              batch.round = round;
+              // A round's requests follow from the replies to the round before, so how many rounds there will be is not known.
+              submitted(
+                ids,
+                `${roundLabel(round, baseline)}: submitted ${n} request(s) in batch ${ids.join(', ')}, in progress (checked every ${pollSeconds} s)`,
+              );
+            },
+          })
+        : await runFolderBatch(prepared, {
+            ...common,
+            onSubmitted: (stage, ids, n) => {
+              const index = BATCH_STAGES.indexOf(stage);
+              batch.stage = stage;
+              const done = index > 0 ? `${BATCH_STAGES.slice(0, index).join(', ')} done; ` : '';
+              submitted(ids, `${done}${stageLabel(stage)}: submitted ${n} request(s) in batch ${ids.join(', ')}, in progress (checked every ${pollSeconds} s)`);
+            },
+          });
     } catch (error) {
       const cancelled = controller.signal.aborted;
       const resume = `The submitted batches keep running at the provider; run "Audit All Trajectories in Folder" on ${folderName} again to resume: nothing already submitted is sent again.`;
@@ -202,3 +271,5 @@ export async function startBatchFolderAudit(
   });
   return { job, done: Promise.resolve(done) };
 }
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

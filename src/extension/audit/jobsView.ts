@@ -6,7 +6,7 @@ import { estimateText, usageText } from './batchFolderJob';
 /** A batch job's stage and, before its results, the estimate; after, the real usage. */
 function describeBatch(job: AuditJob): string {
   const b = job.batch!;
-  const stage = b.stage && b.phase !== 'done' ? ` · stage ${BATCH_STAGES.indexOf(b.stage) + 1}/3 ${b.stage}` : '';
+  const stage = b.phase === 'done' ? '' : b.stage ? ` · stage ${BATCH_STAGES.indexOf(b.stage) + 1}/3 ${b.stage}` : b.round ? ` · round ${b.round}` : '';
   const numbers = b.usage
     ? `usage: ${usageText(b.usage, b.costUsd)}`
     : b.estimate
@@ -19,7 +19,7 @@ function describeBatch(job: AuditJob): string {
 function batchDetails(job: AuditJob): string[] {
   const b = job.batch!;
   return [
-    `batch: ${b.phase}${b.stage ? `, last stage ${BATCH_STAGES.indexOf(b.stage) + 1} of 3 (${b.stage})` : ''}${b.resumed ? ', resumed' : ''}`,
+    `batch: ${b.phase}${b.stage ? `, last stage ${BATCH_STAGES.indexOf(b.stage) + 1} of 3 (${b.stage})` : b.round ? `, last round ${b.round}` : ''}${b.resumed ? ', resumed' : ''}`,
     ...(b.estimate ? [`estimate before submitting: ${estimateText(b.estimate)}`] : []),
     ...(b.usage ? [`usage: ${usageText(b.usage, b.costUsd)}`] : []),
     ...(b.batchIds.length ? [`batches: ${b.batchIds.join(', ')}`] : []),

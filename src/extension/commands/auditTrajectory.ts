@@ -6,14 +6,14 @@ import { holdsTrajectory } from '../../core/load/holdsTrajectory';
 import { readAuditSettings } from '../audit/auditSettings';
 import { offerAlternatives, resolveModel } from '../audit/modelClientFactory';
 import type { ApiKeys } from '../audit/secrets';
-import { startBatchFolderAudit } from '../audit/batchFolderJob';
+import { batchRoundsText, isBatchMethod, startBatchFolderAudit, type BatchMethod } from '../audit/batchFolderJob';
 
 export interface AuditCommandArgs {
   method?: AuditMethod;
   rerun?: boolean;
   /** Wait for the job to end (tests, scripts). */
   wait?: boolean;
-  /** Folder audits with SearchAuditor on OpenAI/Anthropic: through the batch API (true) or call by call (false); asked when absent. */
+  /** Folder audits with a model method on OpenAI/Anthropic: through the batch API (true) or call by call (false); asked when absent. */
   batch?: boolean;
   /** Batch: submit without the confirmation of the estimate (tests, scripts). */
   acceptEstimate?: boolean;
@@ -24,13 +24,13 @@ export interface AuditCommandArgs {
 const BATCH_PICK = 'Use batch API (half price, results in minutes to hours)';
 
 /** Synchronous calls or the provider's batch API; undefined when the pick is dismissed. */
-async function pickBatch(): Promise<boolean | undefined> {
+async function pickBatch(method: BatchMethod): Promise<boolean | undefined> {
   const choice = await vscode.window.showQuickPick(
     [
       { label: 'Run now', description: 'call by call, results as they come', batch: false },
-      { label: BATCH_PICK, description: 'three submissions: branches, adjudication, repair; resumable', batch: true },
+      { label: BATCH_PICK, description: `${batchRoundsText(method)}; resumable`, batch: true },
     ],
-    { title: 'How to run SearchAuditor over the folder' },
+    { title: `How to run ${method === 'searchauditor' ? 'SearchAuditor' : `the ${method} baseline`} over the folder` },
   );
   return choice?.batch;
 }
@@ -56,7 +56,7 @@ export async function startAudit(
   args: AuditCommandArgs,
   jobs: AuditJobManager,
   keys: ApiKeys,
-  /** A folder audit: SearchAuditor on OpenAI/Anthropic may run through the batch API. */
+  /** A folder audit: a model method on OpenAI/Anthropic may run through the batch API. */
   folder?: vscode.Uri,
 ): Promise<AuditJob | undefined> {
   const settings = readAuditSettings();
@@ -77,14 +77,15 @@ export async function startAudit(
     } else {
       model = resolved.options;
       // The VS Code language models have no batch API (resolved.settings is OpenAI/Anthropic only).
-      if (folder && method === 'searchauditor' && resolved.settings) {
-        const batch = args.batch ?? (await pickBatch());
+      if (folder && isBatchMethod(method) && resolved.settings) {
+        const batch = args.batch ?? (await pickBatch(method));
         if (batch === undefined) return undefined;
         if (batch) {
           const started = await startBatchFolderAudit(
             {
               folder,
               label,
+              method,
               modelSettings: resolved.settings,
               options: resolved.options,
               settings,

@@ -1,8 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
+import { loadFile } from '../../../src/core/load/loadFile';
+import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { AuditJob } from '../../../src/extension/audit/auditJobs';
+import { batchRoundsText, isBatchMethod } from '../../../src/extension/audit/batchFolderJob';
 import { AuditJobsView } from '../../../src/extension/audit/jobsView';
 import type { TrajauditApi } from '../../../src/extension/extension';
 import { startMockModelServer, type MockModelServer } from '../../mock/mockModelServer';
@@ -12,6 +15,23 @@ import { activateExtension, closeAllEditors, samplesRoot, waitFor } from './help
 const SECRET = 'sk-it-batch-7c1e93d05a';
 // Four single-record trajectories of four formats, from the repository's fixtures.
 const FIXTURES = ['tongyi-react/webdancer-chatml.json', 'tongyi-react/webdancer-prediction.json', 'smolagents/gaia-run.json', 'atif/danube-v1.0.json'];
+
+/** A Tongyi ReAct (ChatML) run with nine decision steps: one case that needs more halving rounds than the fixtures' three steps. */
+function writeNineStepRun(file: string): void {
+  const messages: unknown[] = [
+    { role: 'system', content: 'You are a Web Information Seeking Master.' },
+    { role: 'user', content: 'User: Which architect designed the clock tower of the 1912 Stockholm stadium?' },
+  ];
+  for (let i = 1; i <= 8; i++) {
+    messages.push({
+      role: 'assistant',
+      content: `<think>Check source ${i}.</think>\n<tool_call>\n{"name": "search", "arguments": {"query": ["stadium clock tower ${i}"]}}\n</tool_call>`,
+    });
+    messages.push({ role: 'user', content: `<tool_response>\nResult ${i}: the clock tower is mentioned in passing.\n</tool_response>` });
+  }
+  messages.push({ role: 'assistant', content: '<think>Lallerstedt, I guess.</think>\n<answer>Erik Lallerstedt</answer>' });
+  writeFileSync(file, JSON.stringify({ messages, answer: 'Torben Grut' }, null, 2));
+}
 
 suite('Folder audits through the batch API (issue 17)', () => {
   let api: TrajauditApi;
@@ -124,6 +144,87 @@ suite('Folder audits through the batch API (issue 17)', () => {
     assert.equal(server.batchSubmissions.length, 3);
     assert.ok(!api.log.recent().some((line) => line.includes(SECRET)), 'the API key is never logged');
     assert.ok(![first, resumed, again].some((job) => JSON.stringify({ ...job, cancel: undefined }).includes(SECRET)), 'nor shown in a job');
+  });
+
+  test('Binary Search over a folder: one submission per halving round then the final judgment, cancel and resume, sidecars, usage; a rerun submits nothing', async () => {
+    assert.ok(isBatchMethod('binary-search') && isBatchMethod('all-at-once') && isBatchMethod('step-by-step') && !isBatchMethod('heuristic'));
+    assert.match(batchRoundsText('binary-search'), /^one submission per halving round .*then one for the final judgment$/);
+    const view = new AuditJobsView(api.jobs);
+    const describe = (job: AuditJob) => String(view.getTreeItem({ job }).description);
+    const details = (job: AuditJob) => view.getChildren({ job }).map((n) => n.detail ?? '');
+    const long = join(dir, 'tongyi-nine-steps.json');
+    writeNineStepRun(long);
+    // The halvings the mock's replies ("first" half every time) lead to: 3 steps → 1 (one halving), 9 → 4 → 2 (two).
+    assert.deepEqual(
+      [...files, long].map((f) => {
+        const record = loadFile(f).records[0];
+        return isTrajectoryRecord(record) ? record.trajectory.decisionSteps.length : 0;
+      }),
+      [3, 3, 3, 3, 9],
+    );
+    const folder = vscode.Uri.file(dir);
+    const args = { method: 'binary-search', batch: true, acceptEstimate: true, pollSeconds: 0.05 };
+    const before = server.batchSubmissions.length;
+    const submissions = () => server.batchSubmissions.slice(before).map((b) => b.customIds);
+
+    // Round 1 stays in progress for 200 polls (10 s), long enough to see it and cancel.
+    server.batchOutcome({ pollsUntilDone: 200 });
+    const first = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', folder, args);
+    assert.ok(first?.batch, 'a batch job is listed');
+    assert.equal(first.method, 'binary-search');
+    await waitFor(() => first.batch?.phase === 'in progress' && first.batch.round === 1, { message: 'round 1 in progress' });
+    assert.deepEqual(
+      submissions().map((ids) => ids.length),
+      [5],
+      'round 1: the first halving question of every case in one submission',
+    );
+    // The estimate walks each case's longest path, down the larger half: 3 steps → 2, then the
+    // final judgment (2 requests); 9 → 5 → 3 → 2, then the final judgment (4).
+    const estimate = first.batch.estimate!;
+    assert.equal(estimate.requests, 4 * 2 + 4);
+    assert.deepEqual(estimate.batchPricing, { input: 1, cachedInput: 0.25, output: 4 });
+    assert.match(describe(first), /batch in progress · round 1 · .*estimate: .* at batch prices/);
+    assert.ok(details(first).some((d) => d === 'batch: in progress, last round 1'));
+    api.jobs.cancel(first.id);
+    await waitFor(() => first.status === 'cancelled', { message: 'the first run stops polling' });
+    assert.equal(first.batch.phase, 'stopped');
+    assert.ok(
+      [...files, long].every((f) => !existsSync(`${f}.audit.json`)),
+      'nothing is written before the job is complete',
+    );
+
+    // The same command resumes the job: round 1 is collected, not submitted again.
+    const resumed = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', folder, { ...args, wait: true });
+    assert.equal(resumed?.status, 'done', resumed?.errors.join('; '));
+    assert.equal(resumed.batch?.resumed, true);
+    assert.deepEqual(
+      submissions().map((ids) => ids.length),
+      [5, 5, 1],
+      'round 2: the final judgment of the four short cases and the second halving of the long one; round 3: its final judgment',
+    );
+    assert.ok(submissions().every((ids, i) => ids.every((id) => id.endsWith(`-r${i + 1}-0-a1`))));
+    assert.equal(resumed.completed, 5);
+    assert.equal(resumed.batch.round, 3);
+    const usage = resumed.batch.usage!;
+    assert.equal(usage.calls, 11);
+    const expected = ((usage.inputTokens - usage.cachedInputTokens) * 1 + usage.cachedInputTokens * 0.25 + usage.outputTokens * 4) / 1e6;
+    assert.ok(Math.abs(resumed.batch.costUsd! - expected) < 1e-12);
+    assert.match(describe(resumed), /^done · batch done · 5\/5 · usage: 11 call\(s\), .* at batch prices$/);
+    // Each sidecar holds the Binary Search audit, its calls those of its own rounds.
+    for (const [file, calls] of [...files.map((f) => [f, 2] as const), [long, 3] as const]) {
+      const audits = JSON.parse(readFileSync(`${file}.audit.json`, 'utf8')).records['0'].audits;
+      assert.equal(audits.length, 1, basename(file));
+      assert.equal(audits[0].method, 'binary-search');
+      assert.equal(audits[0].model, 'mock-gpt');
+      assert.equal(audits[0].usage.calls, calls, basename(file));
+    }
+    assert.deepEqual(readdirSync(join(dir, '.trajaudit-batch')), ['done']);
+
+    // Once stored, a rerun reuses every audit and submits nothing.
+    const again = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', folder, { ...args, wait: true });
+    assert.equal(again?.status, 'done');
+    assert.equal(again.cachedHits, 5);
+    assert.equal(submissions().length, 3);
   });
 
   test('"Run now" keeps the synchronous folder audit: five calls per trajectory, no batch', async () => {

@@ -227,6 +227,68 @@ suite('Folder audits through the batch API (issue 17)', () => {
     assert.equal(submissions().length, 3);
   });
 
+  test('"Use batch API" is offered for the three baselines with their rounds, not for the heuristic; an untrusted workspace refuses a batch baseline audit', async () => {
+    const folder = vscode.Uri.file(dir);
+    const calls = server.requests.length;
+    const batches = server.batchSubmissions.length;
+    // The pick is seen on the same API object the extension uses (as the trust flag below); dismissing it runs nothing.
+    const window = vscode.window as { showQuickPick: unknown };
+    const ownPick = Object.getOwnPropertyDescriptor(window, 'showQuickPick');
+    const picks: { title?: string; items: { label: string; description?: string }[] }[] = [];
+    Object.defineProperty(window, 'showQuickPick', {
+      configurable: true,
+      value: async (items: { label: string; description?: string }[], options?: { title?: string }) => {
+        picks.push({ items: await items, ...(options?.title ? { title: options.title } : {}) });
+        return undefined;
+      },
+    });
+    try {
+      for (const method of ['all-at-once', 'binary-search', 'step-by-step'] as const) {
+        picks.length = 0;
+        assert.equal(await vscode.commands.executeCommand('trajaudit.auditFolder', folder, { method }), undefined, method);
+        assert.equal(picks.length, 1, method);
+        assert.equal(picks[0].title, `How to run the ${method} baseline over the folder`);
+        assert.deepEqual(
+          picks[0].items.map((i) => [i.label, i.description]),
+          [
+            ['Run now', 'call by call, results as they come'],
+            ['Use batch API (half price, results in minutes to hours)', `${batchRoundsText(method)}; resumable`],
+          ],
+        );
+      }
+      assert.match(batchRoundsText('all-at-once'), /^one submission: one judgment per trajectory$/);
+      assert.match(batchRoundsText('step-by-step'), /^one submission per round, each judging the next 8 step prefixes/);
+      picks.length = 0;
+      const heuristic = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', folder, { method: 'heuristic', wait: true });
+      assert.equal(heuristic?.status, 'done');
+      assert.equal(heuristic.batch, undefined);
+      assert.equal(picks.length, 0, 'the heuristic sends no requests: no batch choice');
+    } finally {
+      if (ownPick) Object.defineProperty(window, 'showQuickPick', ownPick);
+      else delete (window as { showQuickPick?: unknown }).showQuickPick;
+    }
+
+    const workspace = vscode.workspace as { isTrusted: boolean };
+    const ownTrust = Object.getOwnPropertyDescriptor(workspace, 'isTrusted');
+    Object.defineProperty(workspace, 'isTrusted', { configurable: true, get: () => false });
+    try {
+      const refused = await vscode.commands.executeCommand('trajaudit.auditFolder', folder, {
+        method: 'binary-search',
+        batch: true,
+        acceptEstimate: true,
+        wait: true,
+      });
+      assert.equal(refused, undefined, 'refused');
+    } finally {
+      if (ownTrust) Object.defineProperty(workspace, 'isTrusted', ownTrust);
+      else delete (workspace as { isTrusted?: boolean }).isTrusted;
+    }
+    assert.equal(vscode.workspace.isTrusted, true);
+    assert.equal(existsSync(join(dir, '.trajaudit-batch')), false, 'no job folder');
+    assert.equal(server.batchSubmissions.length, batches, 'nothing submitted');
+    assert.equal(server.requests.length, calls, 'no model call');
+  });
+
   test('"Run now" keeps the synchronous folder audit: five calls per trajectory, no batch', async () => {
     const calls = server.requests.length;
     const batches = server.batchSubmissions.length;

@@ -15,15 +15,18 @@ import { SAMPLES, samplesDir } from './harness/workspace';
 
 test.use({ workbenchViewport: { width: 1500, height: 950 }, workbenchSideBar: false });
 
-const FOOTBALLER_ID = `${SAMPLES.footballer.path}#0`;
-const ARCHITECT_ID = `${SAMPLES.architect.path}#0`;
-/** Words of each id only (the workspace also holds copies of the samples under ui-report/ and ui-export/). */
-const FOOTBALLER_WORDS = 'openai-chat/browsecomp-footballer';
-const ARCHITECT_WORDS = 'searchauditbench/sab-0882';
+// Their own copies under ui-compare/ (footballer with its sidecar, architect without): the
+// worker's tests share a workspace, and the annotate test saves an annotation of the architect sample.
+const FOOTBALLER_ID = `${SAMPLES.compareFootballer.path}#0`;
+const ARCHITECT_ID = `${SAMPLES.compareArchitect.path}#0`;
+/** Words of each id only (the workspace also holds the originals and other copies of the samples). */
+const FOOTBALLER_WORDS = 'ui-compare/compare-footballer';
+const ARCHITECT_WORDS = 'ui-compare/compare-architect';
 
 /** The alignment `trajaudit compare` prints for the two samples, from the same core function. */
 function expectedAlignment() {
   const read = (path: string) => collectFile(join(samplesDir, path)).trajectories[0].trajectory;
+  // The copies under ui-compare/ hold the same bytes as these samples.
   return alignDecisionSteps(read(SAMPLES.footballer.path), read(SAMPLES.architect.path));
 }
 
@@ -75,7 +78,7 @@ for (const theme of ['light', 'dark'] as Theme[]) {
       await collection.locator('.cv-scroller').press('c');
 
       await expect(page.locator('.editor-group-container.active .tab.active')).toContainText(
-        'Compare: browsecomp-footballer-penalties.traj.json ↔ sab-0882-architect-brother.traj.json',
+        `Compare: ${SAMPLES.compareFootballer.name} ↔ ${SAMPLES.compareArchitect.name}`,
       );
       const compare = await frameWith(page, '.cmp-pane .cmp-row');
       await expectWebviewTheme(compare, theme);
@@ -125,6 +128,6 @@ test('the palette’s Compare Two Trajectories: two quick picks, then the compar
   await input.fill('trajectories/searchauditbench/sab-0417');
   await rows.filter({ hasText: 'trajectories/searchauditbench/sab-0417-delta-novel.traj.json' }).first().click();
   const compare = await frameWith(page, '.cmp-pane .cmp-row');
-  await expect(compare.locator('.cmp-side[data-side="a"] .cmp-file-name')).toHaveText(FOOTBALLER_ID);
+  await expect(compare.locator('.cmp-side[data-side="a"] .cmp-file-name')).toHaveText(`${SAMPLES.footballer.path}#0`);
   await expect(compare.locator('.cmp-side[data-side="b"] .cmp-file-name')).toHaveText('trajectories/searchauditbench/sab-0417-delta-novel.traj.json#0');
 });

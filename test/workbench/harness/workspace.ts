@@ -12,6 +12,12 @@ export const samplesDir = join(repoRoot, 'samples');
 export const SAMPLES = {
   footballer: { path: 'trajectories/openai-chat/browsecomp-footballer-penalties.traj.json', name: 'browsecomp-footballer-penalties.traj.json', messages: 73 },
   architect: { path: 'trajectories/searchauditbench/sab-0882-architect-brother.traj.json', name: 'sab-0882-architect-brother.traj.json' },
+  /**
+   * Copies for the compare test, which reads their labels (other tests annotate the originals);
+   * names of their own, so Quick Open finds the originals for the tests that open them by name.
+   */
+  compareFootballer: { path: 'ui-compare/compare-footballer.traj.json', name: 'compare-footballer.traj.json' },
+  compareArchitect: { path: 'ui-compare/compare-architect.traj.json', name: 'compare-architect.traj.json' },
   /** A copy of the architect sample for the hot-exit test (its own sidecar). */
   hotExitArchitect: { path: 'ui-fixtures/hot-exit-architect.traj.json', name: 'hot-exit-architect.traj.json' },
   whowhen: { path: 'trajectories/who-and-when/whowhen-hc-1.json', name: 'whowhen-hc-1.json' },
@@ -55,6 +61,10 @@ export function prepareWorkspace(workspace: string): WorkspaceFiles {
   const hostile = writeHostileTrajectory(fixtures);
   writeHostileNamedTrajectory(fixtures);
   copyFileSync(join(workspace, SAMPLES.architect.path), join(workspace, SAMPLES.hotExitArchitect.path));
+  mkdirSync(join(workspace, 'ui-compare'), { recursive: true });
+  for (const suffix of ['', '.audit.json'])
+    copyFileSync(join(workspace, SAMPLES.footballer.path + suffix), join(workspace, SAMPLES.compareFootballer.path + suffix));
+  copyFileSync(join(workspace, SAMPLES.architect.path), join(workspace, SAMPLES.compareArchitect.path));
   const blindItem = { path: 'items/delegation/deleg-en-0231-blind-review.json', name: 'deleg-en-0231-blind-review.json' };
   copyFileSync(join(workspace, 'items/delegation/deleg-en-0231-oil-fund-equity-gap.json'), join(workspace, blindItem.path));
   return {

@@ -2,7 +2,7 @@
 // out; the job itself (records, job folder, stages, sidecar writes) is core/audit/batch/folderBatch.ts.
 
 import { existsSync, statSync } from 'node:fs';
-import type { BatchCostEstimate } from '../../core/audit/batch/estimate';
+import { estimateJson, type BatchCostEstimate } from '../../core/audit/batch/estimate';
 import {
   prepareFolderBatch,
   runFolderBaselineBatch,
@@ -179,20 +179,6 @@ export async function runBatchAudit(positionals: string[], values: Record<string
 function estimateLine(e: BatchCostEstimate): string {
   const cost = e.costUsd === null ? e.note : `≈ $${e.costUsd.toFixed(4)} (at most $${e.costUsdMax!.toFixed(4)}) ${e.note}`;
   return `${e.requests} request(s), ≈ ${e.inputTokens} input tokens, ≈ ${e.outputTokens} output tokens (at most ${e.outputTokensMax}); ${cost}`;
-}
-
-function estimateJson(e: BatchCostEstimate | undefined) {
-  if (!e) return null;
-  return {
-    requests: e.requests,
-    input_tokens: e.inputTokens,
-    output_tokens: e.outputTokens,
-    output_tokens_max: e.outputTokensMax,
-    cost_usd: e.costUsd,
-    cost_usd_max: e.costUsdMax,
-    batch_pricing: e.batchPricing,
-    note: e.note,
-  };
 }
 
 function usageJson(u: NonNullable<SearchAuditorBatchResult['usage']>) {

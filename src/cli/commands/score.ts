@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { backboneStability, readStabilityLines, type BackboneStability } from '../../core/scoring/backboneStability';
 import { InputError } from '../../core/input/inputError';
-import type { BatchCostEstimate } from '../../core/audit/batch/estimate';
+import { estimateJson } from '../../core/audit/batch/estimate';
 import { createBatchProvider } from '../../core/providers/batch';
 import { createModelClient } from '../../core/providers/factory';
 import type { BatchJudgingResult } from '../../core/scoring/judges/batchJudge';
@@ -94,20 +94,6 @@ function report(result: RunScoreResult, values: Record<string, unknown>, io: Cli
     return 1;
   }
   return 0;
-}
-
-function estimateJson(e: BatchCostEstimate | undefined) {
-  if (!e) return null;
-  return {
-    requests: e.requests,
-    input_tokens: e.inputTokens,
-    output_tokens: e.outputTokens,
-    output_tokens_max: e.outputTokensMax,
-    cost_usd: e.costUsd,
-    cost_usd_max: e.costUsdMax,
-    batch_pricing: e.batchPricing,
-    note: e.note,
-  };
 }
 
 function batchJson(b: BatchJudgingResult, status: 'complete' | 'waiting') {

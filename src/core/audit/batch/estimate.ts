@@ -40,6 +40,21 @@ export interface BatchCostEstimate {
   note: string;
 }
 
+/** The estimate under `estimate` in `audit --batch --json` and `score --batch --json` (docs/cli.md). */
+export function estimateJson(e: BatchCostEstimate | undefined) {
+  if (!e) return null;
+  return {
+    requests: e.requests,
+    input_tokens: e.inputTokens,
+    output_tokens: e.outputTokens,
+    output_tokens_max: e.outputTokensMax,
+    cost_usd: e.costUsd,
+    cost_usd_max: e.costUsdMax,
+    batch_pricing: e.batchPricing,
+    note: e.note,
+  };
+}
+
 export function batchPricingOf(list: Pricing | undefined): Pricing | undefined {
   if (!list) return undefined;
   return { input: list.input * BATCH_PRICE_FACTOR, cachedInput: list.cachedInput * BATCH_PRICE_FACTOR, output: list.output * BATCH_PRICE_FACTOR };

@@ -18,17 +18,7 @@ import { BatchJob, type BatchItem, type BatchItemError, type BatchProvider } fro
 import type { ChatRequest, ChatResult, ModelClient } from '../../providers/types';
 import { tokenCount } from '../../stats/tokens';
 import type { JudgmentCache } from './cache';
-import {
-  AbortedError,
-  emptySummary,
-  isMalformedOutput,
-  recordFailure,
-  recordVerdict,
-  takeFromCache,
-  type Judge,
-  type JudgeTask,
-  type JudgingSummary,
-} from './judge';
+import { AbortedError, isMalformedOutput, recordFailure, recordVerdict, tasksToJudge, type Judge, type JudgeTask, type JudgingSummary } from './judge';
 
 /** Output tokens assumed per judge reply for the estimate: a verdict is a short JSON object. */
 export const ASSUMED_OUTPUT_TOKENS_PER_VERDICT = 200;
@@ -170,17 +160,9 @@ export async function runTasksBatched(
   replay: BatchReplayClient,
   options: BatchJudgingOptions,
 ): Promise<BatchJudgingResult> {
-  const summary = emptySummary();
-  summary.tasks = tasks.length;
-  let pending: JudgeTask<unknown, unknown>[] = [];
-  for (const task of tasks) {
-    if (takeFromCache(task, cache)) summary.cached++;
-    else if (!task.judge) {
-      summary.unavailable++;
-      task.unavailable();
-    } else pending.push(task);
-  }
-  if (pending.some((t) => t.judge?.usesModel)) cache?.checkWritable();
+  const first = tasksToJudge(tasks, cache);
+  const summary = first.summary;
+  let pending = first.pending;
   let job: BatchJob | undefined;
   let estimate: BatchCostEstimate | undefined;
   const submitted: string[] = [];

@@ -148,12 +148,15 @@ export function runTasksSync(tasks: readonly JudgeTask<unknown, unknown>[], cach
   return summary;
 }
 
-/** Resolves tasks: cache first, then the judges with bounded concurrency; cancellable. */
-export async function runTasks(
+/**
+ * The tasks a judge must still answer: cached verdicts accepted and tasks without a judge marked
+ * unavailable (both counted). Refused before any model call when fresh verdicts would be written
+ * outside the run folder.
+ */
+export function tasksToJudge(
   tasks: readonly JudgeTask<unknown, unknown>[],
   cache: JudgmentCache | undefined,
-  options: { signal?: AbortSignal; concurrency?: number } = {},
-): Promise<JudgingSummary> {
+): { summary: JudgingSummary; pending: JudgeTask<unknown, unknown>[] } {
   const summary = emptySummary();
   summary.tasks = tasks.length;
   const pending: JudgeTask<unknown, unknown>[] = [];
@@ -164,8 +167,17 @@ export async function runTasks(
       task.unavailable();
     } else pending.push(task);
   }
-  // Refused before any model call when fresh verdicts would be written outside the run folder.
   if (pending.some((t) => t.judge?.usesModel)) cache?.checkWritable();
+  return { summary, pending };
+}
+
+/** Resolves tasks: cache first, then the judges with bounded concurrency; cancellable. */
+export async function runTasks(
+  tasks: readonly JudgeTask<unknown, unknown>[],
+  cache: JudgmentCache | undefined,
+  options: { signal?: AbortSignal; concurrency?: number } = {},
+): Promise<JudgingSummary> {
+  const { summary, pending } = tasksToJudge(tasks, cache);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < pending.length) {

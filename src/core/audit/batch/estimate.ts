@@ -152,8 +152,20 @@ export function estimateBaselineBatch(
 }
 
 function estimateOf(tally: ReturnType<typeof newTally>, listPricing: Pricing | undefined, assumption: string): BatchCostEstimate {
-  const { requests, inputTokens, outputTokensMax } = tally.totals;
-  const outputTokens = requests * ASSUMED_OUTPUT_TOKENS_PER_REPLY;
+  return batchEstimate(tally.totals, listPricing, { assumption, outputTokensPerReply: ASSUMED_OUTPUT_TOKENS_PER_REPLY, reply: 'reply' });
+}
+
+/**
+ * The estimate of a batch from its first attempts' token totals: output tokens at
+ * `outputTokensPerReply` a reply (and at most every reply at its limit), cost at batch prices.
+ */
+export function batchEstimate(
+  totals: { requests: number; inputTokens: number; outputTokensMax: number },
+  listPricing: Pricing | undefined,
+  basis: { assumption: string; outputTokensPerReply: number; reply: string },
+): BatchCostEstimate {
+  const { requests, inputTokens, outputTokensMax } = totals;
+  const outputTokens = requests * basis.outputTokensPerReply;
   const pricing = batchPricingOf(listPricing);
   const cost = (output: number) => costUsd({ calls: requests, inputTokens, cachedInputTokens: 0, outputTokens: output }, pricing) ?? null;
   return {
@@ -165,7 +177,7 @@ function estimateOf(tally: ReturnType<typeof newTally>, listPricing: Pricing | u
     costUsdMax: cost(outputTokensMax),
     batchPricing: pricing ?? null,
     note: pricing
-      ? `at batch prices (${BATCH_PRICE_FACTOR * 100}% of the list prices given), ${assumption}, ${ASSUMED_OUTPUT_TOKENS_PER_REPLY} output tokens per reply (max: every reply at its output limit)`
+      ? `at batch prices (${BATCH_PRICE_FACTOR * 100}% of the list prices given), ${basis.assumption}, ${basis.outputTokensPerReply} output tokens per ${basis.reply} (max: every reply at its output limit)`
       : 'cost unknown: trajaudit has no price list; pass --price IN,CACHED,OUT (list USD per million tokens) to see it at batch prices',
   };
 }

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { batchPricingOf, BATCH_PRICE_FACTOR, type BatchCostEstimate } from '../../audit/batch/estimate';
+import { batchEstimate, batchPricingOf, type BatchCostEstimate } from '../../audit/batch/estimate';
 import { costUsd, type HarnessUsage, type Pricing } from '../../harness/wire';
 import { BatchJob, type BatchItem, type BatchItemError, type BatchProvider } from '../../providers/batch';
 import type { ChatRequest, ChatResult, ModelClient } from '../../providers/types';
@@ -131,21 +131,11 @@ export function estimateJudgeBatch(requests: readonly ChatRequest[], listPricing
     if (r.structuredOutput === 'native' && r.json) inputTokens += tokenCount(JSON.stringify(r.json.schema));
     outputTokensMax += r.maxOutputTokens ?? UNSET_OUTPUT_LIMIT;
   }
-  const outputTokens = requests.length * ASSUMED_OUTPUT_TOKENS_PER_VERDICT;
-  const pricing = batchPricingOf(listPricing);
-  const cost = (output: number) => costUsd({ calls: requests.length, inputTokens, cachedInputTokens: 0, outputTokens: output }, pricing) ?? null;
-  return {
-    requests: requests.length,
-    inputTokens,
-    outputTokens,
-    outputTokensMax,
-    costUsd: cost(outputTokens),
-    costUsdMax: cost(outputTokensMax),
-    batchPricing: pricing ?? null,
-    note: pricing
-      ? `at batch prices (${BATCH_PRICE_FACTOR * 100}% of the list prices given), first attempts only, no prompt-cache hits assumed, ${ASSUMED_OUTPUT_TOKENS_PER_VERDICT} output tokens per verdict (max: every reply at its output limit)`
-      : 'cost unknown: trajaudit has no price list; pass --price IN,CACHED,OUT (list USD per million tokens) to see it at batch prices',
-  };
+  return batchEstimate({ requests: requests.length, inputTokens, outputTokensMax }, listPricing, {
+    assumption: 'first attempts only, no prompt-cache hits assumed',
+    outputTokensPerReply: ASSUMED_OUTPUT_TOKENS_PER_VERDICT,
+    reply: 'verdict',
+  });
 }
 
 /**

@@ -179,7 +179,7 @@ export function estimateFolderBatch(prepared: PreparedFolderBatch, pricing?: Pri
  * abort are thrown; the job folder keeps what was submitted, so the same request resumes.
  */
 export async function runFolderBatch(prepared: PreparedFolderBatch, run: FolderBatchRunOptions = {}): Promise<FolderBatchOutcome> {
-  const { request, rows, cases, jobDir, configuration } = prepared;
+  const { request, cases, jobDir, configuration } = prepared;
   if ((request.method ?? 'searchauditor') !== 'searchauditor')
     throw new Error('runFolderBatch runs SearchAuditor; a baseline runs with runFolderBaselineBatch');
   const client = request.options.client;
@@ -201,20 +201,9 @@ export async function runFolderBatch(prepared: PreparedFolderBatch, run: FolderB
       },
       ...(run.onSubmitted ? { onSubmitted: run.onSubmitted } : {}),
     });
-    const byCase = new Map(cases.map((c) => [c.caseId, c]));
-    for (const row of rows) {
-      const outcome = row.caseId ? result.cases.get(row.caseId) : undefined;
-      if (!outcome) continue;
-      if ('audit' in outcome) row.audit = { ...outcome.audit, contentSha256: recordContentSha256(byCase.get(row.caseId!)!.trajectory) };
-      else Object.assign(row, { error: outcome.error, stage: outcome.stage });
-    }
+    putOutcomesOnRows(prepared, result.cases);
   }
-  const usage = result?.usage;
-  const costUsd = usage ? batchCostUsd(usage, run.pricing) : null;
-  const base = { rows, ...(estimate ? { estimate } : {}), ...(usage ? { usage } : {}), costUsd, jobDir, resumed };
-  if (result?.status === 'waiting') return { ...base, status: 'waiting', waiting: result.waiting!, written: 0 };
-
-  return { ...base, status: 'complete', written: await completeJob(prepared, usage, costUsd) };
+  return finishRun(prepared, result, estimate, resumed, run.pricing);
 }
 
 function openJob(jobDir: string, configuration: Record<string, unknown>): void {
@@ -261,7 +250,7 @@ export interface FolderBaselineOutcome extends Omit<FolderBatchOutcome, 'waiting
 
 /** runFolderBatch for a baseline (prepared with its method): round by round, the same job folder, cache and sidecar writes. */
 export async function runFolderBaselineBatch(prepared: PreparedFolderBatch, run: FolderBaselineRunOptions = {}): Promise<FolderBaselineOutcome> {
-  const { request, rows, cases, jobDir, configuration } = prepared;
+  const { request, cases, jobDir, configuration } = prepared;
   const method = request.method;
   if (method === undefined || method === 'searchauditor') throw new Error('runFolderBaselineBatch runs a baseline; SearchAuditor runs with runFolderBatch');
   let estimate: BatchCostEstimate | undefined;
@@ -282,17 +271,36 @@ export async function runFolderBaselineBatch(prepared: PreparedFolderBatch, run:
       ...(run.signal ? { signal: run.signal } : {}),
       ...(run.onSubmitted ? { onSubmitted: run.onSubmitted } : {}),
     });
-    const byCase = new Map(cases.map((c) => [c.caseId, c]));
-    for (const row of rows) {
-      const outcome = row.caseId ? result.cases.get(row.caseId) : undefined;
-      if (!outcome) continue;
-      if ('audit' in outcome) row.audit = { ...outcome.audit, contentSha256: recordContentSha256(byCase.get(row.caseId!)!.trajectory) };
-      else Object.assign(row, { error: outcome.error, round: outcome.round });
-    }
+    putOutcomesOnRows(prepared, result.cases);
   }
+  return finishRun(prepared, result, estimate, resumed, run.pricing);
+}
+
+/** Each case's audit (stamped with its record's content hash) or its error, and where it failed, on its row. */
+function putOutcomesOnRows(
+  prepared: PreparedFolderBatch,
+  outcomes: ReadonlyMap<string, { audit: AuditResult } | { error: string; stage: string } | { error: string; round: number }>,
+): void {
+  const byCase = new Map(prepared.cases.map((c) => [c.caseId, c]));
+  for (const row of prepared.rows) {
+    const outcome = row.caseId ? outcomes.get(row.caseId) : undefined;
+    if (!outcome) continue;
+    if ('audit' in outcome) row.audit = { ...outcome.audit, contentSha256: recordContentSha256(byCase.get(row.caseId!)!.trajectory) };
+    else Object.assign(row, outcome);
+  }
+}
+
+/** The run's outcome: waiting (nothing written), or complete with the new audits stored and the job folder moved. */
+async function finishRun<W>(
+  prepared: PreparedFolderBatch,
+  result: { status: 'complete' | 'waiting'; waiting?: W; usage: ChatUsage & { calls: number } } | undefined,
+  estimate: BatchCostEstimate | undefined,
+  resumed: boolean,
+  pricing: Pricing | undefined,
+) {
   const usage = result?.usage;
-  const costUsd = usage ? batchCostUsd(usage, run.pricing) : null;
-  const base = { rows, ...(estimate ? { estimate } : {}), ...(usage ? { usage } : {}), costUsd, jobDir, resumed };
-  if (result?.status === 'waiting') return { ...base, status: 'waiting', waiting: result.waiting!, written: 0 };
-  return { ...base, status: 'complete', written: await completeJob(prepared, usage, costUsd) };
+  const costUsd = usage ? batchCostUsd(usage, pricing) : null;
+  const base = { rows: prepared.rows, ...(estimate ? { estimate } : {}), ...(usage ? { usage } : {}), costUsd, jobDir: prepared.jobDir, resumed };
+  if (result?.status === 'waiting') return { ...base, status: 'waiting' as const, waiting: result.waiting!, written: 0 };
+  return { ...base, status: 'complete' as const, written: await completeJob(prepared, usage, costUsd) };
 }

@@ -150,7 +150,8 @@ export class CollectionPanel implements vscode.Disposable {
     return this.visible(this.rows);
   }
 
-  private add(rows: CollectionRow[], unreadable: Unreadable[], progress: CollectionProgress): void {
+  /** New rows appended, re-read ones replaced in place (a row's id is its file and record). */
+  private upsert(rows: readonly CollectionRow[]): void {
     for (const row of rows) {
       const at = this.rowIndex.get(row.id);
       if (at === undefined) {
@@ -158,6 +159,10 @@ export class CollectionPanel implements vscode.Disposable {
         this.rows.push(row);
       } else this.rows[at] = row;
     }
+  }
+
+  private add(rows: CollectionRow[], unreadable: Unreadable[], progress: CollectionProgress): void {
+    this.upsert(rows);
     this.unreadable.push(...unreadable);
     this.progress = progress;
     if (progress.finished) this.log.info(`collection ${this.info.title}: ${this.rows.length} trajectories, ${this.unreadable.length} unreadable`);
@@ -245,13 +250,7 @@ export class CollectionPanel implements vscode.Disposable {
       this.reader.targets.set(row.id, target);
       return row;
     });
-    for (const row of rows) {
-      const at = this.rowIndex.get(row.id);
-      if (at === undefined) {
-        this.rowIndex.set(row.id, this.rows.length);
-        this.rows.push(row);
-      } else this.rows[at] = row;
-    }
+    this.upsert(rows);
     this.post({ type: 'rows', rows: this.visible(rows), unreadable: [], progress: this.progress });
     this.postQueue();
     return rows;

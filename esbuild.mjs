@@ -48,6 +48,13 @@ const WEBVIEW_ENTRIES = [
   ['webview/src/collection/main.ts', 'dist/webview-collection.js'],
   ['webview/src/compare/main.ts', 'dist/webview-compare.js'],
 ];
+/**
+ * Bundles a view loads after its first paint, by URL (webview/src/common/lazyBundle.ts): classic
+ * scripts that leave their exports on a global. The editor's side panels with the
+ * @vscode-elements components and Lit are two thirds of its code; inlined, the page would
+ * tokenize and compile them before its first rows.
+ */
+const LAZY_WEBVIEW_BUNDLES = [['webview/src/editor/panels.ts', 'dist/webview-panels.js', 'trajauditPanels']];
 
 const common = { bundle: true, mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
 
@@ -71,10 +78,11 @@ await Promise.all([
     banner: { js: '#!/usr/bin/env node' },
   }),
   // One bundle per view, always minified: the page's script is on the path to the first rows.
-  // No code splitting, on purpose: an import() (the editor's side panels, webview/src/editor/panels.ts)
-  // then stays inside the one inlined file as a module initialised only when import() runs.
   ...WEBVIEW_ENTRIES.map(([entry, out]) =>
     build({ ...common, minify: true, entryPoints: [entry], outfile: out, platform: 'browser', format: 'iife', target: 'es2022' }),
+  ),
+  ...LAZY_WEBVIEW_BUNDLES.map(([entry, out, globalName]) =>
+    build({ ...common, minify: true, entryPoints: [entry], outfile: out, platform: 'browser', format: 'iife', target: 'es2022', globalName }),
   ),
   build({
     ...common,

@@ -15,6 +15,8 @@ export interface PageParts {
   scriptTag: string;
   /** The first host message, embedded as an inert JSON data block. */
   initJson?: string;
+  /** URLs of the bundles the view loads after its first paint, by name (webview/src/common/lazyBundle.ts). */
+  lazyBundles?: Record<string, string>;
 }
 
 /** Strict CSP: `default-src 'none'`, scripts by nonce only, styles from the extension or by nonce. */
@@ -26,7 +28,11 @@ export function pageHtml(p: PageParts): string {
     `style-src ${p.cspSource} 'nonce-${p.nonce}'`,
     `script-src 'nonce-${p.nonce}'`,
   ].join('; ');
-  const safeTitle = p.title.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const escapeAttr = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const safeTitle = escapeAttr(p.title);
+  const lazy = Object.entries(p.lazyBundles ?? {})
+    .map(([name, url]) => `<meta name="trajaudit-bundle-${escapeAttr(name)}" content="${escapeAttr(url)}">\n`)
+    .join('');
   // Every `<` escaped: the JSON cannot close its element.
   const init = p.initJson === undefined ? '' : `<script type="application/json" id="${EMBEDDED_INIT_ID}">${p.initJson.replace(/</g, '\\u003c')}</script>\n`;
   return `<!DOCTYPE html>
@@ -37,7 +43,7 @@ export function pageHtml(p: PageParts): string {
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <meta name="trajaudit-nonce" content="${p.nonce}">
 <meta name="trajaudit-view" content="${p.view}">
-${p.styleTag}
+${lazy}${p.styleTag}
 <title>${safeTitle}</title>
 </head>
 <body>

@@ -6,6 +6,11 @@ import { pageHtml } from './pageHtml';
 /** Which UI the page shows; each has its own bundle (esbuild.mjs). */
 export type WebviewView = 'trajectory' | 'items' | 'report' | 'collection' | 'compare';
 
+/** Bundles a view loads after its first paint (esbuild.mjs LAZY_WEBVIEW_BUNDLES), by name. */
+const LAZY_BUNDLES: Partial<Record<WebviewView, Record<string, string>>> = {
+  trajectory: { panels: 'webview-panels.js' },
+};
+
 const BUNDLES: Record<WebviewView, string> = {
   trajectory: 'webview',
   items: 'webview-items',
@@ -36,7 +41,10 @@ export function webviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, t
         : `<style nonce="${nonce}">${css}</style>`;
   const script = inlineText(bundle('js'), 'script', webview);
   const scriptTag = script ? `<script nonce="${nonce}">${script}</script>` : `<script nonce="${nonce}" src="${webview.asWebviewUri(bundle('js'))}"></script>`;
-  return pageHtml({ nonce, cspSource: webview.cspSource, title, view, styleTag, scriptTag, initJson });
+  const lazyBundles = Object.fromEntries(
+    Object.entries(LAZY_BUNDLES[view] ?? {}).map(([name, file]) => [name, webview.asWebviewUri(vscode.Uri.joinPath(dist, file)).toString()]),
+  );
+  return pageHtml({ nonce, cspSource: webview.cspSource, title, view, styleTag, scriptTag, initJson, lazyBundles });
 }
 
 /** Bundle texts by path (dist/ does not change while the extension runs), and as inlined by map URL. */

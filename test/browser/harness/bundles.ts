@@ -18,6 +18,7 @@ export async function buildBundles(buildDir: string): Promise<void> {
   };
   await Promise.all([
     build({ ...common, entryPoints: [join(root, 'webview/src/editor/main.ts')], outfile: join(buildDir, 'editor.js') }),
+    build({ ...common, entryPoints: [join(root, 'webview/src/editor/panels.ts')], outfile: join(buildDir, 'editor-panels.js'), globalName: 'trajauditPanels' }),
     build({ ...common, entryPoints: [join(root, 'webview/src/items/main.ts')], outfile: join(buildDir, 'items.js') }),
     build({ ...common, entryPoints: [join(root, 'webview/src/collection/main.ts')], outfile: join(buildDir, 'collection.js') }),
     build({ ...common, entryPoints: [join(root, 'webview/src/compare/main.ts')], outfile: join(buildDir, 'compare.js') }),

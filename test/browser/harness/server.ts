@@ -51,6 +51,7 @@ export async function startHarnessServer(buildDir: string, port = 0): Promise<Ha
         view: VIEWS[view].view,
         styleTag: styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('\n'),
         scriptTag: `<script nonce="${nonce}" src="/build/page-host.js"></script>\n<script nonce="${nonce}" src="/build/${view}.js"></script>`,
+        lazyBundles: view === 'editor' ? { panels: `${origin}/build/editor-panels.js` } : undefined,
       });
       const csp = /content="([^"]+)"/.exec(html)?.[1] ?? '';
       return send(200, 'text/html; charset=utf-8', html, { 'Content-Security-Policy': csp });

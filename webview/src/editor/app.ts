@@ -17,8 +17,11 @@ import { el } from '../common/dom';
 import { Gate } from './emitter';
 import { afterPaint, beginEditorStart } from './editorStart';
 import { iconButton } from '../common/widgetFactories';
-// Types only: the module itself is loaded after the first paint (mountPanels).
+import { loadLazyBundle } from '../common/lazyBundle';
+// Types only: the module is a bundle of its own, loaded after the first paint (mountPanels).
 import type { AnnotationPanel, AuditPanel, NuggetPanel, OutlinePanel, RecordList } from './panels';
+
+type PanelsBundle = typeof import('./panels');
 
 interface SidePanels {
   outline: OutlinePanel;
@@ -283,13 +286,13 @@ export class App {
     if (this.panelsRequested) return;
     this.panelsRequested = true;
     this.timeline.afterFirstPaint();
-    import('./panels.js').then(
+    loadLazyBundle<PanelsBundle>('panels', 'trajauditPanels').then(
       (modules) => this.attachPanels(modules),
       (err: unknown) => this.showBanner(`The side panels could not be loaded: ${err instanceof Error ? err.message : String(err)}`),
     );
   }
 
-  private attachPanels({ OutlinePanel, RecordList, AnnotationPanel, AuditPanel, NuggetPanel }: typeof import('./panels.js')): void {
+  private attachPanels({ OutlinePanel, RecordList, AnnotationPanel, AuditPanel, NuggetPanel }: PanelsBundle): void {
     const reveal = (p: number, keepFocus?: boolean) => this.reveal(p, !keepFocus);
     const panels: SidePanels = {
       outline: new OutlinePanel(this.store, this.markers, reveal),

@@ -1,8 +1,9 @@
 // What the editor needs only after its first rows are on screen: the side panels and the
-// @vscode-elements components (with Lit). App loads it with import() once that frame has been
-// presented; esbuild, bundling without code splitting, keeps it in dist/webview.js as a module
-// initialised at that call, so the page evaluates none of it before the first frame. Elements
-// made earlier (the search field) are upgraded when their definitions run here.
+// @vscode-elements components (with Lit). It is a bundle of its own (dist/webview-panels.js,
+// esbuild.mjs LAZY_WEBVIEW_BUNDLES) that App loads by URL once that frame has been presented, so
+// the page neither tokenizes nor compiles it before the first rows. Elements made earlier (the
+// search field) are upgraded when their definitions run here. The helpers it imports (dom,
+// VirtualList, format) are stateless, so their copies in the two bundles do not diverge.
 import '../common/widgets';
 export { OutlinePanel } from './outlinePanel';
 export { RecordList } from './recordList';

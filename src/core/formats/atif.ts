@@ -221,10 +221,16 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
   const observations: Record<number, ObservationResult[]> = {};
   let observationSteps = 0;
   const subagents: Record<string, unknown>[] = [];
+  const steps = root.steps;
+  // Sized once, filled by an indexed loop (no closure per step, no arrays grown by push): a large trajectory is thousands of steps.
+  const messages = new Array<Message>(steps.length);
   // What each step's agent wrote, before its observations: where an answer counts (finishTrajectory).
-  const ownText: string[] = [];
-  // Indexed loops, no closure per step: a large trajectory is thousands of steps.
-  const messages = root.steps.map((s, position): Message => {
+  const ownText = new Array<string>(steps.length);
+  const stepMetrics = new Array<unknown>(steps.length);
+  let anyMetrics = false;
+  let stepModel: string | undefined;
+  for (let position = 0; position < steps.length; position++) {
+    const s = steps[position];
     const calls = s.tool_calls ?? [];
     functionOf.reach(position);
     const results = s.observation?.results ?? [];
@@ -236,35 +242,31 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
       if (refs) for (let j = 0; j < refs.length; j++) subagents.push({ position, source_call_id: result.source_call_id ?? null, ...refs[j] });
     }
     const text = textOf(s.message);
-    ownText.push(text);
+    ownText[position] = text;
+    if (s.metrics) anyMetrics = true;
+    stepMetrics[position] = s.metrics ?? null;
+    if (stepModel === undefined && s.model_name) stepModel = s.model_name;
     // A system step holding only results that answer calls is a tool return; other system observations (context compaction, resets) stay system messages.
     const isObservationOnly = s.source === 'system' && text === '' && answersCall && calls.length === 0;
     // Exactly sized: an empty array grown by push reserves room for 17 calls.
     const toolCalls: Message['toolCalls'] = new Array<Message['toolCalls'][number]>(calls.length);
     for (let i = 0; i < calls.length; i++) toolCalls[i] = toolCallOf(calls[i], s.extra);
-    const message: Message = {
-      position,
-      role: isObservationOnly ? 'tool' : ROLE[s.source],
-      content: isObservationOnly ? resultContents(results) : text,
-      toolCalls,
-    };
-    if (s.source === 'system' && !isObservationOnly && text === '' && results.length) {
-      message.content = resultContents(results);
-      observations[position] = results;
-      observationSteps++;
-    } else if (isObservationOnly) {
+    let content = text;
+    if (isObservationOnly || (s.source === 'system' && text === '' && results.length)) content = resultContents(results);
+    else if (results.length) content = text + observationText(results, functionOf.nameOf);
+    const message: Message = { position, role: isObservationOnly ? 'tool' : ROLE[s.source], content, toolCalls };
+    if (isObservationOnly) {
       const callId = results.find((r) => r.source_call_id)?.source_call_id;
       if (callId && s.extra?.generated_call_id !== true) message.toolCallId = callId;
     } else if (results.length) {
       observations[position] = results;
       observationSteps++;
-      message.content += observationText(results, functionOf.nameOf);
     }
     if (s.reasoning_content) message.reasoning = s.reasoning_content;
     if (s.extra?.is_error === true) message.isError = true;
     if (typeof s.extra?.agent === 'string') message.agent = s.extra.agent;
-    return message;
-  });
+    messages[position] = message;
+  }
   linkToolReturns(messages);
   const ours = trajauditExtra(root.extra);
   const metadata: Record<string, unknown> = { ...(ours?.metadata ?? {}) };
@@ -273,7 +275,7 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
     session_id: root.session_id,
     trajectory_id: root.trajectory_id,
     agent: root.agent,
-    model: root.agent?.model_name ?? root.steps.find((s) => s.model_name)?.model_name,
+    model: root.agent?.model_name ?? stepModel,
     notes: root.notes,
     final_metrics: root.final_metrics,
     extra:
@@ -282,7 +284,7 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
         : undefined,
     atif_observations: observationSteps ? observations : undefined,
     subagent_trajectories: subagents.length ? subagents : undefined,
-    step_metrics: root.steps.some((s) => s.metrics) ? root.steps.map((s) => s.metrics ?? null) : undefined,
+    step_metrics: anyMetrics ? stepMetrics : undefined,
   }))
     if (v !== undefined && v !== null) metadata[key] = v;
   const outcome = outcomeOf(root);

@@ -136,16 +136,17 @@ function isErrorObservation(e: OpenHandsEvent): boolean {
 }
 
 function eventMessages(events: OpenHandsEvent[]): Message[] {
+  // Call ids are made only for the tool actions that need one, not kept in a list for every event.
+  const callIdAt = (i: number) => events[i].tool_call_metadata?.tool_call_id ?? `openhands-event-${events[i].id ?? i}`;
   const callIdOfEvent = new Map<number, string>();
-  const callIds = events.map((e, i) => {
-    const id = e.tool_call_metadata?.tool_call_id ?? `openhands-event-${e.id ?? i}`;
-    if (isToolAction(e) && typeof e.id === 'number') callIdOfEvent.set(e.id, id);
-    return id;
-  });
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (isToolAction(e) && typeof e.id === 'number') callIdOfEvent.set(e.id, callIdAt(i));
+  }
   let actedYet = false;
   const messages = events.map((e, position): Message => {
     if (typeof e.action === 'string') {
-      const message = actionMessage(e, position, callIds[position]);
+      const message = actionMessage(e, position, isToolAction(e) ? callIdAt(position) : '');
       // Flat histories have no `source`: their first message, before the agent acts, is the task.
       if (e.source == null && e.action === 'message' && !actedYet) message.role = 'user';
       actedYet ||= isToolAction(e);
@@ -160,7 +161,7 @@ function eventMessages(events: OpenHandsEvent[]): Message[] {
     const answered =
       (typeof e.cause === 'number' ? callIdOfEvent.get(e.cause) : undefined) ??
       e.tool_call_metadata?.tool_call_id ??
-      (answersPrevious ? callIds[position - 1] : undefined);
+      (answersPrevious ? callIdAt(position - 1) : undefined);
     const content = e.content ?? e.message ?? '';
     if (answered === undefined) return { position, role: 'system', content: content || `${e.source ?? 'environment'} ${e.observation}`, toolCalls: [] };
     const message: Message = { position, role: 'tool', content, toolCalls: [], toolCallId: answered };
@@ -205,6 +206,8 @@ function testOutcome(testResult: unknown): Outcome | undefined {
 
 type Located = { list: unknown; key: string | undefined };
 
+const EVENT_LIST = z.array(z.unknown(), { message: 'expected a list of OpenHands events' });
+
 function eventListOf(value: unknown): Located {
   if (Array.isArray(value)) return { list: value, key: undefined };
   if (isObject(value)) {
@@ -218,12 +221,8 @@ export function loadOpenHands(value: unknown, source: SourceText, id: string): T
   const obj = isObject(value) ? value : {};
   const { list, key } = eventListOf(value);
   const base = [...(source.basePath ?? []), ...(key ? [key] : [])];
-  const entries = checkSchema(
-    z.array(z.unknown(), { message: 'expected a list of OpenHands events' }),
-    list,
-    { ...source, basePath: base },
-    'an OpenHands event list',
-  );
+  // zod only for what is not a list, for its message: building and running the schema per record cost more than reading a short history.
+  const entries = Array.isArray(list) ? (list as unknown[]) : checkSchema(EVENT_LIST, list, { ...source, basePath: base }, 'an OpenHands event list');
   const pairs = entries.length > 0 && Array.isArray(entries[0]);
   const messages = pairs
     ? pairMessages(checkedList(pair, entries, isValidPair, { ...source, basePath: base }, 'an OpenHands history pair'))
@@ -234,7 +233,8 @@ export function loadOpenHands(value: unknown, source: SourceText, id: string): T
   const outcome =
     testOutcome(obj.test_result) ?? (typeof obj.success === 'boolean' ? { success: obj.success, score: obj.success ? 1 : 0, source: 'success' } : undefined);
   if (outcome) metadata.outcome = outcome;
-  const finish = [...messages].reverse().find((m) => m.toolCalls.some((c) => c.name === 'finish'));
+  let finish: Message | undefined;
+  for (let i = messages.length - 1; i >= 0 && !finish; i--) if (messages[i].toolCalls.some((c) => c.name === 'finish')) finish = messages[i];
   const testResult = isObject(obj.test_result) ? obj.test_result : {};
   return finishTrajectory({
     format: 'openhands',

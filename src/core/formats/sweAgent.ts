@@ -62,8 +62,12 @@ export function checkedList<T extends z.ZodType>(schema: T, list: unknown, ok: (
   return checkSchema(z.array(schema), list, source, what);
 }
 
-function commandCall(command: string, id?: string): ToolCall {
-  return toolCallFromRaw('bash', { command }, id);
+/**
+ * A shell command as a `bash` call with `{command}`: what toolCallFromRaw('bash', {command}) gives,
+ * built directly (a string nests nothing, and quoting it is all JSON.stringify of the object does).
+ */
+export function commandCall(command: string, id?: string): ToolCall {
+  return { id, name: 'bash', arguments: { command }, rawArguments: `{"command":${JSON.stringify(command)}}`, argumentsValid: true };
 }
 
 const textContent = z.union(
@@ -89,9 +93,9 @@ function isChatToolCall(v: unknown): boolean {
 
 const isCallList = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.every(isChatToolCall));
 
-function callsOf(raw: z.infer<typeof chatToolCall>[] | null | undefined): ToolCall[] {
+function callsOf(list: z.infer<typeof chatToolCall>[] | null | undefined): ToolCall[] {
   // A loop into an exact-size array: no closure and no second array per message.
-  const list = raw ?? [];
+  if (!list?.length) return [];
   const calls = new Array<ToolCall>(list.length);
   for (let i = 0; i < list.length; i++) calls[i] = toolCallFromRaw(list[i].function.name, list[i].function.arguments, list[i].id ?? undefined);
   return calls;
@@ -393,21 +397,9 @@ function miniMessageOf(m: MiniMessage, position: number): Message {
   const content = anyText(m.content);
   switch (m.role) {
     case 'assistant': {
-      const message: Message = { position, role: 'assistant', content, toolCalls: callsOf(m.tool_calls) };
+      const message: Message = { position, role: 'assistant', content, toolCalls: textActionCalls(m, extra, content) };
       const reasoning = (m as Obj).reasoning_content;
       if (typeof reasoning === 'string' && reasoning.trim()) message.reasoning = reasoning;
-      if (message.toolCalls.length === 0) {
-        const actions = Array.isArray(extra.actions) ? extra.actions.filter(isObject) : undefined;
-        if (actions?.length)
-          message.toolCalls = actions
-            .filter((a) => typeof a.command === 'string')
-            .map((a) => commandCall(a.command as string, pickString(a, ['tool_call_id'])));
-        else {
-          // mini-swe-agent runs a response's command only when it holds exactly one action block.
-          const action = onlyActionBlock(content);
-          if (action !== undefined) message.toolCalls = [commandCall(action)];
-        }
-      }
       return message;
     }
     case 'tool': {
@@ -427,17 +419,41 @@ function miniMessageOf(m: MiniMessage, position: number): Message {
   }
 }
 
+/** An assistant message's calls: its tool calls, else its `extra.actions` (v2), else the command of its one action block (v1). */
+function textActionCalls(m: MiniMessage, extra: Obj, content: string): ToolCall[] {
+  if (m.tool_calls?.length) return callsOf(m.tool_calls);
+  const actions = Array.isArray(extra.actions) ? extra.actions.filter(isObject) : undefined;
+  if (actions?.length)
+    return actions.filter((a) => typeof a.command === 'string').map((a) => commandCall(a.command as string, pickString(a, ['tool_call_id'])));
+  // mini-swe-agent runs a response's command only when it holds exactly one action block.
+  const action = onlyActionBlock(content);
+  return action !== undefined ? [commandCall(action)] : [];
+}
+
 /** The body of a text's action block when it holds exactly one (in any other case mini-swe-agent runs nothing). */
 function onlyActionBlock(content: string): string | undefined {
-  let body: string | undefined;
+  // The blocks as fencedBlocks reads them, but with no list, no block objects and one body copied:
+  // this runs on every response of a run.
+  if (!content.includes('```')) return undefined;
+  let language: string | undefined;
+  let bodyStart = 0;
   let count = 0;
-  const blocks = fencedBlocks(content);
-  for (let i = 0; i < blocks.length; i++) {
-    if (!MINI_ACTION_LANGUAGES.has(blocks[i].language)) continue;
-    body = blocks[i].body;
-    count++;
+  let actionStart = 0;
+  let actionEnd = 0;
+  FENCE_LINE.lastIndex = 0;
+  for (let fence = FENCE_LINE.exec(content); fence !== null; fence = FENCE_LINE.exec(content)) {
+    if (language === undefined) {
+      language = fence[1];
+      bodyStart = fence.index + fence[0].length + 1;
+    } else if (fence[1] === '') {
+      if (MINI_ACTION_LANGUAGES.has(language) && ++count === 1) {
+        actionStart = bodyStart;
+        actionEnd = Math.max(bodyStart, fence.index - 1);
+      }
+      language = undefined;
+    }
   }
-  return count === 1 ? body : undefined;
+  return count === 1 ? content.slice(actionStart, actionEnd).replace(/\r$/, '') : undefined;
 }
 
 function miniMessages(raw: MiniMessage[]): Message[] {

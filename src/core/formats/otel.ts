@@ -114,9 +114,16 @@ function flattenInto(out: Obj, key: string, value: unknown): void {
 
 function microsFromNanos(value: string | number): number {
   if (typeof value === 'number') return value / 1000;
-  if (!/^\d+$/.test(value)) return Number.NaN;
-  // Dropping the last three digits is the integer division by 1000; Number() of the rest rounds as Number() of that BigInt does.
-  return value.length <= 3 ? 0 : Number(value.slice(0, -3));
+  if (value.length === 0) return Number.NaN;
+  // Dropping the last three digits is the integer division by 1000, read digit by digit (no regex, no sliced copy per span).
+  let micros = 0;
+  for (let i = 0; i < value.length; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return Number.NaN;
+    if (i < value.length - 3) micros = micros * 10 + digit;
+  }
+  // Past 2^53 the sum above rounds at each step; Number() of the digits rounds once, as Number() of that BigInt does.
+  return micros <= Number.MAX_SAFE_INTEGER ? micros : Number(value.slice(0, -3));
 }
 
 function microsFromTime(value: string | number): number {
@@ -124,18 +131,26 @@ function microsFromTime(value: string | number): number {
   return isoMicros(value, 'date-parse');
 }
 
+// Named, not inline: an inline arrow is a new closure for every span checked.
+function isPlainAttributeList(list: unknown): boolean {
+  if (!Array.isArray(list)) return false;
+  for (let i = 0; i < list.length; i++) {
+    const a: unknown = list[i];
+    if (!isObject(a) || typeof a.key !== 'string' || !(a.value === undefined || isObject(a.value))) return false;
+  }
+  return true;
+}
+
+const isPlainEvent = (e: unknown) => isObject(e) && (e.attributes === undefined || Array.isArray(e.attributes));
+
 /** The well-formed common case without zod (tens of thousands of spans); anything else gets zod's exact message. */
 function plainOtlpSpan(raw: unknown): z.infer<typeof otlpSpan> | undefined {
   if (!isOtlpSpanShape(raw) || !isObject(raw) || typeof raw.name !== 'string') return undefined;
   const start = raw.startTimeUnixNano;
   if (typeof start !== 'string' && typeof start !== 'number') return undefined;
-  if (
-    raw.attributes !== undefined &&
-    !(Array.isArray(raw.attributes) && raw.attributes.every((a) => isObject(a) && typeof a.key === 'string' && (a.value === undefined || isObject(a.value))))
-  )
-    return undefined;
+  if (raw.attributes !== undefined && !isPlainAttributeList(raw.attributes)) return undefined;
   if (raw.events !== undefined && raw.events !== null && !Array.isArray(raw.events)) return undefined;
-  if (Array.isArray(raw.events) && !raw.events.every((e) => isObject(e) && (e.attributes === undefined || Array.isArray(e.attributes)))) return undefined;
+  if (Array.isArray(raw.events) && !raw.events.every(isPlainEvent)) return undefined;
   if (raw.parentSpanId !== undefined && raw.parentSpanId !== null && typeof raw.parentSpanId !== 'string') return undefined;
   if (raw.status !== undefined && raw.status !== null && !isObject(raw.status)) return undefined;
   return raw as z.infer<typeof otlpSpan>;
@@ -447,19 +462,33 @@ function spanMessage(span: Span, kind: SpanKind, position: number): Message {
   return { position, role: 'system', agent, content: `${label} ${agent}${input ? `: ${short(input)}` : ''}`, toolCalls: [] };
 }
 
+/** The first span (in start order) without a parent in its trace. */
+function rootSpan(sorted: Span[]): Span | undefined {
+  for (let i = 0; i < sorted.length; i++) {
+    const parent = sorted[i].parentId;
+    if (!parent) return sorted[i];
+    let found = false;
+    for (let j = 0; j < sorted.length && !found; j++) found = sorted[j].spanId === parent;
+    if (!found) return sorted[i];
+  }
+  return undefined;
+}
+
 /** One trace's spans as a trajectory: one message per span, in start-time order. */
 function traceTrajectory(spans: Span[], id: string, resource: Obj): Trajectory {
-  const starts = new Float64Array(spans.length);
+  // A plain array, not a Float64Array: a typed array per trace costs more to make than its few numbers.
+  const starts = new Array<number>(spans.length);
   for (let i = 0; i < spans.length; i++) starts[i] = spans[i].start;
   const sorted = startOrder(starts)?.map((i) => spans[i]) ?? spans;
   // One pass: each span's kind once, its message, and the trace's models and token counts.
   const messages: Message[] = new Array(sorted.length);
-  const modelSet = new Set<string>();
+  // A list, not a Set: a trace names one model or a few.
+  const models: string[] = [];
   let firstLlm: Span | undefined;
   let rootIsLlm = false;
   let inputTokens = 0;
   let outputTokens = 0;
-  const root = sorted.find((s) => !s.parentId || !spans.some((o) => o.spanId === s.parentId));
+  const root = rootSpan(sorted);
   for (let position = 0; position < sorted.length; position++) {
     const s = sorted[position];
     const kind = kindOf(s);
@@ -469,7 +498,7 @@ function traceTrajectory(spans: Span[], id: string, resource: Obj): Trajectory {
     }
     messages[position] = spanMessage(s, kind, position);
     const model = str(s.attributes, 'llm.model_name') ?? str(s.attributes, 'gen_ai.request.model');
-    if (model) modelSet.add(model);
+    if (model && !models.includes(model)) models.push(model);
     inputTokens += Number(s.attributes['llm.token_count.prompt'] ?? s.attributes['gen_ai.usage.input_tokens'] ?? 0) || 0;
     outputTokens += Number(s.attributes['llm.token_count.completion'] ?? s.attributes['gen_ai.usage.output_tokens'] ?? 0) || 0;
   }
@@ -478,7 +507,6 @@ function traceTrajectory(spans: Span[], id: string, resource: Obj): Trajectory {
   const question = firstLlm ? inputTurns(firstLlm, false).find((t) => t.role === 'user' && t.content.trim())?.content : undefined;
   const rootInput = root ? str(root.attributes, 'input.value') : undefined;
   const rootOutput = root && !rootIsLlm ? str(root.attributes, 'output.value') : undefined;
-  const models = [...modelSet];
   const metadata: Obj = { traceId: spans[0]?.traceId, spans: spans.length };
   if (root) metadata.rootSpan = root.name;
   if (models.length) metadata.models = models;
@@ -506,14 +534,20 @@ function entriesOf(value: unknown): SpanEntry[] {
 function byTrace(container: object): Map<string, SpanEntry[]> {
   let index = spanIndex.get(container);
   if (!index) {
-    index = new Map();
-    for (const entry of entriesOf(container)) {
+    const traces = new Map<string, SpanEntry[]>();
+    const add = (entry: SpanEntry) => {
       const trace = traceIdOf(entry.raw) ?? '';
-      let list = index.get(trace);
-      if (!list) index.set(trace, (list = []));
+      let list = traces.get(trace);
+      if (!list) traces.set(trace, (list = []));
       list.push(entry);
-    }
-    spanIndex.set(container, index);
+    };
+    // Each span straight into its trace's list: no list of every span of the file first.
+    if (isOtlpExport(container))
+      otlpScopes(container, (spans, scopePath, resource) => {
+        for (let k = 0; k < spans.length; k++) add({ raw: spans[k], scopePath, index: k, resource });
+      });
+    else for (const entry of entriesOf(container)) add(entry);
+    spanIndex.set(container, (index = traces));
   }
   return index;
 }

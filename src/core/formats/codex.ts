@@ -73,7 +73,49 @@ function contentText(content: unknown): string {
 /** Context the CLI injects as a user message (environment, AGENTS.md instructions): not the user's prompt. */
 const INJECTED = /^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|# AGENTS\.md|<turn_aborted>|<user_shell_command>)/;
 
-/** A shell tool's output is a JSON string `{output, metadata: {exit_code}}`: the output text, and whether it failed. */
+/** The index of the `"` closing the JSON string whose opening `"` is at `open`; -1 when it is not closed. */
+function closingQuote(text: string, open: number): number {
+  for (let quote = text.indexOf('"', open + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return -1;
+}
+
+/** JSON's white space: space, tab, line feed, carriage return. */
+function isJsonSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** Where the string value of a `{"output"` object starts (its opening quote), or -1. */
+function outputValueStart(text: string): number {
+  let i = '{"output"'.length;
+  while (isJsonSpace(text.charCodeAt(i))) i++;
+  if (text[i] !== ':') return -1;
+  i++;
+  while (isJsonSpace(text.charCodeAt(i))) i++;
+  return text[i] === '"' ? i : -1;
+}
+
+// What follows the output string in the compact JSON the CLI writes: the metadata with its exit
+// code, ending the text. Checked in place (a sticky test allocates nothing); any other shape
+// takes the full parse.
+const JSON_NUMBER = '-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?';
+const ZERO_EXIT_REST = new RegExp(`,"metadata":\\{"exit_code":0,"duration_seconds":${JSON_NUMBER}\\}\\}$`, 'y');
+const NONZERO_EXIT_REST = new RegExp(`,"metadata":\\{"exit_code":-?[1-9]\\d*,"duration_seconds":${JSON_NUMBER}\\}\\}$`, 'y');
+
+/** Whether `pattern` matches `text` from `at` to its end. */
+function restIs(pattern: RegExp, text: string, at: number): boolean {
+  pattern.lastIndex = at;
+  return pattern.test(text);
+}
+
+/**
+ * A shell tool's output is a JSON string `{output, metadata: {exit_code}}`: the output text, and
+ * whether it failed. In the CLI's own compact form only the `output` string is decoded (parsing
+ * the whole again built the object and its metadata per output); any other form is parsed whole.
+ */
 function toolOutput(output: unknown): { text: string; failed: boolean } {
   if (isObject(output)) {
     const failed = output.success === false;
@@ -82,11 +124,14 @@ function toolOutput(output: unknown): { text: string; failed: boolean } {
   if (typeof output !== 'string') return { text: contentText(output), failed: false };
   if (output.startsWith('{"output"')) {
     try {
-      const parsed: unknown = JSON.parse(output);
-      if (isObject(parsed) && typeof parsed.output === 'string') {
-        const meta = isObject(parsed.metadata) ? parsed.metadata : {};
-        return { text: parsed.output, failed: typeof meta.exit_code === 'number' && meta.exit_code !== 0 };
+      const open = outputValueStart(output);
+      const close = open === -1 ? -1 : closingQuote(output, open);
+      if (close !== -1) {
+        const failed = restIs(NONZERO_EXIT_REST, output, close + 1);
+        if (failed || restIs(ZERO_EXIT_REST, output, close + 1)) return { text: JSON.parse(output.slice(open, close + 1)) as string, failed };
       }
+      const parsed: unknown = JSON.parse(output);
+      if (isObject(parsed) && typeof parsed.output === 'string') return { text: parsed.output, failed: exitFailed(parsed.metadata) };
     } catch {
       /* shown as written */
     }
@@ -94,9 +139,8 @@ function toolOutput(output: unknown): { text: string; failed: boolean } {
   return { text: output, failed: false };
 }
 
-interface Reading {
-  message: Message;
-  prompt?: boolean;
+function exitFailed(metadata: unknown): boolean {
+  return isObject(metadata) && typeof metadata.exit_code === 'number' && metadata.exit_code !== 0;
 }
 
 /** Where an item sits, for the error of a wrong shape (built once per file, not per line). */
@@ -107,95 +151,111 @@ interface ItemPlace {
   basePath?: (string | number)[];
 }
 
-function readItem(item: Obj, position: number, place: ItemPlace): Reading {
+// Each message is built as one literal holding every field it gets (in the order the fields were
+// always written): a field added after the literal costs the object a second allocation.
+function readItem(item: Obj, position: number, place: ItemPlace): Message {
   const type = String(item.type);
-  const message: Message = { position, role: 'system', content: '', toolCalls: [] };
   switch (type) {
     case 'message': {
       if (typeof item.role !== 'string' || !Array.isArray(item.content) || !item.content.every((c) => isObject(c) && typeof c.type === 'string'))
         refuseLine(messageItemSchema, item, place.source, place.lineNumber, 'a Codex message item; format codex', place.basePath);
       const role = item.role as string;
-      message.role = role === 'assistant' ? 'assistant' : role === 'user' ? 'user' : 'system';
-      message.content = contentText(item.content);
-      if (role !== 'assistant' && role !== 'user') message.agent = role;
-      const injected = message.role === 'user' && INJECTED.test(message.content);
-      if (injected) message.agent = 'context';
-      return { message, prompt: message.role === 'user' && !injected && message.content.trim() !== '' };
+      const content = contentText(item.content);
+      if (role === 'user')
+        return INJECTED.test(content)
+          ? { position, role: 'user', content, toolCalls: [], agent: 'context' }
+          : { position, role: 'user', content, toolCalls: [] };
+      if (role === 'assistant') return { position, role: 'assistant', content, toolCalls: [] };
+      return { position, role: 'system', content, toolCalls: [], agent: role };
     }
     case 'reasoning': {
-      message.role = 'assistant';
       const summary = Array.isArray(item.summary) ? contentText(item.summary) : '';
       const content = Array.isArray(item.content) ? contentText(item.content) : '';
       const text = summary.trim() && content.trim() ? summary + '\n' + content : summary.trim() ? summary : content.trim() ? content : '';
-      message.reasoning = text || (item.encrypted_content ? '[encrypted reasoning]' : '[reasoning]');
-      return { message };
+      return { position, role: 'assistant', content: '', toolCalls: [], reasoning: text || (item.encrypted_content ? '[encrypted reasoning]' : '[reasoning]') };
     }
     case 'function_call':
     case 'custom_tool_call': {
       if (typeof item.name !== 'string' || (item.call_id !== undefined && typeof item.call_id !== 'string'))
         refuseLine(functionCallSchema, item, place.source, place.lineNumber, 'a Codex function call; format codex', place.basePath);
-      message.role = 'assistant';
       const callId = typeof item.call_id === 'string' ? item.call_id : undefined;
       // A custom tool (apply_patch) takes free text, not JSON: kept as its `input` argument.
       const args = type === 'custom_tool_call' ? { input: item.input } : item.arguments;
       // A one-element literal: push onto the empty list would reserve room for 17 calls.
-      message.toolCalls = [toolCallFromRaw(item.name as string, args, callId)];
-      return { message };
+      return { position, role: 'assistant', content: '', toolCalls: [toolCallFromRaw(item.name as string, args, callId)] };
     }
     case 'local_shell_call': {
-      message.role = 'assistant';
       const callId = typeof item.call_id === 'string' ? item.call_id : typeof item.id === 'string' ? item.id : undefined;
-      message.toolCalls = [toolCallFromRaw('local_shell', item.action ?? {}, callId)];
-      return { message };
+      return { position, role: 'assistant', content: '', toolCalls: [toolCallFromRaw('local_shell', item.action ?? {}, callId)] };
     }
-    case 'web_search_call': {
-      message.role = 'assistant';
-      message.toolCalls = [toolCallFromRaw('web_search', item.action ?? {}, typeof item.id === 'string' ? item.id : undefined)];
-      return { message };
-    }
+    case 'web_search_call':
+      return {
+        position,
+        role: 'assistant',
+        content: '',
+        toolCalls: [toolCallFromRaw('web_search', item.action ?? {}, typeof item.id === 'string' ? item.id : undefined)],
+      };
     case 'function_call_output':
     case 'custom_tool_call_output': {
-      message.role = 'tool';
-      if (typeof item.call_id === 'string') message.toolCallId = item.call_id;
       const { text, failed } = toolOutput(item.output);
-      message.content = text;
+      // linkToolReturns sets `issuedBy` on every return: the literal holds it from the start.
+      if (typeof item.call_id === 'string')
+        return failed
+          ? { position, role: 'tool', content: text, toolCalls: [], toolCallId: item.call_id, isError: true, issuedBy: undefined }
+          : { position, role: 'tool', content: text, toolCalls: [], toolCallId: item.call_id, issuedBy: undefined };
+      const message: Message = { position, role: 'tool', content: text, toolCalls: [] };
       if (failed) message.isError = true;
-      return { message };
+      return message;
     }
     default:
-      message.agent = type;
-      message.content = `[${type}]`;
-      return { message };
+      return { position, role: 'system', content: `[${type}]`, toolCalls: [], agent: type };
   }
+}
+
+/** The typed prompt a message item is: a user's message that is not injected context nor blank. */
+function isPrompt(message: Message): boolean {
+  return message.role === 'user' && message.agent === undefined && message.content.trim() !== '';
 }
 
 /** The payload keys an event's text is read from, first found first. */
 const EVENT_TEXT_KEYS = ['message', 'text', 'aggregated_output', 'stdout', 'reason'];
 
-/** The readable line of an event, turn context, session meta or compaction entry. */
-function entryText(type: string, payload: Obj): { content: string; agent: string } {
+/** The agent name a non-item rollout line is shown under. */
+function entryAgent(type: string): string {
+  if (type === 'event_msg') return 'event';
+  if (type === 'session_meta') return 'session';
+  if (type === 'turn_context') return 'turn-context';
+  return type;
+}
+
+/**
+ * The readable line of an event, turn context, session meta or compaction entry. An event
+ * without text reads the same for every event of its kind: `labels` keeps one string per kind
+ * (a long session has thousands of token_count events).
+ */
+function entryText(type: string, payload: Obj, labels: Map<string, string>): string {
   if (type === 'event_msg') {
     const kind = typeof payload.type === 'string' ? payload.type : 'event';
     let text: string | undefined;
-    for (const key of EVENT_TEXT_KEYS) {
-      const v = payload[key];
-      if (typeof v === 'string') {
-        text = v;
-        break;
-      }
+    for (let k = 0; k < EVENT_TEXT_KEYS.length && text === undefined; k++) {
+      const v = payload[EVENT_TEXT_KEYS[k]];
+      if (typeof v === 'string') text = v;
     }
-    return { content: `[event ${kind}]${text ? ' ' + shortText(text) : ''}`, agent: 'event' };
+    if (text) return `[event ${kind}] ${shortText(text)}`;
+    let label = labels.get(kind);
+    if (label === undefined) labels.set(kind, (label = `[event ${kind}]`));
+    return label;
   }
   if (type === 'session_meta') {
     const parts = ['id', 'cwd', 'cli_version', 'originator'].filter((k) => typeof payload[k] === 'string').map((k) => `${k} ${String(payload[k])}`);
-    return { content: `[session] ${parts.join(', ')}`, agent: 'session' };
+    return `[session] ${parts.join(', ')}`;
   }
   if (type === 'turn_context') {
     const parts = ['model', 'cwd', 'approval_policy', 'effort'].filter((k) => typeof payload[k] === 'string').map((k) => `${k} ${String(payload[k])}`);
-    return { content: `[turn context] ${parts.join(', ')}`, agent: 'turn-context' };
+    return `[turn context] ${parts.join(', ')}`;
   }
-  if (type === 'compacted') return { content: `[compacted] ${shortText(contentText(payload.message))}`, agent: 'compacted' };
-  return { content: `[${type}]`, agent: type };
+  if (type === 'compacted') return `[compacted] ${shortText(contentText(payload.message))}`;
+  return `[${type}]`;
 }
 
 type Loaded = { id: string; trajectory: Trajectory; line: number }[];
@@ -210,14 +270,15 @@ function finish(messages: Message[], metadata: Obj, query: string | undefined, i
 
 export function loadCodexLines(values: unknown[], lineNumbers: number[], source: SourceText): Loaded {
   if (isExecEvent(values[0])) return loadCodexExecLines(values, lineNumbers, source);
-  const messages: Message[] = [];
   const metadata: Obj = {};
   const models = new Set<string>();
   let query: string | undefined;
   let sessionId: string | undefined;
   const legacy = isLegacySession(values[0]);
-  const place: ItemPlace = { source };
-  values.forEach((value, position) => {
+  const itemPath = legacy ? undefined : ['payload'];
+  const place: ItemPlace = { source, basePath: itemPath };
+  const labels = new Map<string, string>();
+  const messages = values.map((value, position): Message => {
     const lineNumber = lineNumbers[position];
     const line = isObject(value) ? value : {};
     let item: Obj | undefined;
@@ -225,13 +286,9 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
       if (position === 0) {
         sessionId = line.id as string;
         for (const key of ['timestamp', 'instructions', 'git']) if (line[key] !== undefined && line[key] !== null) metadata[key] = line[key];
-        messages.push({ position, role: 'system', agent: 'session', content: `[session] id ${sessionId}`, toolCalls: [] });
-        return;
+        return { position, role: 'system', agent: 'session', content: `[session] id ${sessionId}`, toolCalls: [] };
       }
-      if (typeof line.record_type === 'string') {
-        messages.push({ position, role: 'system', agent: line.record_type, content: `[${line.record_type}]`, toolCalls: [] });
-        return;
-      }
+      if (typeof line.record_type === 'string') return { position, role: 'system', agent: line.record_type, content: `[${line.record_type}]`, toolCalls: [] };
       item = line;
     } else {
       if (!isRolloutLine(value)) refuseLine(lineSchema, value, source, lineNumber, 'a Codex rollout line; format codex');
@@ -251,18 +308,15 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
           // token_count events carry running totals: the last one is the session's.
           if (isObject(payload.info.total_token_usage)) metadata.tokenUsage = payload.info.total_token_usage;
         }
-        const { content, agent } = entryText(type, type === 'session_meta' && isObject(payload.meta) ? payload.meta : payload);
-        messages.push({ position, role: 'system', agent, content, toolCalls: [] });
-        return;
+        const content = entryText(type, type === 'session_meta' && isObject(payload.meta) ? payload.meta : payload, labels);
+        return { position, role: 'system', agent: entryAgent(type), content, toolCalls: [] };
       }
     }
-    if (typeof item.type !== 'string')
-      refuseLine(lineSchema.pick({ type: true }), item, source, lineNumber, 'a Codex response item; format codex', legacy ? undefined : ['payload']);
+    if (typeof item.type !== 'string') refuseLine(lineSchema.pick({ type: true }), item, source, lineNumber, 'a Codex response item; format codex', itemPath);
     place.lineNumber = lineNumber;
-    place.basePath = legacy ? undefined : ['payload'];
-    const reading = readItem(item, position, place);
-    if (reading.prompt && query === undefined) query = reading.message.content;
-    messages.push(reading.message);
+    const message = readItem(item, position, place);
+    if (query === undefined && isPrompt(message)) query = message.content;
+    return message;
   });
   if (models.size) metadata.model = [...models].join(', ');
   if (sessionId !== undefined) metadata.sessionId = sessionId;
@@ -420,9 +474,9 @@ function loadCodexJson(value: unknown, source: SourceText, id: string): Trajecto
     const at = { ...source, basePath: [...(source.basePath ?? []), 'items', position] };
     if (!isObject(item) || typeof item.type !== 'string')
       refuseLine(lineSchema.pick({ type: true }), item, at, undefined, 'a Codex response item; format codex');
-    const reading = readItem(item as Obj, position, { source: at });
-    if (reading.prompt && query === undefined) query = reading.message.content;
-    messages.push(reading.message);
+    const message = readItem(item as Obj, position, { source: at });
+    if (query === undefined && isPrompt(message)) query = message.content;
+    messages.push(message);
   });
   const metadata: Obj = { ...session };
   const [record] = finish(messages, metadata, query, id, 1);

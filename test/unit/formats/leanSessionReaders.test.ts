@@ -1,0 +1,103 @@
+// Load speed (issue 15 item 6) for the Codex, Gemini CLI, CAMEL and Magentic-One readers: their
+// hot paths were rewritten to allocate less per message. These pin what each rewritten path reads
+// on the cases the bench files do not have, and that a Codex tool output in the CLI's compact form
+// is not parsed whole a second time.
+import assert from 'node:assert/strict';
+import { loadText } from '../../../src/core/load/loadFile';
+import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
+import type { Trajectory } from '../../../src/core/model/trajectory';
+
+function only(text: string, name: string): Trajectory {
+  const loaded = loadText(text, name);
+  assert.deepEqual(loaded.problems, []);
+  const [record] = loaded.records;
+  assert.ok(record && isTrajectoryRecord(record));
+  return record.trajectory;
+}
+
+/** A Codex rollout whose round i calls `shell` and gets `outputs[i]` (as the CLI writes function_call_output.output). */
+function codexRollout(outputs: string[]): string {
+  let second = 0;
+  const line = (type: string, payload: object) => JSON.stringify({ timestamp: `2025-09-22T14:03:${String(second++).padStart(2, '0')}.000Z`, type, payload });
+  const lines = [
+    line('session_meta', { id: 'lean', timestamp: '2025-09-22T14:03:00.000Z', cwd: '/w', originator: 'codex_cli_rs', cli_version: '0.39.0' }),
+    line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Run the checks.' }] }),
+  ];
+  outputs.forEach((output, i) => {
+    lines.push(line('response_item', { type: 'function_call', name: 'shell', arguments: '{"command":["make"]}', call_id: `c${i}` }));
+    lines.push(line('response_item', { type: 'function_call_output', call_id: `c${i}`, output }));
+    lines.push(line('event_msg', { type: 'token_count', info: null }));
+  });
+  lines.push(line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checked.' }] }));
+  return lines.join('\n') + '\n';
+}
+
+describe('session readers after the allocation cuts (issue 15 item 6)', () => {
+  describe('codex tool outputs', () => {
+    const outputs = [
+      // The CLI's compact form, exit 0, with escaped quotes and a backslash just before the closing quote.
+      JSON.stringify({ output: 'said "hi"\nC:\\dir\\', metadata: { exit_code: 0, duration_seconds: 0.1 } }),
+      // Compact, failed (a negative code too).
+      JSON.stringify({ output: 'boom', metadata: { exit_code: 2, duration_seconds: 1 } }),
+      JSON.stringify({ output: 'killed', metadata: { exit_code: -1, duration_seconds: 1e-3 } }),
+      // Not the compact form: spaces, a later duplicate `output`, no metadata.
+      '{"output": "spaced", "metadata": {"exit_code": 1}}',
+      '{"output":"first","metadata":{"exit_code":0,"duration_seconds":0.1},"output":"second"}',
+      '{"output":"bare"}',
+      // Not JSON, or not a string output: shown as written.
+      '{"output":"cut off',
+      '{"output":"bad \\q escape","metadata":{"exit_code":0,"duration_seconds":0.1}}',
+      '{"output":5}',
+      '{"output":"x","metadata":{"exit_code":0,"duration_seconds":0.1}} trailing',
+    ];
+
+    it('reads the output text and the failure of every form, and links each return to its call', () => {
+      const t = only(codexRollout(outputs), 'rollout-lean.jsonl');
+      const returns = t.messages.filter((m) => m.role === 'tool');
+      assert.deepEqual(
+        returns.map((m) => [m.content, m.isError === true]),
+        [
+          ['said "hi"\nC:\\dir\\', false],
+          ['boom', true],
+          ['killed', true],
+          ['spaced', true],
+          ['second', false],
+          ['bare', false],
+          ['{"output":"cut off', false],
+          [outputs[7], false],
+          ['{"output":5}', false],
+          [outputs[9], false],
+        ],
+      );
+      assert.deepEqual(
+        returns.map((m) => [m.toolCallId, m.issuedBy]),
+        returns.map((m) => [m.toolCallId, m.position - 1]),
+      );
+      assert.equal(t.messages[4].content, '[event token_count]');
+      assert.equal(t.query, 'Run the checks.');
+      assert.equal(t.predictedAnswer, 'Checked.');
+    });
+
+    it('decodes only the output string of a compact output: the whole output is not parsed again', () => {
+      const compact = outputs.slice(0, 3);
+      const text = codexRollout(compact);
+      const parse = JSON.parse;
+      const parsedWhole: string[] = [];
+      JSON.parse = ((source: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+        if (compact.includes(source)) parsedWhole.push(source);
+        return parse(source, reviver);
+      }) as typeof JSON.parse;
+      let t: Trajectory;
+      try {
+        t = only(text, 'rollout-compact.jsonl');
+      } finally {
+        JSON.parse = parse;
+      }
+      assert.deepEqual(parsedWhole, []);
+      assert.deepEqual(
+        t.messages.filter((m) => m.role === 'tool').map((m) => m.content),
+        ['said "hi"\nC:\\dir\\', 'boom', 'killed'],
+      );
+    });
+  });
+});

@@ -11,10 +11,11 @@ export const samplesDir = join(repoRoot, 'samples');
 /** The samples the editor tests open (paths relative to the workspace). */
 export const SAMPLES = {
   footballer: { path: 'trajectories/openai-chat/browsecomp-footballer-penalties.traj.json', name: 'browsecomp-footballer-penalties.traj.json', messages: 73 },
-  architect: { path: 'trajectories/searchauditbench/sab-0882-architect-brother.traj.json', name: 'sab-0882-architect-brother.traj.json' },
+  architect: { path: 'trajectories/searchauditbench/sab-0882-architect-brother.traj.json', name: 'sab-0882-architect-brother.traj.json', messages: 65 },
   /**
-   * Copies for the compare test, which reads their labels (other tests annotate the originals);
-   * names of their own, so Quick Open finds the originals for the tests that open them by name.
+   * Copies for the collection flow test, which opens, compares and exports them and reads their
+   * labels (other tests annotate the originals); names of their own, so Quick Open finds the
+   * originals for the tests that open them by name.
    */
   compareFootballer: { path: 'ui-compare/compare-footballer.traj.json', name: 'compare-footballer.traj.json' },
   compareArchitect: { path: 'ui-compare/compare-architect.traj.json', name: 'compare-architect.traj.json' },

@@ -219,7 +219,7 @@ for (const theme of ['light', 'dark'] as Theme[]) {
         // The footballer's sidecar: l.chen's annotation (16, candidate mismanagement) and the searchauditor audit (20, constraint neglect).
         await expect(head('a', 'human')).toHaveText(`Human (l.chen): critical step ${FOOTBALLER_CRITICAL_STEP} · Candidate Mismanagement`);
         await expect(head('a', 'audit')).toHaveText('Audit searchauditor (gpt-5.5): critical step 20 · Constraint Neglect');
-        await expect(head('b', 'human')).toContainText(`Gold: critical step ${ARCHITECT_GOLD_STEP}`);
+        await expect(head('b', 'human')).toHaveText(`Gold: critical step ${ARCHITECT_GOLD_STEP} · Entity–Relation Misbinding`);
         await expect(head('b', 'audit')).toHaveText('Not audited');
         await expect(compare.locator(`.cmp-pane[data-side="a"] .cmp-row[data-position="${FOOTBALLER_CRITICAL_STEP}"] .cmp-badge.human`)).toHaveText(
           'human critical',
@@ -233,6 +233,12 @@ for (const theme of ['light', 'dark'] as Theme[]) {
         await expect(start).toHaveClass(/selected/);
         await expect(start).toBeInViewport();
         await expect(compare.locator('.cmp-pane[data-side="a"] .cmp-row.divergence-start')).toBeInViewport();
+        // What the screenshot shows: the divergence line and both sides' names and labels, in view.
+        for (const label of [
+          compare.locator('.cmp-divergence'),
+          ...(['a', 'b'] as const).flatMap((side) => ['file-name', 'human', 'audit'].map((part) => head(side, part))),
+        ])
+          await expect(label).toBeInViewport();
         await page.screenshot({ path: join(uiArtifactsDir, `compare-${theme}.png`) });
       });
 

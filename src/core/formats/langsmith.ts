@@ -56,10 +56,18 @@ function looksRun(value: unknown): value is Obj {
   return isObject(value) && typeof value.run_type === 'string' && ('inputs' in value || 'child_runs' in value || 'outputs' in value);
 }
 
-/** Every run of a tree, depth first, with its JSON path. */
-function flattenTree(raw: unknown, path: Path, out: { raw: unknown; path: Path; line?: number }[]): void {
-  out.push({ raw, path });
-  if (isObject(raw) && Array.isArray(raw.child_runs)) raw.child_runs.forEach((child, i) => flattenTree(child, [...path, 'child_runs', i], out));
+/** Every run of a tree, depth first, with where it is (its JSON path is built only for a message about it). */
+function flattenTree(raw: unknown, index: number | undefined, parent: RunEntry | undefined, out: RunEntry[]): void {
+  const entry: RunEntry = { raw, index, parent };
+  out.push(entry);
+  if (isObject(raw) && Array.isArray(raw.child_runs)) for (let i = 0; i < raw.child_runs.length; i++) flattenTree(raw.child_runs[i], i, entry, out);
+}
+
+/** A run's JSON path in its value: its index in the list, and each `child_runs` index down from its tree's root. */
+function pathOf(entry: RunEntry): Path {
+  const path: Path = entry.parent ? [...pathOf(entry.parent), 'child_runs'] : [];
+  if (entry.index !== undefined) path.push(entry.index);
+  return path;
 }
 
 function micros(value: unknown): number {
@@ -215,7 +223,8 @@ function questionOf(inputs: Obj | null | undefined): string | undefined {
  * then nothing is copied).
  */
 function traceTrajectory(runs: Run[], lines: number[] | undefined, id: string): Trajectory {
-  const starts = new Float64Array(runs.length);
+  // A plain array, not a Float64Array: a typed array per trace costs more to make than its few numbers.
+  const starts = new Array<number>(runs.length);
   for (let i = 0; i < runs.length; i++) starts[i] = micros(runs[i].start_time);
   const order = startOrder(starts);
   const sorted = order ? order.map((i) => runs[i]) : runs;
@@ -223,7 +232,8 @@ function traceTrajectory(runs: Run[], lines: number[] | undefined, id: string): 
   for (let position = 0; position < sorted.length; position++) messages[position] = runMessage(sorted[position], position);
   linkToolReturns(messages);
   const root = rootRun(sorted);
-  const firstLlm = sorted.find((r) => r.run_type === 'llm');
+  let firstLlm: Run | undefined;
+  for (let i = 0; i < sorted.length && !firstLlm; i++) if (sorted[i].run_type === 'llm') firstLlm = sorted[i];
   const rootOutputs = root && root.run_type !== 'llm' ? (root.outputs ?? {}) : {};
   const predicted = plainText(rootOutputs.output) ?? plainText(rootOutputs.answer);
   const metadata: Obj = { runs: runs.length };
@@ -259,8 +269,10 @@ function rootRun(sorted: Run[]): Run | undefined {
 
 interface RunEntry {
   raw: unknown;
-  /** JSON path of the run in its value (the file's, or its line's). */
-  path: Path;
+  /** The run's index in its list (the file's list of runs, or its parent's `child_runs`); none for a tree's root. */
+  index: number | undefined;
+  /** The run whose `child_runs` hold this one. */
+  parent: RunEntry | undefined;
   /** JSONL line of the run, when it came from one. */
   line?: number;
 }
@@ -296,16 +308,16 @@ function groupsOf(container: object): Map<string, RunEntry[]> {
   let map = groups.get(container);
   if (map) return map;
   const entries: RunEntry[] = [];
-  if (Array.isArray(container)) container.forEach((run, i) => flattenTree(run, [i], entries));
-  else flattenTree(container, [], entries);
+  if (Array.isArray(container)) for (let i = 0; i < container.length; i++) flattenTree(container[i], i, undefined, entries);
+  else flattenTree(container, undefined, undefined, entries);
   map = groupByTrace(entries);
   groups.set(container, map);
   return map;
 }
 
 /** A run as the schema reads it; the common well-formed case is checked by hand, anything else gets zod's message at its path. */
-function checkedRun(raw: unknown, path: Path, source: SourceText): Run {
-  return plainRun(raw) ?? checkSchema(runSchema, raw, { ...source, basePath: [...(source.basePath ?? []), ...path] }, 'a LangSmith run');
+function checkedRun(entry: RunEntry, source: SourceText): Run {
+  return plainRun(entry.raw) ?? checkSchema(runSchema, entry.raw, { ...source, basePath: [...(source.basePath ?? []), ...pathOf(entry)] }, 'a LangSmith run');
 }
 
 interface TraceRef {
@@ -328,7 +340,7 @@ function loadLangSmith(value: unknown, source: SourceText, id: string): Trajecto
   const map = groupsOf(container);
   const entries = map.get(ref ? ref.langsmithTrace : ([...map.keys()][0] ?? '')) ?? [];
   const runs: Run[] = new Array(entries.length);
-  for (let i = 0; i < entries.length; i++) runs[i] = checkedRun(entries[i].raw, entries[i].path, source);
+  for (let i = 0; i < entries.length; i++) runs[i] = checkedRun(entries[i], source);
   if (runs.length === 0) checkSchema(runSchema, undefined, source, 'a LangSmith run');
   return traceTrajectory(runs, undefined, id);
 }
@@ -367,12 +379,12 @@ function loadLangSmithLines(values: unknown[], lineNumbers: number[], source: So
   const entries: RunEntry[] = [];
   values.forEach((value, i) => {
     const start = entries.length;
-    flattenTree(value, [], entries);
+    flattenTree(value, undefined, undefined, entries);
     for (let k = start; k < entries.length; k++) entries[k].line = lineNumbers[i];
   });
   const lineText = lineTexts(source.text);
   return [...groupByTrace(entries)].map(([trace, group]) => {
-    const runs = group.map(({ raw, path, line }) => checkedRun(raw, path, { file: source.file, text: lineText(line!), lineOffset: line! - 1 }));
+    const runs = group.map((entry) => checkedRun(entry, { file: source.file, text: lineText(entry.line!), lineOffset: entry.line! - 1 }));
     const id = trace || 'no-run-id';
     return {
       id,

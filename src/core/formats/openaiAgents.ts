@@ -83,16 +83,19 @@ function messageText(m: Obj): string {
   return '';
 }
 
-function generationCalls(m: Obj): ToolCall[] {
-  if (!Array.isArray(m.tool_calls)) return [];
-  return m.tool_calls
-    .filter(isObject)
-    .flatMap((c) =>
-      isObject(c.function) && typeof c.function.name === 'string'
-        ? [toolCallFromRaw(c.function.name, c.function.arguments, typeof c.id === 'string' ? c.id : undefined)]
-        : [],
-    );
+/** The calls of an output message; the shared empty list when it has none (callers only read it or copy it). */
+function generationCalls(m: Obj): readonly ToolCall[] {
+  if (!Array.isArray(m.tool_calls)) return NO_CALLS;
+  const calls: ToolCall[] = [];
+  for (let i = 0; i < m.tool_calls.length; i++) {
+    const c: unknown = m.tool_calls[i];
+    if (isObject(c) && isObject(c.function) && typeof c.function.name === 'string')
+      calls.push(toolCallFromRaw(c.function.name, c.function.arguments, typeof c.id === 'string' ? c.id : undefined));
+  }
+  return calls;
 }
+
+const NO_CALLS: readonly ToolCall[] = [];
 
 function spanMessage(span: SpanItem, position: number): Message {
   const data = span.span_data as Obj & { type: string };
@@ -110,7 +113,8 @@ function spanMessage(span: SpanItem, position: number): Message {
           const piece = messageText(output);
           if (piece) content = content ? `${content}\n${piece}` : piece;
           const calls = generationCalls(output);
-          if (calls.length) toolCalls = toolCalls.length ? [...toolCalls, ...calls] : calls;
+          // A non-empty list is a new one of this message's own: taken as it is.
+          if (calls.length) toolCalls = toolCalls.length ? [...toolCalls, ...calls] : (calls as ToolCall[]);
         }
       message = { position, role: 'assistant', agent: typeof data.model === 'string' ? data.model : 'generation', content, toolCalls };
       break;
@@ -191,7 +195,8 @@ function traceTrajectory(entries: Entry[], source: SourceText, id: string): Traj
     else spans.push(plainSpan(raw) ?? checkSchema(spanItem, raw, entrySource(entry, source), 'an OpenAI Agents span'));
   }
   // Millisecond start times, as Date.parse reads them (spans within one millisecond keep their order), each parsed once.
-  const starts = new Float64Array(spans.length);
+  // A plain array, not a Float64Array: a typed array per trace costs more to make than its few numbers.
+  const starts = new Array<number>(spans.length);
   for (let i = 0; i < spans.length; i++) {
     const startedAt = spans[i].started_at;
     starts[i] = startedAt ? Math.floor(isoMicros(startedAt, 'date-parse') / 1000) : Number.NaN;

@@ -138,11 +138,23 @@ function isErrorObservation(e: OpenHandsEvent): boolean {
 function eventMessages(events: OpenHandsEvent[]): Message[] {
   // Call ids are made only for the tool actions that need one, not kept in a list for every event.
   const callIdAt = (i: number) => events[i].tool_call_metadata?.tool_call_id ?? `openhands-event-${events[i].id ?? i}`;
-  const callIdOfEvent = new Map<number, string>();
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    if (isToolAction(e) && typeof e.id === 'number') callIdOfEvent.set(e.id, callIdAt(i));
+  // Event ids are usually the events' indexes; then the event a `cause` names is found at its
+  // index, and a map of every tool action's id (a Map per record) is built only when they are not.
+  let idsAreIndexes = true;
+  for (let i = 0; i < events.length && idsAreIndexes; i++) idsAreIndexes = events[i].id === i || events[i].id == null;
+  let callIdOfEvent: Map<number, string> | undefined;
+  if (!idsAreIndexes) {
+    callIdOfEvent = new Map();
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
+      if (isToolAction(e) && typeof e.id === 'number') callIdOfEvent.set(e.id, callIdAt(i));
+    }
   }
+  const callIdOfCause = (cause: number): string | undefined => {
+    if (callIdOfEvent) return callIdOfEvent.get(cause);
+    const e = events[cause];
+    return e !== undefined && e.id === cause && isToolAction(e) ? callIdAt(cause) : undefined;
+  };
   let actedYet = false;
   const messages = events.map((e, position): Message => {
     if (typeof e.action === 'string') {
@@ -159,7 +171,7 @@ function eventMessages(events: OpenHandsEvent[]): Message[] {
     const flat = e.source == null && e.id == null;
     const answersPrevious = flat && e.cause == null && previous !== undefined && isToolAction(previous);
     const answered =
-      (typeof e.cause === 'number' ? callIdOfEvent.get(e.cause) : undefined) ??
+      (typeof e.cause === 'number' ? callIdOfCause(e.cause) : undefined) ??
       e.tool_call_metadata?.tool_call_id ??
       (answersPrevious ? callIdAt(position - 1) : undefined);
     const content = e.content ?? e.message ?? '';

@@ -11,7 +11,7 @@
 // after the message's text, and the calls are the message's tool calls.
 import { z } from 'zod';
 import type { SourceText } from '../input/schemaCheck';
-import type { Message, Trajectory } from '../model/trajectory';
+import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, TrajectoryReader } from './registry';
@@ -74,7 +74,21 @@ function wellFormed(record: Obj): boolean {
   if (content !== undefined && typeof content !== 'string' && typeof content !== 'object') return false;
   const calls = record.toolCalls;
   if (calls === undefined) return true;
-  return Array.isArray(calls) && calls.every((c) => isObject(c) && typeof c.name === 'string');
+  if (!Array.isArray(calls)) return false;
+  // Indexed, not `every`: no callback per record.
+  for (let i = 0; i < calls.length; i++) {
+    const call: unknown = calls[i];
+    if (!isObject(call) || typeof call.name !== 'string') return false;
+  }
+  return true;
+}
+
+// One RegExp for every call: a literal in the function body is a new object each time.
+const NOT_SPACE = /\S/;
+
+/** Whether a text has anything but white space (`trim() !== ''` without the trimmed copy). */
+function hasText(text: string): boolean {
+  return NOT_SPACE.test(text);
 }
 
 /** A message record; types other than RECORD_TYPES (added by later versions) are read as notes. */
@@ -96,57 +110,85 @@ const CONTEXT_PROMPT = /^\s*This is the Gemini CLI\. We are setting up the conte
 interface Totals {
   tokens: Record<string, number>;
   models: Set<string>;
-  /** The text of each gemini message whose content also shows its tool results, by position. */
-  ownText: Map<number, string>;
+  /** The `[name result, status]` header of a result block, by tool name and status: the same few strings for every call. */
+  resultHeaders: Map<string, Map<string, string>>;
 }
 
 function newTotals(): Totals {
-  return { tokens: {}, models: new Set(), ownText: new Map() };
+  return { tokens: {}, models: new Set(), resultHeaders: new Map() };
 }
 
+function resultHeader(totals: Totals, name: string, status: string | undefined): string {
+  let byStatus = totals.resultHeaders.get(name);
+  if (!byStatus) totals.resultHeaders.set(name, (byStatus = new Map()));
+  const key = status ?? '';
+  let header = byStatus.get(key);
+  if (header === undefined) byStatus.set(key, (header = `[${name} result${status ? ', ' + status : ''}]\n`));
+  return header;
+}
+
+/** A recorded thought `{subject, description}` as `subject: description` (either alone when the other is missing). */
+function thoughtText(thought: unknown): string {
+  if (!isObject(thought)) return String(thought);
+  const subject = typeof thought.subject === 'string' ? thought.subject : '';
+  const description = typeof thought.description === 'string' ? thought.description : '';
+  return subject && description ? subject + ': ' + description : subject || description;
+}
+
+function thoughtsText(thoughts: unknown[]): string {
+  let text = thoughtText(thoughts[0]);
+  for (let i = 1; i < thoughts.length; i++) text += '\n' + thoughtText(thoughts[i]);
+  return text;
+}
+
+function callOf(call: Obj): ToolCall {
+  return toolCallFromRaw(String(call.name), call.args ?? {}, typeof call.id === 'string' ? call.id : undefined);
+}
+
+// A message is built as one literal holding the fields it gets: a field added after the literal
+// costs the object a second allocation.
 function readRecord(record: Obj, position: number, totals: Totals, countTokens: boolean): Message {
   const type = record.type as string;
   const content = partsText(record.content);
   if (type === 'user') {
-    const message: Message = { position, role: 'user', content, toolCalls: [] };
-    if (CONTEXT_PROMPT.test(content)) message.agent = 'context';
-    return message;
+    return CONTEXT_PROMPT.test(content)
+      ? { position, role: 'user', content, toolCalls: [], agent: 'context' }
+      : { position, role: 'user', content, toolCalls: [] };
   }
   if (type !== 'gemini') {
     const message: Message = { position, role: 'system', agent: type, content: RECORD_TYPES.has(type) ? content : `[${type}] ${content}`, toolCalls: [] };
     if (type === 'error') message.isError = true;
     return message;
   }
-  const message: Message = { position, role: 'assistant', content, toolCalls: [] };
-  if (Array.isArray(record.thoughts) && record.thoughts.length) {
-    message.reasoning = record.thoughts
-      .map((t) => (isObject(t) ? [t.subject, t.description].filter((s) => typeof s === 'string' && s).join(': ') : String(t)))
-      .join('\n');
-  }
+  // Every call is an object with a string name (wellFormed or the session schema saw to it).
+  const calls = Array.isArray(record.toolCalls) ? (record.toolCalls as Obj[]) : [];
+  const toolCalls = calls.map(callOf);
   // The results follow the text, joined with + (which links them without copying; join copied each result).
   let results = '';
-  for (const call of Array.isArray(record.toolCalls) ? record.toolCalls : []) {
-    if (!isObject(call)) continue;
-    const name = String(call.name);
-    message.toolCalls.push(toolCallFromRaw(name, call.args ?? {}, typeof call.id === 'string' ? call.id : undefined));
+  let isError = false;
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i];
     const status = typeof call.status === 'string' ? call.status : undefined;
-    if (status === 'error' || status === 'cancelled') message.isError = true;
+    if (status === 'error' || status === 'cancelled') isError = true;
     if (call.result !== undefined && call.result !== null) {
-      const block = `[${name} result${status ? ', ' + status : ''}]\n` + partsText(call.result);
+      const block = resultHeader(totals, String(call.name), status) + partsText(call.result);
       results = results ? results + '\n\n' + block : block;
     }
   }
-  if (results) {
-    message.content = content.trim() ? content + '\n\n' + results : results;
-    totals.ownText.set(position, content);
-  }
+  const shown = results ? (hasText(content) ? content + '\n\n' + results : results) : content;
+  const message: Message =
+    Array.isArray(record.thoughts) && record.thoughts.length
+      ? { position, role: 'assistant', content: shown, toolCalls, reasoning: thoughtsText(record.thoughts) }
+      : { position, role: 'assistant', content: shown, toolCalls };
+  if (isError) message.isError = true;
   if (typeof record.model === 'string') totals.models.add(record.model);
   if (countTokens && isObject(record.tokens))
     for (const key of ['input', 'output', 'cached', 'thoughts', 'tool', 'total']) addTo(totals.tokens, key, record.tokens[key]);
   return message;
 }
 
-function finish(messages: Message[], metadata: Obj, totals: Totals, id: string): Trajectory {
+/** `records`: the message records the messages were read from, by position (a gemini message's own text is its record's content). */
+function finish(messages: Message[], metadata: Obj, totals: Totals, id: string, records?: unknown[]): Trajectory {
   linkToolReturns(messages);
   if (totals.models.size) metadata.model = [...totals.models].join(', ');
   if (Object.keys(totals.tokens).length) metadata.tokens = totals.tokens;
@@ -158,7 +200,7 @@ function finish(messages: Message[], metadata: Obj, totals: Totals, id: string):
     metadata,
     ...(query !== undefined ? { query } : {}),
     // A gemini message's answer is in its text, not in the tool results shown after it.
-    answerTextOf: (m) => totals.ownText.get(m.position) ?? m.content,
+    answerTextOf: records ? (m) => (m.role === 'assistant' ? partsText((records[m.position] as Obj).content) : m.content) : undefined,
   });
   if (query === undefined) delete trajectory.query;
   return trajectory;
@@ -179,20 +221,19 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
   });
   const totals = newTotals();
   const metadata: Obj = {};
+  const updateNotes = new Map<string, string>();
   let rewinds = 0;
   const messages = values.map((value, position): Message => {
     const line = isObject(value) ? value : {};
     if (isMessageRecord(value)) {
       if (!wellFormed(value)) refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI message record; format gemini-cli');
       const later = lastIndexOf.get(value.id)!;
-      if (later !== position)
-        return {
-          position,
-          role: 'system',
-          agent: 'earlier record',
-          content: `[earlier record of message ${value.id}, updated at entry ${later}] ${shortText(partsText(value.content))}`.trim(),
-          toolCalls: [],
-        };
+      if (later !== position) {
+        // Joined with a space only when there is text: trimming the joined note flattened a copy of it.
+        const note = `[earlier record of message ${value.id}, updated at entry ${later}]`;
+        const shown = shortText(partsText(value.content));
+        return { position, role: 'system', agent: 'earlier record', content: shown ? note + ' ' + shown : note, toolCalls: [] };
+      }
       return readRecord(value, position, totals, true);
     }
     if (isMetadataLine(value)) {
@@ -207,7 +248,7 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
     }
     if (isObject(line.$set)) {
       keepMetadata(line.$set, metadata);
-      return { position, role: 'system', agent: 'metadata', content: `[metadata update] ${Object.keys(line.$set).join(', ')}`, toolCalls: [] };
+      return { position, role: 'system', agent: 'metadata', content: updateNote(line.$set, updateNotes), toolCalls: [] };
     }
     if (typeof line.$rewindTo === 'string') {
       rewinds++;
@@ -221,7 +262,19 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
   }
   // One file is one trajectory: its record id is "0" as for any single-trajectory file.
   const id = '0';
-  return [{ id, trajectory: finish(messages, metadata, totals, id), line: lineNumbers[0] ?? 1 }];
+  return [{ id, trajectory: finish(messages, metadata, totals, id, values), line: lineNumbers[0] ?? 1 }];
+}
+
+/**
+ * The note of a `$set` line, `[metadata update] key, key`. Most sessions set the same keys each
+ * time (`lastUpdated`): `notes` keeps one note per key list rather than a new string per line.
+ */
+function updateNote(set: Obj, notes: Map<string, string>): string {
+  let keys = '';
+  for (const key in set) keys = keys ? keys + ', ' + key : key;
+  let note = notes.get(keys);
+  if (note === undefined) notes.set(keys, (note = `[metadata update] ${keys}`));
+  return note;
 }
 
 /**
@@ -250,7 +303,7 @@ function loadSessionJson(obj: Obj, source: SourceText, id: string): Trajectory {
   const messages = (obj.messages as Obj[]).map((record, position) => readRecord(record, position, totals, true));
   const metadata: Obj = {};
   keepMetadata(obj, metadata);
-  return finish(messages, metadata, totals, id);
+  return finish(messages, metadata, totals, id, obj.messages as Obj[]);
 }
 
 /** A `/chat save` checkpoint: Gemini Content objects; a user turn of only function responses is a tool return. */
@@ -307,11 +360,16 @@ function detectGeminiLines(values: unknown[]): FormatMatch | undefined {
   const first = values[0];
   if (!isObject(first) || typeof first.sessionId !== 'string') return undefined;
   const reason = 'a session line {sessionId, projectHash} then message records {id, type, content} (Gemini CLI chat recording)';
-  const rest = values.slice(1);
-  const foreign = firstFailing(rest, (v) => isMessageRecord(v) || isControlLine(v));
+  // The lines after the first, walked in place (every detect runs on every JSONL file: no copy of its lines).
+  let foreign = -1;
+  let records = 0;
+  for (let i = 1; i < values.length && foreign === -1; i++) {
+    if (isMessageRecord(values[i])) records++;
+    else if (!isControlLine(values[i])) foreign = i - 1;
+  }
   if (!isMetadataLine(first)) {
     // A first line with a session id alone is Gemini's only when the rest are its records.
-    if (foreign !== -1 || !rest.some(isMessageRecord)) return undefined;
+    if (foreign !== -1 || records === 0) return undefined;
     return { score: 0.4, reason, missing: ['`projectHash` on the first line'] };
   }
   if (foreign !== -1)

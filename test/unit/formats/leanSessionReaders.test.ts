@@ -100,4 +100,92 @@ describe('session readers after the allocation cuts (issue 15 item 6)', () => {
       );
     });
   });
+
+  describe('gemini-cli chat recordings', () => {
+    const meta = {
+      sessionId: 'lean',
+      projectHash: 'f'.repeat(64),
+      startTime: '2025-10-03T16:00:00.000Z',
+      lastUpdated: '2025-10-03T16:00:00.000Z',
+      kind: 'main',
+    };
+    const lines = [
+      meta,
+      { id: 'u1', timestamp: 't', type: 'user', content: [{ text: 'Find the bug.' }] },
+      // Written first with no content, then again with its calls' results.
+      { id: 'g1', timestamp: 't', type: 'gemini', content: '', toolCalls: [{ id: 'r1', name: 'read_file', args: { path: 'a' }, status: 'executing' }] },
+      { $set: { lastUpdated: 't2' } },
+      {
+        id: 'g1',
+        timestamp: 't',
+        type: 'gemini',
+        content: '',
+        thoughts: [{ subject: 'Reading', description: 'open a first' }, { subject: 'Only a subject' }, { description: 'Only a description' }, 'plain'],
+        toolCalls: [
+          {
+            id: 'r1',
+            name: 'read_file',
+            args: { path: 'a' },
+            status: 'success',
+            result: [{ functionResponse: { id: 'r1', name: 'read_file', response: { output: 'says <answer>quoted</answer>' } } }],
+          },
+          {
+            id: 'r2',
+            name: 'read_file',
+            args: { path: 'b' },
+            status: 'error',
+            result: [{ functionResponse: { id: 'r2', name: 'read_file', response: { error: 'no such file' } } }],
+          },
+          { id: 'r3', name: 'grep', args: { q: 'x' }, status: 'cancelled' },
+        ],
+      },
+      { $set: { lastUpdated: 't3', summary: 'Bug hunt' } },
+      {
+        id: 'g2',
+        timestamp: 't',
+        type: 'gemini',
+        content: [{ text: 'The bug is in a.' }, { text: '<answer>a</answer>' }],
+        toolCalls: [{ name: 'write_file', args: {}, result: 'done' }],
+      },
+    ];
+    const text = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+
+    it('reads notes, thoughts, result blocks per call and status, errors, and the answer from the own text only', () => {
+      const t = only(text, 'lean-gemini.jsonl');
+      assert.deepEqual(
+        t.messages.map((m) => [m.role, m.agent]),
+        [
+          ['system', 'session'],
+          ['user', undefined],
+          ['system', 'earlier record'],
+          ['system', 'metadata'],
+          ['assistant', undefined],
+          ['system', 'metadata'],
+          ['assistant', undefined],
+        ],
+      );
+      assert.equal(t.messages[2].content, '[earlier record of message g1, updated at entry 4]');
+      assert.equal(t.messages[3].content, '[metadata update] lastUpdated');
+      assert.equal(t.messages[5].content, '[metadata update] lastUpdated, summary');
+      const step = t.messages[4];
+      assert.equal(step.reasoning, 'Reading: open a first\nOnly a subject\nOnly a description\nplain');
+      assert.equal(step.content, '[read_file result, success]\nsays <answer>quoted</answer>\n\n[read_file result, error]\nError: no such file');
+      assert.equal(step.isError, true);
+      assert.deepEqual(
+        step.toolCalls.map((c) => [c.id, c.name, c.rawArguments]),
+        [
+          ['r1', 'read_file', '{"path":"a"}'],
+          ['r2', 'read_file', '{"path":"b"}'],
+          ['r3', 'grep', '{"q":"x"}'],
+        ],
+      );
+      assert.equal(step.answer, undefined, "an answer tag inside a tool result is not the agent's");
+      assert.equal(t.messages[6].content, 'The bug is in a.\n<answer>a</answer>\n\n[write_file result]\ndone');
+      assert.equal(t.messages[6].answer, 'a');
+      assert.equal(t.predictedAnswer, 'a');
+      assert.equal(t.finalAnswerStep, 6);
+      assert.deepEqual(t.decisionSteps, [4, 6]);
+      assert.equal(t.metadata.summary, 'Bug hunt');
+    });
+  });
 });

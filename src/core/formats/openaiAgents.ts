@@ -168,31 +168,29 @@ function attachResponseCalls(spans: SpanItem[], messages: Message[], offset: num
   }
 }
 
-interface Entry {
-  raw: unknown;
-  /** JSON path of the item list in the source, and the item's index in it (a path is built only for a message). */
-  base?: Path;
-  index?: number;
-  /** The line's own source, for JSONL. */
-  source?: SourceText;
-}
+/**
+ * Where a trace's items are, for a message about a bad one: the source's item list and its JSON
+ * path (the item's index is looked up then), or each item's own JSONL line. Items are kept as
+ * they are, without a wrapper each: an export holds tens of thousands, kept for the whole load.
+ */
+type ItemPlaces = { list: unknown[]; base: Path } | { lineSources: SourceText[] };
 
 /** The source a bad item's message is given: its line's, or the file's with the item's path. */
-function entrySource(entry: Entry, source: SourceText): SourceText {
-  if (entry.source) return entry.source;
-  return { ...source, basePath: [...(source.basePath ?? []), ...(entry.base ?? []), ...(entry.index === undefined ? [] : [entry.index])] };
+function itemSource(places: ItemPlaces, k: number, raw: unknown, source: SourceText): SourceText {
+  if ('lineSources' in places) return places.lineSources[k];
+  return { ...source, basePath: [...(source.basePath ?? []), ...places.base, places.list.indexOf(raw)] };
 }
 
 // Trace and span items are checked by hand for the common case, read in place (no wrapper per
 // item), and their messages filled into one array: an export holds tens of thousands of spans.
-function traceTrajectory(entries: Entry[], source: SourceText, id: string): Trajectory {
+function traceTrajectory(items: unknown[], places: ItemPlaces, source: SourceText, id: string): Trajectory {
   const traces: Obj[] = [];
   const spans: SpanItem[] = [];
-  for (const entry of entries) {
-    const raw = entry.raw;
+  for (let k = 0; k < items.length; k++) {
+    const raw = items[k];
     if (isObject(raw) && raw.object === 'trace')
-      traces.push(plainTrace(raw) ?? checkSchema(traceItem, raw, entrySource(entry, source), 'an OpenAI Agents trace'));
-    else spans.push(plainSpan(raw) ?? checkSchema(spanItem, raw, entrySource(entry, source), 'an OpenAI Agents span'));
+      traces.push(plainTrace(raw) ?? checkSchema(traceItem, raw, itemSource(places, k, raw, source), 'an OpenAI Agents trace'));
+    else spans.push(plainSpan(raw) ?? checkSchema(spanItem, raw, itemSource(places, k, raw, source), 'an OpenAI Agents span'));
   }
   // Millisecond start times, as Date.parse reads them (spans within one millisecond keep their order), each parsed once.
   // A plain array, not a Float64Array: a typed array per trace costs more to make than its few numbers.
@@ -240,34 +238,46 @@ function traceTrajectory(entries: Entry[], source: SourceText, id: string): Traj
   });
 }
 
-const index = new WeakMap<object, Map<string, Entry[]>>();
+interface TraceIndex {
+  /** Each trace's items, in source order. */
+  traces: Map<string, unknown[]>;
+  places: ItemPlaces;
+}
 
-function byTrace(container: object): Map<string, Entry[]> {
-  let map = index.get(container);
-  if (map) return map;
-  map = new Map();
+const index = new WeakMap<object, TraceIndex>();
+
+function byTrace(container: object): TraceIndex {
+  let found = index.get(container);
+  if (found) return found;
+  const traces = new Map<string, unknown[]>();
   const items = itemsOf(container);
-  (items?.list ?? []).forEach((raw, i) => {
-    const key = traceOf(raw);
-    let list = map!.get(key);
-    if (!list) map!.set(key, (list = []));
-    list.push({ raw, base: items?.base, index: i });
-  });
-  index.set(container, map);
-  return map;
+  const list = items?.list ?? [];
+  for (let i = 0; i < list.length; i++) {
+    const key = traceOf(list[i]);
+    let trace = traces.get(key);
+    if (!trace) traces.set(key, (trace = []));
+    trace.push(list[i]);
+  }
+  found = { traces, places: { list, base: items?.base ?? [] } };
+  index.set(container, found);
+  return found;
 }
 
 function split(value: unknown): SplitRecord[] {
-  return [...byTrace(value as object).keys()].map((trace) => ({ id: trace || 'no-trace-id', value: { agentsSource: value, agentsTrace: trace }, path: [] }));
+  return [...byTrace(value as object).traces.keys()].map((trace) => ({
+    id: trace || 'no-trace-id',
+    value: { agentsSource: value, agentsTrace: trace },
+    path: [],
+  }));
 }
 
 function load(value: unknown, source: SourceText, id: string): Trajectory {
   const ref = isObject(value) && 'agentsTrace' in value ? (value as { agentsSource: object; agentsTrace: string }) : undefined;
   const container = ref ? ref.agentsSource : (value as object);
-  const map = byTrace(container);
-  const entries = map.get(ref ? ref.agentsTrace : ([...map.keys()][0] ?? '')) ?? [];
-  if (!entries.length) checkSchema(spanItem, undefined, source, 'an OpenAI Agents span');
-  return traceTrajectory(entries, source, id);
+  const { traces, places } = byTrace(container);
+  const items = traces.get(ref ? ref.agentsTrace : ([...traces.keys()][0] ?? '')) ?? [];
+  if (!items.length) checkSchema(spanItem, undefined, source, 'an OpenAI Agents span');
+  return traceTrajectory(items, places, source, id);
 }
 
 // Every reader's detect sees every loaded value: a list with no trace item among its first entries
@@ -303,17 +313,18 @@ function detectLines(values: unknown[]): FormatMatch | undefined {
 }
 
 function loadLines(values: unknown[], lineNumbers: number[], source: SourceText): { id: string; trajectory: Trajectory; line: number }[] {
-  const traces = new Map<string, { entries: Entry[]; line: number }>();
+  const traces = new Map<string, { items: unknown[]; lineSources: SourceText[]; line: number }>();
   const lineText = lineTexts(source.text);
   values.forEach((raw, i) => {
     const key = traceOf(raw);
     let trace = traces.get(key);
-    if (!trace) traces.set(key, (trace = { entries: [], line: lineNumbers[i] }));
-    trace.entries.push({ raw, source: { file: source.file, text: lineText(lineNumbers[i]), lineOffset: lineNumbers[i] - 1 } });
+    if (!trace) traces.set(key, (trace = { items: [], lineSources: [], line: lineNumbers[i] }));
+    trace.items.push(raw);
+    trace.lineSources.push({ file: source.file, text: lineText(lineNumbers[i]), lineOffset: lineNumbers[i] - 1 });
   });
   return [...traces].map(([traceId, trace]) => ({
     id: traceId || 'no-trace-id',
-    trajectory: traceTrajectory(trace.entries, source, traceId || 'no-trace-id'),
+    trajectory: traceTrajectory(trace.items, trace, source, traceId || 'no-trace-id'),
     line: trace.line,
   }));
 }

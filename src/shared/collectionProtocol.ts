@@ -75,6 +75,8 @@ export const collectionFromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('viewState'), ...viewQuery }),
   /** "Next unannotated" from the view's key (n): the next row after the selected one without a saved annotation. */
   z.object({ type: z.literal('nextUnannotated'), ...viewQuery }),
+  /** The header's Blind toggle: the host writes trajaudit.collection.blind and answers with 'queue' (and the rows again when it changed). */
+  z.object({ type: z.literal('setBlind'), blind: z.boolean() }),
   /** Stop reading files (the rows read so far stay). */
   z.object({ type: z.literal('cancel') }),
   /** "Compare with marked" (key c): the row marked for compare (key x) against another row; the host opens the compare view. */

@@ -25,7 +25,7 @@ import { COMPARE_TRAJECTORIES_COMMAND } from '../commands/compareTrajectories';
 import { REVEAL_STEP_COMMAND } from '../commands/revealStep';
 import type { Log } from '../log';
 import { webviewPage } from '../webviewPage';
-import { QUEUE_SECTION, loadAssignments, readQueueSettings, type QueueSettings } from './queueSettings';
+import { QUEUE_SECTION, loadAssignments, readQueueSettings, writeBlindSetting, type QueueSettings } from './queueSettings';
 import { RowReader, readFileRows, type FileRows } from './rowReader';
 
 export const COLLECTION_VIEW_TYPE = 'trajaudit.collection';
@@ -124,10 +124,7 @@ export class CollectionPanel implements vscode.Disposable {
     this.loadQueue();
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration(QUEUE_SECTION)) return;
-        this.loadQueue();
-        // Blind mode or the annotator changed which rows show their audits: the whole table again.
-        this.sendInit();
+        if (e.affectsConfiguration(QUEUE_SECTION)) this.reloadQueue();
       }),
       this.watchSidecars(),
     );
@@ -197,6 +194,40 @@ export class CollectionPanel implements vscode.Disposable {
       watcher.onDidDelete(reload);
       this.assignmentsWatcher = watcher;
     }
+  }
+
+  /** The settings read again: the whole table when blind mode or the annotator changed which rows show their audits, else the header's queue. */
+  private reloadQueue(): void {
+    const before = this.queueSettings;
+    this.loadQueue();
+    const after = this.queueSettings;
+    if (before.blind !== after.blind || before.annotator !== after.annotator) this.sendInit();
+    else this.postQueue();
+  }
+
+  /**
+   * The header's Blind toggle: writes trajaudit.collection.blind (queueSettings.ts says where) and
+   * applies it. The configuration change event may come before or after the write resolves, so
+   * both read the settings again and only the first to see the change sends the rows. A refused
+   * write is one line in the view, and the toggle is told the state that holds.
+   */
+  async setBlind(blind: boolean): Promise<boolean> {
+    const wanted = blind ? 'on' : 'off';
+    try {
+      await writeBlindSetting(this.path, blind);
+    } catch (error) {
+      const text = `Blind mode not turned ${wanted}: trajaudit.collection.blind could not be written: ${error instanceof Error ? error.message : String(error)}`;
+      this.log.error(`collection ${this.info.title}: ${text}`);
+      this.post({ type: 'status', text, kind: 'error' });
+      this.postQueue();
+      return false;
+    }
+    this.reloadQueue();
+    if (this.queueSettings.blind === blind) return true;
+    const text = `Blind mode is still ${blind ? 'off' : 'on'}: a trajaudit.collection.blind value in another settings layer decides it.`;
+    this.log.error(`collection ${this.info.title}: ${text}`);
+    this.post({ type: 'status', text, kind: 'error' });
+    return false;
   }
 
   /** The header's queue state: the settings and each annotator's progress over the rows read so far. */
@@ -286,6 +317,8 @@ export class CollectionPanel implements vscode.Disposable {
       case 'cancel':
         this.reader.cancel();
         return true;
+      case 'setBlind':
+        return this.setBlind(message.blind);
       case 'export': {
         const { type: _type, format, scope, ...view } = message;
         this.view = view;

@@ -38,6 +38,26 @@ export function readQueueSettings(collectionPath: string): QueueSettings {
   };
 }
 
+/**
+ * Where the collection view's Blind toggle writes trajaudit.collection.blind: the settings layer
+ * its value comes from now, so no narrower layer keeps shadowing the new value; a value set
+ * nowhere goes to the workspace's settings (the user's without a workspace). Writing is allowed in
+ * an untrusted workspace too: blind mode is not one of package.json's restrictedConfigurations,
+ * so VS Code applies its workspace value there.
+ */
+export function blindTarget(collectionPath: string): vscode.ConfigurationTarget {
+  const set = vscode.workspace.getConfiguration(QUEUE_SECTION, vscode.Uri.file(collectionPath)).inspect<boolean>('blind');
+  if (set?.workspaceFolderValue !== undefined) return vscode.ConfigurationTarget.WorkspaceFolder;
+  if (set?.workspaceValue !== undefined) return vscode.ConfigurationTarget.Workspace;
+  if (set?.globalValue !== undefined) return vscode.ConfigurationTarget.Global;
+  return vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+}
+
+/** Writes blind mode where blindTarget says; VS Code's configuration change event then reaches every open collection. */
+export async function writeBlindSetting(collectionPath: string, blind: boolean): Promise<void> {
+  await vscode.workspace.getConfiguration(QUEUE_SECTION, vscode.Uri.file(collectionPath)).update('blind', blind, blindTarget(collectionPath));
+}
+
 /** The assignment file read and checked, or the one-line reason it cannot be (names the file, and the JSON path when the shape is wrong). */
 export function loadAssignments(file: { shown: string; path: string }): { assignments: Assignments } | { problem: string } {
   try {

@@ -46,6 +46,8 @@ export class FakeCollectionHost {
   readonly invalid: unknown[] = [];
   private delivery: Promise<void> = Promise.resolve();
   private sentRows: number;
+  /** Whether 'setBlind' is answered as collectionPanel.ts does (the setting written, the rows and queue sent again); off: the message is only recorded. */
+  answerSetBlind = true;
 
   private constructor(
     private readonly page: Page,
@@ -90,16 +92,23 @@ export class FakeCollectionHost {
       const next = nextUnannotated(queryRows(this.rows.slice(0, this.sentRows), query), message.selectedId ?? null);
       if (next) void this.send({ type: 'select', id: next.id });
     }
-    if (message.type === 'ready') {
-      this.send({
-        type: 'init',
-        info: { title: COLLECTION_FIXTURE_FILE, kind: 'JSONL' },
-        rows: this.visible(this.rows.slice(0, this.sentRows)),
-        unreadable: [],
-        progress: this.options.progress ?? { done: 1, total: 1, finished: true },
-      });
-      this.sendQueue();
+    if (message.type === 'setBlind' && this.answerSetBlind && this.options.queue) {
+      // As collectionPanel.ts does once the setting is written: the whole table again (blind rows), then the queue.
+      this.options.queue = { ...this.options.queue, blind: message.blind };
+      this.sendInit();
     }
+    if (message.type === 'ready') this.sendInit();
+  }
+
+  private sendInit(): void {
+    void this.send({
+      type: 'init',
+      info: { title: COLLECTION_FIXTURE_FILE, kind: 'JSONL' },
+      rows: this.visible(this.rows.slice(0, this.sentRows)),
+      unreadable: [],
+      progress: this.options.progress ?? { done: 1, total: 1, finished: true },
+    });
+    void this.sendQueue();
   }
 
   /** As collectionPanel.ts sends rows: in blind mode without the audits of rows the annotator has not saved. */

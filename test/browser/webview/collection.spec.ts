@@ -330,6 +330,41 @@ test.describe('collection view', () => {
     await expect(page.locator(`.cv-row[data-id="${hidden.id}"] .cv-cell.audit-hidden`)).toHaveCount(0);
   });
 
+  test('the Blind toggle in the header posts setBlind and shows the state the host answers with (aria-pressed)', async ({ openCollection }) => {
+    const { page, host } = await openCollection({ queue: { annotator: 'ann-1', blind: false } });
+    const toggle = page.locator('.cv-queue .cv-blind-toggle');
+    await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await expect(toggle).toHaveText('Blind mode: off');
+    await expect(page.locator('.cv-blind')).toHaveCount(0);
+    // run-00002: audited, not annotated by ann-1: its audit step shows until blind mode is on.
+    const hidden = host.rows.find((r) => r.record === 'run-00002')!;
+    const auditStep = page.locator(`.cv-row[data-id="${hidden.id}"] .cv-cell`).nth(16);
+    await page.locator('.cv-filter').fill('run-00002');
+    await expect(auditStep).toHaveText(String(hidden.audit!.criticalStep));
+
+    // The page does not flip the toggle itself: a host that has not answered leaves it off.
+    host.answerSetBlind = false;
+    await toggle.click();
+    await expect.poll(() => host.postedOf('setBlind')).toEqual([{ type: 'setBlind', blind: true }]);
+    await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    // The host's answer (the setting written): the queue says blind, the rows come again without the audits.
+    host.answerSetBlind = true;
+    await toggle.click();
+    await expect.poll(() => host.postedOf('setBlind').length).toBe(2);
+    await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    await expect(toggle).toHaveText('Blind mode: on');
+    await expect(page.locator('.cv-blind')).toHaveText('Blind: audits hidden until ann-1 has saved');
+    await expect(auditStep).toHaveText('hidden');
+    // And off again.
+    await toggle.click();
+    await expect.poll(() => host.postedOf('setBlind').at(-1)).toEqual({ type: 'setBlind', blind: false });
+    await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await expect(auditStep).toHaveText(String(hidden.audit!.criticalStep));
+    // A setting changed elsewhere (the Settings editor): the host's queue message alone moves the toggle.
+    await host.send({ type: 'queue', queue: { annotator: 'ann-1', blind: true } });
+    await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  });
+
   for (const theme of ['light', 'dark'] as const) {
     test(`screenshot: ${theme}`, async ({ openCollection }) => {
       const rows = collectionFixtureRows();

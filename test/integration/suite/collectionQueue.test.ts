@@ -78,4 +78,42 @@ suite('Collection view: assignment progress, blind mode and export', () => {
     await config.update('blind', false, vscode.ConfigurationTarget.Global);
     await waitFor(() => panel.queue.blind === false, { message: 'blind mode off' });
   });
+
+  test('the header’s Blind toggle (setBlind) writes the setting and the rows come back blinded, and back', async () => {
+    // A panel of its own (not the one the test above left open).
+    await closeAllEditors();
+    const config = () => vscode.workspace.getConfiguration('trajaudit.collection');
+    // bob has annotated none of the rows; the value set in the user's settings is where the toggle writes (no workspace file appears).
+    await config().update('annotator', 'bob', vscode.ConfigurationTarget.Global);
+    await config().update('blind', false, vscode.ConfigurationTarget.Global);
+    await config().update('assignmentsFile', undefined, vscode.ConfigurationTarget.Global);
+    const panel = api.collections.show(scratch);
+    await panel.finished;
+    await waitFor(() => panel.queue.blind === false && panel.queue.annotator === 'bob', { message: 'the settings read' });
+    assert.deepEqual(
+      audits(panel).map(([, step]) => step !== null),
+      [true, true, false],
+    );
+
+    assert.equal(await panel.handleMessage({ type: 'setBlind', blind: true }), true);
+    assert.equal(config().inspect<boolean>('blind')?.globalValue, true);
+    assert.equal(config().inspect<boolean>('blind')?.workspaceValue, undefined);
+    assert.equal(panel.queue.blind, true);
+    assert.deepEqual(audits(panel), [
+      ['r1', null, null],
+      ['r2', null, null],
+      ['r3', null, null],
+    ]);
+
+    assert.equal(await panel.handleMessage({ type: 'setBlind', blind: false }), true);
+    assert.equal(config().inspect<boolean>('blind')?.globalValue, false);
+    assert.equal(panel.queue.blind, false);
+    assert.deepEqual(
+      audits(panel).map(([, step]) => step !== null),
+      [true, true, false],
+    );
+    // Outside the protocol: nothing written.
+    assert.equal(await panel.handleMessage({ type: 'setBlind', blind: 'yes' }), undefined);
+    assert.equal(config().inspect<boolean>('blind')?.globalValue, false);
+  });
 });

@@ -540,12 +540,22 @@ export class CollectionApp {
     this.renderFacets();
   }
 
-  /** Blind mode and each annotator's progress over the assignment file (the annotator's own first in bold). */
+  /** Blind mode (its toggle) and each annotator's progress over the assignment file (the annotator's own first in bold). */
   private renderQueue() {
     const queue = this.queue;
-    if (!queue || (!queue.blind && !queue.progress && !queue.problem)) return nothing;
+    if (!queue) return nothing;
     const me = queue.annotator;
+    // The toggle shows the host's state only: it asks the host, which writes the setting and answers with 'queue'.
     return html`<p class="cv-queue">
+      <button
+        type="button"
+        class="cv-blind-toggle"
+        aria-pressed=${String(queue.blind)}
+        title=${`Blind mode (trajaudit.collection.blind) is ${queue.blind ? 'on' : 'off'}: ${queue.blind ? 'turn it off to show every audit' : 'turn it on to hide audits, their root causes and agreement until the row is annotated'}`}
+        @click=${() => this.post({ type: 'setBlind', blind: !queue.blind })}
+      >
+        Blind mode: ${queue.blind ? 'on' : 'off'}
+      </button>
       ${
         queue.blind
           ? html`<span class="cv-blind" title="trajaudit.collection.blind: audits, their root causes and agreement stay hidden until the row is annotated"

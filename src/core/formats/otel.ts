@@ -159,9 +159,10 @@ function plainOtlpSpan(raw: unknown): z.infer<typeof otlpSpan> | undefined {
 /** The events of a span without any (most spans): one shared, never written, list. */
 const NO_EVENTS: Span['events'] = [];
 
-/** The span's JSON path (`entryPath`) is built only for a message about a bad span. */
-function spanFromOtlp(raw: unknown, entry: SpanEntry, source: SourceText): Span {
-  const span = plainOtlpSpan(raw) ?? checkSchema(otlpSpan, raw, { ...source, basePath: [...(source.basePath ?? []), ...entryPath(entry)] }, 'an OTLP span');
+/** The span's JSON path (`placePath`) is built only for a message about a bad span. */
+function spanFromOtlp(raw: unknown, place: SpanPlace, source: SourceText): Span {
+  const span =
+    plainOtlpSpan(raw) ?? checkSchema(otlpSpan, raw, { ...source, basePath: [...(source.basePath ?? []), ...placePath(place, raw)] }, 'an OTLP span');
   const events = span.events;
   return {
     traceId: span.traceId,
@@ -175,8 +176,8 @@ function spanFromOtlp(raw: unknown, entry: SpanEntry, source: SourceText): Span 
   };
 }
 
-function spanFromFlat(raw: unknown, entry: SpanEntry, source: SourceText): Span {
-  const span = checkSchema(flatSpan, raw, { ...source, basePath: [...(source.basePath ?? []), ...entryPath(entry)] }, 'an OpenTelemetry span');
+function spanFromFlat(raw: unknown, place: SpanPlace, source: SourceText): Span {
+  const span = checkSchema(flatSpan, raw, { ...source, basePath: [...(source.basePath ?? []), ...placePath(place, raw)] }, 'an OpenTelemetry span');
   const attributes: Obj = {};
   flattenInto(attributes, '', span.attributes ?? {});
   // Phoenix keeps the span kind beside the attributes too.
@@ -222,6 +223,29 @@ interface SpanEntry {
 function entryPath(entry: SpanEntry): Path {
   if (entry.index === undefined) return [];
   return entry.scopePath ? [...entry.scopePath, 'spans', entry.index] : [entry.index];
+}
+
+/**
+ * Where a span is, for a message about it: its entry (JSONL lines), or the split container it is
+ * looked up in then (no wrapper per span is kept for the whole load of a large export).
+ */
+type SpanPlace = SpanEntry | { container: object };
+
+function placePath(place: SpanPlace, raw: unknown): Path {
+  if (!('container' in place)) return entryPath(place);
+  const container = place.container;
+  if (Array.isArray(container)) return [container.indexOf(raw)];
+  let found: Path = [];
+  if (isOtlpExport(container))
+    otlpScopes(
+      container,
+      (spans, scopePath) => {
+        const k = spans.indexOf(raw);
+        if (k !== -1 && found.length === 0) found = [...scopePath, 'spans', k];
+      },
+      false,
+    );
+  return found;
 }
 
 /** Each span list of an OTLP export, with its scope's JSON path and resource attributes. */
@@ -521,44 +545,46 @@ interface TraceRef {
   otelTrace: string;
 }
 
-/** Split values carry the whole source and the trace to read from it; the spans of each source are indexed once. */
-const spanIndex = new WeakMap<object, Map<string, SpanEntry[]>>();
-
-function entriesOf(value: unknown): SpanEntry[] {
-  if (isOtlpExport(value)) return otlpSpanEntries(value);
-  const none: Obj = {};
-  if (Array.isArray(value)) return value.map((raw, i) => ({ raw, index: i, resource: none }));
-  return [];
+/** A trace's spans as they are in the source, and the attributes of its first span's resource. */
+interface TraceSpans {
+  spans: unknown[];
+  resource: Obj;
 }
 
-function byTrace(container: object): Map<string, SpanEntry[]> {
+/** Split values carry the whole source and the trace to read from it; the spans of each source are indexed once. */
+const spanIndex = new WeakMap<object, { traces: Map<string, TraceSpans>; place: SpanPlace }>();
+
+function byTrace(container: object): { traces: Map<string, TraceSpans>; place: SpanPlace } {
   let index = spanIndex.get(container);
   if (!index) {
-    const traces = new Map<string, SpanEntry[]>();
-    const add = (entry: SpanEntry) => {
-      const trace = traceIdOf(entry.raw) ?? '';
-      let list = traces.get(trace);
-      if (!list) traces.set(trace, (list = []));
-      list.push(entry);
+    const traces = new Map<string, TraceSpans>();
+    const add = (raw: unknown, resource: Obj) => {
+      const trace = traceIdOf(raw) ?? '';
+      let spans = traces.get(trace);
+      if (!spans) traces.set(trace, (spans = { spans: [], resource }));
+      spans.spans.push(raw);
     };
     // Each span straight into its trace's list: no list of every span of the file first.
     if (isOtlpExport(container))
-      otlpScopes(container, (spans, scopePath, resource) => {
-        for (let k = 0; k < spans.length; k++) add({ raw: spans[k], scopePath, index: k, resource });
+      otlpScopes(container, (spans, _scopePath, resource) => {
+        for (let k = 0; k < spans.length; k++) add(spans[k], resource);
       });
-    else for (const entry of entriesOf(container)) add(entry);
-    spanIndex.set(container, (index = traces));
+    else if (Array.isArray(container)) {
+      const none: Obj = {};
+      for (let k = 0; k < container.length; k++) add(container[k], none);
+    }
+    spanIndex.set(container, (index = { traces, place: { container } }));
   }
   return index;
 }
 
-function normalize(entry: SpanEntry, source: SourceText): Span {
-  return isObject(entry.raw) && 'context' in entry.raw ? spanFromFlat(entry.raw, entry, source) : spanFromOtlp(entry.raw, entry, source);
+function normalize(raw: unknown, place: SpanPlace, source: SourceText): Span {
+  return isObject(raw) && 'context' in raw ? spanFromFlat(raw, place, source) : spanFromOtlp(raw, place, source);
 }
 
 function splitOtel(value: unknown): SplitRecord[] {
   const container = isObject(value) && 'otelSource' in value ? (value.otelSource as object) : (value as object);
-  const traces = [...byTrace(container).keys()];
+  const traces = [...byTrace(container).traces.keys()];
   // A span without a trace id is one record of its own, so its load names the missing field.
   return traces.map((trace) => ({
     id: trace || 'no-trace-id',
@@ -570,12 +596,13 @@ function splitOtel(value: unknown): SplitRecord[] {
 function loadOtel(value: unknown, source: SourceText, id: string): Trajectory {
   const ref = isObject(value) && 'otelTrace' in value ? (value as unknown as TraceRef & { otelSource: object }) : undefined;
   const container = ref ? ref.otelSource : (value as object);
-  const index = byTrace(container);
-  const trace = ref ? ref.otelTrace : [...index.keys()][0];
-  const entries = index.get(trace ?? '') ?? [];
-  if (!entries.length) checkSchema(z.array(z.unknown()).min(1, { message: 'expected at least one span' }), [], source, 'an OpenTelemetry span export');
-  const spans = entries.map((e) => normalize(e, source));
-  return traceTrajectory(spans, id, entries[0]?.resource ?? {});
+  const { traces, place } = byTrace(container);
+  const trace = ref ? ref.otelTrace : [...traces.keys()][0];
+  const raws = traces.get(trace ?? '');
+  if (!raws?.spans.length) checkSchema(z.array(z.unknown()).min(1, { message: 'expected at least one span' }), [], source, 'an OpenTelemetry span export');
+  const spans = new Array<Span>(raws!.spans.length);
+  for (let i = 0; i < spans.length; i++) spans[i] = normalize(raws!.spans[i], place, source);
+  return traceTrajectory(spans, id, raws!.resource);
 }
 
 function detectOtel(value: unknown): FormatMatch | undefined {
@@ -624,7 +651,7 @@ function loadOtelLines(values: unknown[], lineNumbers: number[], source: SourceT
     const lineSource: SourceText = { file: source.file, text: lineText(lineNumbers[i]), lineOffset: lineNumbers[i] - 1 };
     const entries: SpanEntry[] = isOtlpExport(value) ? otlpSpanEntries(value) : [{ raw: value, resource: {} }];
     for (const entry of entries) {
-      const span = { ...normalize(entry, lineSource), line: lineNumbers[i] };
+      const span = { ...normalize(entry.raw, entry, lineSource), line: lineNumbers[i] };
       let trace = traces.get(span.traceId);
       if (!trace) traces.set(span.traceId, (trace = { spans: [], resource: entry.resource, line: lineNumbers[i] }));
       trace.spans.push(span);

@@ -44,4 +44,38 @@ describe('otel span fields', () => {
     assert.equal(t.metadata.rootSpan, 'span c1');
     assert.deepEqual(t.metadata.models, ['gpt-b', 'gpt-a']);
   });
+
+  it('a bad span is named by its path, looked up in a flat span list or in the scope that holds it', () => {
+    const flat = (id: string, spanId: unknown) => ({
+      name: `span ${id}`,
+      context: { trace_id: `t${id}`, span_id: spanId },
+      start_time: '2024-05-01T10:00:00Z',
+    });
+    const list = loadText(JSON.stringify([flat('1', 's1'), flat('2', 's2'), flat('3', 7)]), 'flat.json');
+    assert.deepEqual(
+      list.problems.map((p) => p.path),
+      ['$[2].context.span_id'],
+    );
+    const good = span('g', '1000', '', chat('m'));
+    const bad = { ...span('b', '2000', '', chat('m')), traceId: 'b'.repeat(32), name: 5 };
+    const otlp = loadText(
+      JSON.stringify({
+        resourceSpans: [
+          { resource: { attributes: [] }, scopeSpans: [{ scope: { name: 's' }, spans: [good] }] },
+          {
+            resource: { attributes: [] },
+            scopeSpans: [
+              { scope: { name: 's' }, spans: [] },
+              { scope: { name: 't' }, spans: [good, bad] },
+            ],
+          },
+        ],
+      }),
+      'otlp.json',
+    );
+    assert.deepEqual(
+      otlp.problems.map((p) => p.path),
+      ['$.resourceSpans[1].scopeSpans[1].spans[1].name'],
+    );
+  });
 });

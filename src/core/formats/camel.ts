@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
-import type { Message, Trajectory } from '../model/trajectory';
+import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
 import { normalizeOpenAiMessages, openAiMessagesSchema } from './openaiChat';
@@ -49,16 +49,27 @@ function isPlainOwlRound(value: unknown): boolean {
   if (!isObject(value) || !nullishString(value.user) || !nullishString(value.assistant)) return false;
   const calls = value.tool_calls;
   if (calls === undefined || calls === null) return true;
-  return (
-    Array.isArray(calls) &&
-    calls.every(
-      (c) =>
-        isObject(c) &&
-        (c.tool_name === undefined || typeof c.tool_name === 'string') &&
-        (c.func_name === undefined || typeof c.func_name === 'string') &&
-        nullishString(c.tool_call_id),
+  if (!Array.isArray(calls)) return false;
+  // Indexed, not `every`: no callback per round.
+  for (let i = 0; i < calls.length; i++) {
+    const c: unknown = calls[i];
+    if (
+      !isObject(c) ||
+      (c.tool_name !== undefined && typeof c.tool_name !== 'string') ||
+      (c.func_name !== undefined && typeof c.func_name !== 'string') ||
+      !nullishString(c.tool_call_id)
     )
-  );
+      return false;
+  }
+  return true;
+}
+
+// One RegExp for every call: a literal in the function body is a new object each time.
+const NOT_SPACE = /\S/;
+
+/** Whether a text has anything but white space (`trim()` without the trimmed copy). */
+function hasText(text: string | null | undefined): text is string {
+  return typeof text === 'string' && NOT_SPACE.test(text);
 }
 
 function resultText(value: unknown): string {
@@ -66,23 +77,39 @@ function resultText(value: unknown): string {
   return text.length > 4000 ? text.slice(0, 4000) + '…' : text;
 }
 
-/** Two parts of a round's text, a blank line between (none when the first is empty). */
-function joinParts(first: string, second: string): string {
-  return first ? first + '\n\n' + second : second;
+type OwlCall = NonNullable<z.infer<typeof owlRound>['tool_calls']>[number];
+
+function callOf(c: OwlCall): ToolCall {
+  return toolCallFromRaw(c.tool_name ?? c.func_name ?? 'unknown', c.args, c.tool_call_id ?? undefined);
 }
 
 /**
- * One message per round. Its parts are joined with `+`, which links them without copying (a V8
- * cons string; Array#join copied every round's texts into its content).
+ * One message per round: `user: …`, `assistant: …` and `→ tool returned: …` parts, a blank line
+ * between. The parts are joined with `+`, which links them without copying (a V8 cons string;
+ * Array#join copied every round's texts), and the constant text around them is made once per
+ * file (per tool name for the results), so a round costs one link per piece.
  */
 function owlMessages(rounds: z.infer<typeof owlRound>[], userRole: string, assistantRole: string): Message[] {
+  const userLead = userRole + ': ';
+  const assistantLead = assistantRole + ': ';
+  const assistantAfter = '\n\n' + assistantLead;
+  /** `→ name returned: ` first in a round, and after a blank line. */
+  const returnLeads = new Map<string, [string, string]>();
   return rounds.map((round, position): Message => {
-    const calls = (round.tool_calls ?? []).map((c) => toolCallFromRaw(c.tool_name ?? c.func_name ?? 'unknown', c.args, c.tool_call_id ?? undefined));
+    const calls = round.tool_calls ?? [];
     let content = '';
-    if (round.user?.trim()) content = userRole + ': ' + round.user;
-    if (round.assistant?.trim()) content = joinParts(content, assistantRole + ': ' + round.assistant);
-    for (const c of round.tool_calls ?? []) content = joinParts(content, '→ ' + (c.tool_name ?? c.func_name ?? 'tool') + ' returned: ' + resultText(c.result));
-    return { position, role: 'assistant', agent: assistantRole, content, toolCalls: calls };
+    if (hasText(round.user)) content = userLead + round.user;
+    if (hasText(round.assistant)) content = content ? content + assistantAfter + round.assistant : assistantLead + round.assistant;
+    for (let i = 0; i < calls.length; i++) {
+      const name = calls[i].tool_name ?? calls[i].func_name ?? 'tool';
+      let leads = returnLeads.get(name);
+      if (!leads) {
+        const lead = '→ ' + name + ' returned: ';
+        returnLeads.set(name, (leads = [lead, '\n\n' + lead]));
+      }
+      content = (content ? content + leads[1] : leads[0]) + resultText(calls[i].result);
+    }
+    return { position, role: 'assistant', agent: assistantRole, content, toolCalls: calls.map(callOf) };
   });
 }
 

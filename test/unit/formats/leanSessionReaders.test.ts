@@ -188,4 +188,54 @@ describe('session readers after the allocation cuts (issue 15 item 6)', () => {
       assert.equal(t.metadata.summary, 'Bug hunt');
     });
   });
+
+  describe('camel OWL histories', () => {
+    it('joins each round from the parts it has: instruction, reply, each tool result (long ones cut), a blank line between', () => {
+      const long = 'x'.repeat(4100);
+      const t = only(
+        JSON.stringify({
+          question: 'Q?',
+          answer: 'A',
+          chat_history: [
+            {
+              user: 'Look it up.',
+              assistant: 'Found it.',
+              tool_calls: [{ tool_name: 'search_google', args: { query: 'q' }, result: [{ title: 't' }], tool_call_id: 'c1' }],
+            },
+            { user: '  ', assistant: 'Only a reply.', tool_calls: null },
+            { user: 'Only an instruction.', assistant: '\n' },
+            { user: '', assistant: '', tool_calls: [{ func_name: 'browse', args: '{"url":"u"}', result: long }, { result: 'anonymous' }] },
+            { user: 'Again.', assistant: 'Searching.', tool_calls: [{ tool_name: 'search_google', args: {}, result: 'second' }] },
+          ],
+        }),
+        'lean-owl.json',
+      );
+      assert.deepEqual(
+        t.messages.map((m) => m.content),
+        [
+          'user: Look it up.\n\nassistant: Found it.\n\n→ search_google returned: [{"title":"t"}]',
+          'assistant: Only a reply.',
+          'user: Only an instruction.',
+          `→ browse returned: ${'x'.repeat(4000)}…\n\n→ tool returned: anonymous`,
+          'user: Again.\n\nassistant: Searching.\n\n→ search_google returned: second',
+        ],
+      );
+      assert.deepEqual(
+        t.messages.map((m) => m.toolCalls.map((c) => [c.name, c.id, c.rawArguments])),
+        [
+          [['search_google', 'c1', '{"query":"q"}']],
+          [],
+          [],
+          [
+            ['browse', undefined, '{"url":"u"}'],
+            ['unknown', undefined, ''],
+          ],
+          [['search_google', undefined, '{}']],
+        ],
+      );
+      assert.deepEqual(t.decisionSteps, [0, 1, 2, 3, 4]);
+      assert.equal(t.query, 'Q?');
+      assert.equal(t.predictedAnswer, 'A');
+    });
+  });
 });

@@ -40,7 +40,7 @@ export function fencedBlocks(text: string): FencedBlock[] {
       language = fence[1];
       bodyStart = fence.index + fence[0].length + 1;
     } else if (fence[1] === '') {
-      blocks.push({ language, body: text.slice(bodyStart, Math.max(bodyStart, fence.index - 1)).replace(/\r$/, '') });
+      blocks.push({ language, body: text.slice(bodyStart, Math.max(bodyStart, fence.index - 1)).replace(TRAILING_CR, '') });
       language = undefined;
     }
   }
@@ -48,6 +48,9 @@ export function fencedBlocks(text: string): FencedBlock[] {
 }
 
 const FENCE_LINE = /^```(\S*)[ \t\r]*$/gm;
+// Shared, not literals in the functions: a regex literal is a new RegExp object each time it is evaluated.
+const TRAILING_CR = /\r$/;
+const RETURNCODE_OUTPUT = /^\s*<returncode>/;
 
 const nullishString = (v: unknown) => v === undefined || v === null || typeof v === 'string';
 const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
@@ -453,7 +456,7 @@ function onlyActionBlock(content: string): string | undefined {
       language = undefined;
     }
   }
-  return count === 1 ? content.slice(actionStart, actionEnd).replace(/\r$/, '') : undefined;
+  return count === 1 ? content.slice(actionStart, actionEnd).replace(TRAILING_CR, '') : undefined;
 }
 
 function miniMessages(raw: MiniMessage[]): Message[] {
@@ -467,7 +470,7 @@ function miniMessages(raw: MiniMessage[]): Message[] {
     if (extra.interrupt_type === 'FormatError') return;
     const previous = messages[i - 1];
     const afterCommand = previous !== undefined && previous.role === 'assistant' && previous.toolCalls.length > 0;
-    if (afterCommand || 'returncode' in extra || /^\s*<returncode>/.test(message.content)) message.role = 'tool';
+    if (afterCommand || 'returncode' in extra || RETURNCODE_OUTPUT.test(message.content)) message.role = 'tool';
   });
   linkToolReturns(messages);
   return messages;
@@ -514,7 +517,7 @@ export function loadMiniSweAgent(value: unknown, source: SourceText, id: string)
 
 function isMiniExchange(m: unknown): boolean {
   if (!isObject(m) || typeof m.content !== 'string') return false;
-  if (m.role === 'user') return /^\s*<returncode>/.test(m.content);
+  if (m.role === 'user') return RETURNCODE_OUTPUT.test(m.content);
   return m.role === 'assistant' && fencedBlocks(m.content).some((b) => MINI_ACTION_LANGUAGES.has(b.language));
 }
 

@@ -56,18 +56,29 @@ function looksRun(value: unknown): value is Obj {
   return isObject(value) && typeof value.run_type === 'string' && ('inputs' in value || 'child_runs' in value || 'outputs' in value);
 }
 
-/** Every run of a tree, depth first, with where it is (its JSON path is built only for a message about it). */
-function flattenTree(raw: unknown, index: number | undefined, parent: RunEntry | undefined, out: RunEntry[]): void {
-  const entry: RunEntry = { raw, index, parent };
-  out.push(entry);
-  if (isObject(raw) && Array.isArray(raw.child_runs)) for (let i = 0; i < raw.child_runs.length; i++) flattenTree(raw.child_runs[i], i, entry, out);
+/** Every run of a tree, depth first, as it is in the source (no wrapper per run: exports hold thousands, kept for the whole load). */
+function flattenTree(raw: unknown, out: unknown[]): void {
+  out.push(raw);
+  if (isObject(raw) && Array.isArray(raw.child_runs)) for (let i = 0; i < raw.child_runs.length; i++) flattenTree(raw.child_runs[i], out);
 }
 
-/** A run's JSON path in its value: its index in the list, and each `child_runs` index down from its tree's root. */
-function pathOf(entry: RunEntry): Path {
-  const path: Path = entry.parent ? [...pathOf(entry.parent), 'child_runs'] : [];
-  if (entry.index !== undefined) path.push(entry.index);
-  return path;
+/** The JSON path of `run` in `value` (a run tree or a list of them), looked up only for a message about the run. */
+function pathOf(value: unknown, run: unknown): Path {
+  const search = (node: unknown, path: Path): Path | undefined => {
+    if (node === run) return path;
+    if (!isObject(node) || !Array.isArray(node.child_runs)) return undefined;
+    for (let i = 0; i < node.child_runs.length; i++) {
+      const found = search(node.child_runs[i], [...path, 'child_runs', i]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  if (!Array.isArray(value)) return search(value, []) ?? [];
+  for (let i = 0; i < value.length; i++) {
+    const found = search(value[i], [i]);
+    if (found) return found;
+  }
+  return [];
 }
 
 function micros(value: unknown): number {
@@ -267,57 +278,52 @@ function rootRun(sorted: Run[]): Run | undefined {
 
 // ---- containers: a tree, a flat list or JSONL of runs, grouped by trace ----
 
-interface RunEntry {
-  raw: unknown;
-  /** The run's index in its list (the file's list of runs, or its parent's `child_runs`); none for a tree's root. */
-  index: number | undefined;
-  /** The run whose `child_runs` hold this one. */
-  parent: RunEntry | undefined;
-  /** JSONL line of the run, when it came from one. */
-  line?: number;
-}
-
-/** Runs by trace: `trace_id`, else the root run's id through the `parent_run_id` chain; first appearance order. */
-function groupByTrace(entries: RunEntry[]): Map<string, RunEntry[]> {
+/** Runs by trace (each run's index in `runs`): `trace_id`, else the root run's id through the `parent_run_id` chain; first appearance order. */
+function groupByTrace(runs: unknown[]): Map<string, number[]> {
   // The parent of every run is indexed only when a run has no `trace_id` (exports nearly always carry one).
   let parentOf: Map<string, string> | undefined;
   const rootOf = (runId: string): string => {
     if (!parentOf) {
       parentOf = new Map();
-      for (const { raw } of entries)
-        if (isObject(raw) && typeof raw.id === 'string' && typeof raw.parent_run_id === 'string') parentOf.set(raw.id, raw.parent_run_id);
+      for (const raw of runs) if (isObject(raw) && typeof raw.id === 'string' && typeof raw.parent_run_id === 'string') parentOf.set(raw.id, raw.parent_run_id);
     }
     let current = runId;
     for (let guard = 0; parentOf.has(current) && guard < 10000; guard++) current = parentOf.get(current)!;
     return current;
   };
-  const map = new Map<string, RunEntry[]>();
-  for (const entry of entries) {
-    const raw = isObject(entry.raw) ? entry.raw : {};
+  const map = new Map<string, number[]>();
+  for (let i = 0; i < runs.length; i++) {
+    const raw = isObject(runs[i]) ? (runs[i] as Obj) : {};
     const key = typeof raw.trace_id === 'string' ? raw.trace_id : typeof raw.id === 'string' ? rootOf(raw.id) : '';
     let list = map.get(key);
     if (!list) map.set(key, (list = []));
-    list.push(entry);
+    list.push(i);
   }
   return map;
 }
 
-const groups = new WeakMap<object, Map<string, RunEntry[]>>();
-
-function groupsOf(container: object): Map<string, RunEntry[]> {
-  let map = groups.get(container);
-  if (map) return map;
-  const entries: RunEntry[] = [];
-  if (Array.isArray(container)) for (let i = 0; i < container.length; i++) flattenTree(container[i], i, undefined, entries);
-  else flattenTree(container, undefined, undefined, entries);
-  map = groupByTrace(entries);
-  groups.set(container, map);
-  return map;
+/** A container's runs (depth first) and each trace's runs as indexes into them. */
+interface RunGroups {
+  runs: unknown[];
+  traces: Map<string, number[]>;
 }
 
-/** A run as the schema reads it; the common well-formed case is checked by hand, anything else gets zod's message at its path. */
-function checkedRun(entry: RunEntry, source: SourceText): Run {
-  return plainRun(entry.raw) ?? checkSchema(runSchema, entry.raw, { ...source, basePath: [...(source.basePath ?? []), ...pathOf(entry)] }, 'a LangSmith run');
+const groups = new WeakMap<object, RunGroups>();
+
+function groupsOf(container: object): RunGroups {
+  let found = groups.get(container);
+  if (found) return found;
+  const runs: unknown[] = [];
+  if (Array.isArray(container)) for (let i = 0; i < container.length; i++) flattenTree(container[i], runs);
+  else flattenTree(container, runs);
+  found = { runs, traces: groupByTrace(runs) };
+  groups.set(container, found);
+  return found;
+}
+
+/** A run as the schema reads it (`value`: the tree or list it is in); the common well-formed case is checked by hand, anything else gets zod's message at its path. */
+function checkedRun(raw: unknown, value: unknown, source: SourceText): Run {
+  return plainRun(raw) ?? checkSchema(runSchema, raw, { ...source, basePath: [...(source.basePath ?? []), ...pathOf(value, raw)] }, 'a LangSmith run');
 }
 
 interface TraceRef {
@@ -327,7 +333,7 @@ interface TraceRef {
 
 function splitLangSmith(value: unknown): SplitRecord[] {
   const container = value as object;
-  return [...groupsOf(container).keys()].map((trace) => ({
+  return [...groupsOf(container).traces.keys()].map((trace) => ({
     id: trace || 'no-run-id',
     value: { langsmithSource: container, langsmithTrace: trace } satisfies TraceRef,
     path: [],
@@ -337,10 +343,10 @@ function splitLangSmith(value: unknown): SplitRecord[] {
 function loadLangSmith(value: unknown, source: SourceText, id: string): Trajectory {
   const ref = isObject(value) && 'langsmithTrace' in value ? (value as unknown as TraceRef) : undefined;
   const container = ref ? ref.langsmithSource : (value as object);
-  const map = groupsOf(container);
-  const entries = map.get(ref ? ref.langsmithTrace : ([...map.keys()][0] ?? '')) ?? [];
-  const runs: Run[] = new Array(entries.length);
-  for (let i = 0; i < entries.length; i++) runs[i] = checkedRun(entries[i], source);
+  const { runs: all, traces } = groupsOf(container);
+  const indexes = traces.get(ref ? ref.langsmithTrace : ([...traces.keys()][0] ?? '')) ?? [];
+  const runs: Run[] = new Array(indexes.length);
+  for (let i = 0; i < indexes.length; i++) runs[i] = checkedRun(all[indexes[i]], container, source);
   if (runs.length === 0) checkSchema(runSchema, undefined, source, 'a LangSmith run');
   return traceTrajectory(runs, undefined, id);
 }
@@ -376,24 +382,28 @@ function detectLangSmithLines(values: unknown[]): FormatMatch | undefined {
 }
 
 function loadLangSmithLines(values: unknown[], lineNumbers: number[], source: SourceText): { id: string; trajectory: Trajectory; line: number }[] {
-  const entries: RunEntry[] = [];
+  const all: unknown[] = [];
+  // The index in `values` of each run's line.
+  const lineOf: number[] = [];
   values.forEach((value, i) => {
-    const start = entries.length;
-    flattenTree(value, undefined, undefined, entries);
-    for (let k = start; k < entries.length; k++) entries[k].line = lineNumbers[i];
+    flattenTree(value, all);
+    while (lineOf.length < all.length) lineOf.push(i);
   });
   const lineText = lineTexts(source.text);
-  return [...groupByTrace(entries)].map(([trace, group]) => {
-    const runs = group.map((entry) => checkedRun(entry, { file: source.file, text: lineText(entry.line!), lineOffset: entry.line! - 1 }));
+  return [...groupByTrace(all)].map(([trace, group]) => {
+    const runs = group.map((k) => {
+      const line = lineNumbers[lineOf[k]];
+      return checkedRun(all[k], values[lineOf[k]], { file: source.file, text: lineText(line), lineOffset: line - 1 });
+    });
     const id = trace || 'no-run-id';
     return {
       id,
       trajectory: traceTrajectory(
         runs,
-        group.map((entry) => entry.line!),
+        group.map((k) => lineNumbers[lineOf[k]]),
         id,
       ),
-      line: group[0].line!,
+      line: lineNumbers[lineOf[group[0]]],
     };
   });
 }

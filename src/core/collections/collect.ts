@@ -43,9 +43,11 @@ function isCompanionFile(name: string): boolean {
 function walk(folder: string, out: string[], listings?: Map<string, ReadonlySet<string>>): void {
   const entries = readdirSync(folder, { withFileTypes: true });
   listings?.set(folder, new Set(entries.map((entry) => entry.name)));
+  // join(folder, name) for every name listed (one plain segment each): the folder is normalized once, not per file.
+  const prefix = join(folder, 'x').slice(0, -1);
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.name.startsWith('.') || SKIP_DIRS.has(entry.name)) continue;
-    const path = join(folder, entry.name);
+    const path = prefix + entry.name;
     if (entry.isDirectory()) walk(path, out, listings);
     else if (entry.isFile() && TRAJECTORY_FILE.test(entry.name) && !isCompanionFile(entry.name)) out.push(path);
   }

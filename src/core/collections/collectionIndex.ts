@@ -254,7 +254,10 @@ export async function* indexCollection<V>(options: CollectionIndexOptions<V>): A
   const old = readOldIndex(indexFile, key);
   if (old.note) yield { kind: 'note', message: old.note };
   const oldFiles = old.index?.files ?? {};
+  /** The new entries of files changed since the old index (an unchanged file keeps its old one). */
   const entries: Record<string, Entry> = {};
+  /** Files read without an entry (unreadable before they could be fingerprinted): their old entries go. */
+  const uncachedFiles = new Set<string>();
   const counts: IndexCounts = { files: files.length, fromIndex: 0, rehashed: 0, reindexed: 0, dropped: 0 };
   let changed = old.index === undefined;
   let persisted = false;
@@ -263,13 +266,14 @@ export async function* indexCollection<V>(options: CollectionIndexOptions<V>): A
   const persist = (): string | undefined => {
     persisted = true;
     const cancelledEarly = processed < files.length;
-    const current = new Set(files);
-    counts.dropped = Object.keys(oldFiles).filter((file) => !current.has(file)).length;
+    // Only several paths can name a file twice; one walk lists each file once, so no set is needed to count the distinct ones.
+    const distinct = options.paths.length > 1 ? [...new Set(files)] : files;
+    counts.dropped = Object.keys(oldFiles).length - distinct.filter((file) => Object.hasOwn(oldFiles, file)).length;
     if (!changed && counts.dropped === 0) return undefined;
-    // Files not reached before a cancel keep their old entries (they are checked next time).
+    // Unchanged files and, after a cancel, files not reached keep their old entries (those are checked next time).
     const kept: Record<string, Entry> = {};
     for (const file of files) {
-      const entry = entries[file] ?? (cancelledEarly ? oldFiles[file] : undefined);
+      const entry = entries[file] ?? (uncachedFiles.has(file) && !cancelledEarly ? undefined : Object.hasOwn(oldFiles, file) ? oldFiles[file] : undefined);
       if (entry) kept[file] = entry;
     }
     const index: IndexFile = { schema: COLLECTION_INDEX_SCHEMA, key, paths: [...options.paths], files: kept };
@@ -297,8 +301,11 @@ export async function* indexCollection<V>(options: CollectionIndexOptions<V>): A
       if (entry.outcome === 'fromIndex') counts.fromIndex++;
       else if (entry.outcome === 'rehashed') counts.rehashed++;
       else counts.reindexed++;
-      if (entry.outcome !== 'fromIndex') changed = true;
-      if (entry.entry) entries[file] = entry.entry;
+      if (entry.outcome !== 'fromIndex') {
+        changed = true;
+        if (entry.entry) entries[file] = entry.entry;
+        else uncachedFiles.add(file);
+      }
       processed++;
       yield {
         kind: 'file',

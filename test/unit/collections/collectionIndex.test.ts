@@ -2,7 +2,7 @@
 // cancel stops early and keeps what was indexed, a corrupt or foreign index is rebuilt.
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { collectFile, collectionFiles, type CollectFileOptions } from '../../../src/core/collections/collect';
 import {
   collectionIndexFile,
@@ -139,6 +139,38 @@ describe('collections: the collection index', function () {
     assert.deepEqual([...(listings.get(join(data, 'nested')) ?? [])].sort(), ['beta.traj.json', 'beta.traj.json.audit.json']);
     assert.ok(listings.get(data)?.has('.hidden.json'));
     assert.deepEqual(files, collectionFiles([data]).files, 'the files walked are the same with or without listings');
+  });
+
+  it('a walked file is join(folder as given, its path in the folder), however the folder is written', function () {
+    const { data } = corpusCopy();
+    const inside = ['alpha.traj.json', 'broken.traj.json', 'gamma.traj.json', 'nested/beta.traj.json'];
+    const fromHere = relative(process.cwd(), data);
+    for (const folder of [data, `${data}/`, `${data}/./`, `${data}/nested/..`, `${data}//`, fromHere, `./${fromHere}/`]) {
+      assert.deepEqual(
+        collectionFiles([folder]).files,
+        inside.map((path) => join(folder, path)),
+        folder,
+      );
+    }
+  });
+
+  it('a file whose sidecar became a link after it was indexed is read again, and its old entry leaves the index', async function () {
+    const { data, storage } = corpusCopy();
+    const first = await readIndexedCollection(options(data, storage, counting().collect));
+    const beta = join(data, 'nested/beta.traj.json');
+    const stored = () => Object.keys((JSON.parse(readFileSync(first.indexFile, 'utf8')) as { files: Record<string, unknown> }).files);
+    assert.ok(stored().includes(beta));
+    const sidecar = `${beta}.audit.json`;
+    cpSync(sidecar, join(data, 'elsewhere.audit.json'));
+    rmSync(sidecar);
+    symlinkSync(join(data, 'elsewhere.audit.json'), sidecar);
+    for (const run of [1, 2]) {
+      const reads = counting();
+      const result = await readIndexedCollection(options(data, storage, reads.collect));
+      assert.deepEqual(reads.parsed, [beta], `run ${run}`);
+      assert.ok(result.unreadable.some((u) => u.file === sidecar && /symbolic link/.test(u.message)));
+      assert.deepEqual(stored().sort(), [join(data, 'alpha.traj.json'), join(data, 'broken.traj.json'), join(data, 'gamma.traj.json')]);
+    }
   });
 
   it('a named file (not walked) and a folder given with a trailing slash: sidecars still seen, the warm open reads nothing', async function () {

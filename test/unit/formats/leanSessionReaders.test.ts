@@ -238,4 +238,46 @@ describe('session readers after the allocation cuts (issue 15 item 6)', () => {
       assert.equal(t.predictedAnswer, 'A');
     });
   });
+
+  describe('magentic-one agents', () => {
+    it('lists the agents of assistant messages first seen first, in the message array and in log.jsonl', () => {
+      const t = only(
+        JSON.stringify([
+          { role: 'human', content: 'Count the bridges.' },
+          { role: 'Orchestrator (thought)', content: 'Plan.' },
+          { role: 'Orchestrator (-> WebSurfer)', content: 'Search.' },
+          { role: 'WebSurfer', content: 'Found 3.', name: 'web_surfer' },
+          { role: 'Orchestrator (thought)', content: 'Check.' },
+          { role: 'WebSurfer', content: 'Still 3.' },
+          { role: 'Orchestrator (termination condition)', content: 'FINAL ANSWER: 3' },
+        ]),
+        'lean-magentic.json',
+      );
+      assert.deepEqual(t.metadata.agents, [
+        'Orchestrator (thought)',
+        'Orchestrator (-> WebSurfer)',
+        'web_surfer',
+        'WebSurfer',
+        'Orchestrator (termination condition)',
+      ]);
+      assert.equal(t.predictedAnswer, '3');
+      const log = only(
+        [
+          { timestamp: 't1', type: 'OrchestrationEvent', source: 'human', message: 'Count the bridges.' },
+          { timestamp: 't2', type: 'OrchestrationEvent', source: 'Orchestrator (thought)', message: 'Plan.' },
+          { timestamp: 't3', type: 'LLMCallEvent', prompt_tokens: 10, completion_tokens: 2 },
+          { timestamp: 't4', type: 'WebSurferEvent', source: 'WebSurfer', message: 'Searching.', action: 'web_search', arguments: { query: 'bridges' } },
+          { timestamp: 't5', type: 'OrchestrationEvent', source: 'Orchestrator (thought)', message: 'Done.' },
+        ]
+          .map((e) => JSON.stringify(e))
+          .join('\n'),
+        'lean-log.jsonl',
+      );
+      assert.deepEqual(log.metadata.agents, ['Orchestrator (thought)', 'WebSurfer']);
+      assert.deepEqual(
+        log.messages[3].toolCalls.map((c) => c.name),
+        ['web_search'],
+      );
+    });
+  });
 });

@@ -56,6 +56,10 @@ function plainTrace(raw: Obj): Obj | undefined {
   return raw.workflow_name === undefined || raw.workflow_name === null || typeof raw.workflow_name === 'string' ? raw : undefined;
 }
 
+function isTraceItem(value: unknown): value is Obj {
+  return isObject(value) && value.object === 'trace';
+}
+
 function isItem(value: unknown): value is Obj {
   return isObject(value) && (value.object === 'trace' || value.object === 'trace.span');
 }
@@ -184,13 +188,15 @@ function itemSource(places: ItemPlaces, k: number, raw: unknown, source: SourceT
 // Trace and span items are checked by hand for the common case, read in place (no wrapper per
 // item), and their messages filled into one array: an export holds tens of thousands of spans.
 function traceTrajectory(items: unknown[], places: ItemPlaces, source: SourceText, id: string): Trajectory {
-  const traces: Obj[] = [];
-  const spans: SpanItem[] = [];
-  for (let k = 0; k < items.length; k++) {
+  // Both lists sized once (counted first): a list grown by push reserves room for 16 on its first item, per trace.
+  let traceCount = 0;
+  for (let k = 0; k < items.length; k++) if (isTraceItem(items[k])) traceCount++;
+  const traces = new Array<Obj>(traceCount);
+  const spans = new Array<SpanItem>(items.length - traceCount);
+  for (let k = 0, t = 0, sp = 0; k < items.length; k++) {
     const raw = items[k];
-    if (isObject(raw) && raw.object === 'trace')
-      traces.push(plainTrace(raw) ?? checkSchema(traceItem, raw, itemSource(places, k, raw, source), 'an OpenAI Agents trace'));
-    else spans.push(plainSpan(raw) ?? checkSchema(spanItem, raw, itemSource(places, k, raw, source), 'an OpenAI Agents span'));
+    if (isTraceItem(raw)) traces[t++] = plainTrace(raw) ?? checkSchema(traceItem, raw, itemSource(places, k, raw, source), 'an OpenAI Agents trace');
+    else spans[sp++] = plainSpan(raw) ?? checkSchema(spanItem, raw, itemSource(places, k, raw, source), 'an OpenAI Agents span');
   }
   // Millisecond start times, as Date.parse reads them (spans within one millisecond keep their order), each parsed once.
   // A plain array, not a Float64Array: a typed array per trace costs more to make than its few numbers.
@@ -209,11 +215,15 @@ function traceTrajectory(items: unknown[], places: ItemPlaces, source: SourceTex
   for (let position = 0; position < offset; position++)
     messages[position] = { position, role: 'system', agent: 'trace', content: `workflow ${text(traces[position].workflow_name)}`.trim(), toolCalls: [] };
   let firstGeneration: SpanItem | undefined;
-  let agentNames: Set<unknown> | undefined;
+  // A list, not a Set: a trace names one agent or a few.
+  let agentNames: unknown[] | undefined;
   for (let i = 0; i < spans.length; i++) {
     const data = spans[i].span_data as Obj;
     if (data.type === 'generation') firstGeneration ??= spans[i];
-    else if (data.type === 'agent') (agentNames ??= new Set()).add(data.name);
+    else if (data.type === 'agent') {
+      agentNames ??= [];
+      if (!agentNames.includes(data.name)) agentNames.push(data.name);
+    }
     messages[offset + i] = spanMessage(spans[i], offset + i);
   }
   attachResponseCalls(spans, messages, offset);
@@ -226,7 +236,7 @@ function traceTrajectory(items: unknown[], places: ItemPlaces, source: SourceTex
     if (traces[0].group_id) metadata.group_id = traces[0].group_id;
     if (traces[0].metadata) metadata.traceMetadata = traces[0].metadata;
   }
-  if (agentNames) metadata.agents = [...agentNames];
+  if (agentNames) metadata.agents = agentNames;
   return finishTrajectory({
     format: 'openai-agents',
     id,

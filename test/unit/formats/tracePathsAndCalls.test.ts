@@ -83,4 +83,31 @@ describe('OpenAI Agents: a generation’s tool calls', () => {
       ],
     );
   });
+
+  it('lists the trace’s agents once each in first-seen order, and reads a trace item that is not first', () => {
+    const agent = (id: string, name: string, started: string) => ({
+      object: 'trace.span',
+      id,
+      trace_id: 'trace_2',
+      parent_id: null,
+      started_at: started,
+      ended_at: started,
+      span_data: { type: 'agent', name, handoffs: [], tools: [] },
+      error: null,
+    });
+    const text = JSON.stringify([
+      agent('s1', 'Planner', '2025-04-10T00:00:01.000Z'),
+      { object: 'trace', id: 'trace_2', workflow_name: 'W2', group_id: null, metadata: null },
+      agent('s2', 'Researcher', '2025-04-10T00:00:02.000Z'),
+      agent('s3', 'Planner', '2025-04-10T00:00:03.000Z'),
+    ]);
+    const [record] = loadText(text, 'agents.json').records;
+    assert.ok(record && isTrajectoryRecord(record));
+    assert.deepEqual(record.trajectory.metadata.agents, ['Planner', 'Researcher']);
+    assert.equal(record.trajectory.metadata.workflow, 'W2');
+    assert.deepEqual(
+      record.trajectory.messages.map((m) => m.content),
+      ['workflow W2', 'agent Planner', 'agent Researcher', 'agent Planner'],
+    );
+  });
 });

@@ -22,8 +22,8 @@ export const compareFromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   /** Open one side's step in the trajectory editor. */
   z.object({ type: z.literal('open'), side: z.enum(['a', 'b']), position }),
-  /** After each render: how many alignment rows the page shows (tests, diagnostics). */
-  z.object({ type: z.literal('rendered'), rows: z.number().int().nonnegative() }),
+  /** After the first render: the alignment's rows the page lays out, and the row elements in side a's DOM (virtualized: a screenful) (tests, diagnostics). */
+  z.object({ type: z.literal('rendered'), rows: z.number().int().nonnegative(), domRows: z.number().int().nonnegative() }),
   z.object({ type: z.literal('cspViolation'), directive: text, blocked: text, sample: text }),
   z.object({ type: z.literal('log'), level: z.enum(['info', 'error']), message: text }),
 ]);

@@ -2,8 +2,10 @@
 // whose view model is core buildCompareView over real trajectories: the alignment's rows on both
 // sides with the first divergence marked, each side's human label and newest audit in its header,
 // `d` and the button jump to the divergence, synchronized scrolling both ways with aligned rows
-// level, Enter and double-click open a side's step, hostile text stays text; no CSP violation;
-// screenshots in light and dark (test-artifacts/webview/compare-*.png).
+// level, Enter and double-click open a side's step, hostile text stays text; the rows are
+// virtualized (two runs of 5,000 messages keep a screenful of row elements, and d, End, Home and
+// the wheel reach their rows on both sides); no CSP violation; screenshots in light and dark
+// (test-artifacts/webview/compare-*.png).
 import { join } from 'node:path';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { collectFile } from '../../../src/core/collections/collect';
@@ -101,37 +103,83 @@ const test = base.extend<{ openCompare: (a: CompareSideInput, b: CompareSideInpu
   },
 });
 
-/** Each row of a pane: its position (empty for a gap) and classes. */
+/** Fewer row elements than this on a side: a screenful (800 px) plus the overscan, never the thousands a long pair has. */
+const MAX_DOM_ROWS = 200;
+
+/** Each mounted row of a pane, in row order: its row index, position (empty for a gap) and classes. */
 function paneRows(page: Page, side: 'a' | 'b') {
   return page.locator(`.cmp-pane[data-side="${side}"] .cmp-row`).evaluateAll((rows) =>
-    rows.map((r) => ({
-      position: (r as HTMLElement).dataset.position ?? '',
-      firstDivergence: r.classList.contains('first-divergence'),
-      start: r.classList.contains('divergence-start'),
-      kind: ['aligned', 'a-only', 'b-only'].find((k) => r.classList.contains(k)) ?? '',
-    })),
+    rows
+      .map((r) => ({
+        row: Number((r as HTMLElement).dataset.row),
+        position: (r as HTMLElement).dataset.position ?? '',
+        firstDivergence: r.classList.contains('first-divergence'),
+        start: r.classList.contains('divergence-start'),
+        kind: ['aligned', 'a-only', 'b-only'].find((k) => r.classList.contains(k)) ?? '',
+      }))
+      .sort((x, y) => x.row - y.row),
   );
 }
 
-/** The index of the row at the top of a pane, as a user sees it: the first row whose bottom is below the pane's top edge. */
+const domRows = (page: Page, side: 'a' | 'b') => page.locator(`.cmp-pane[data-side="${side}"] .cmp-row`).count();
+
+/** The index of the row at the top of a pane, as a user sees it: the highest mounted row whose bottom is below the pane's top edge. */
 function topRow(page: Page, side: 'a' | 'b'): Promise<number> {
   return page.evaluate((s) => {
     const pane = document.querySelector(`.cmp-pane[data-side="${s}"]`) as HTMLElement;
     const edge = pane.getBoundingClientRect().top + 1;
-    const rows = [...pane.querySelectorAll<HTMLElement>('.cmp-row')];
-    return rows.findIndex((r) => r.getBoundingClientRect().bottom > edge);
+    const below = [...pane.querySelectorAll<HTMLElement>('.cmp-row')]
+      .map((r) => ({ row: Number(r.dataset.row), top: r.getBoundingClientRect().top, bottom: r.getBoundingClientRect().bottom }))
+      .filter((r) => r.bottom > edge)
+      .sort((x, y) => x.top - y.top);
+    return below.length ? below[0].row : -1;
   }, side);
 }
 
+/** Scrolls a pane as a user drags its scrollbar until row `row` is at its top (the row is mounted only once it is near the view). */
 function scrollPaneToRow(page: Page, side: 'a' | 'b', row: number): Promise<void> {
   return page.evaluate(
-    ([s, i]) => {
+    async ([s, i]) => {
       const pane = document.querySelector(`.cmp-pane[data-side="${s}"]`) as HTMLElement;
-      const target = pane.querySelectorAll<HTMLElement>('.cmp-row')[i as number];
-      pane.scrollTop = target.offsetTop;
+      const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+      for (let tries = 0; tries < 200; tries++) {
+        const target = pane.querySelector<HTMLElement>(`.cmp-row[data-row="${i}"]`);
+        const offBy = target ? target.getBoundingClientRect().top - pane.getBoundingClientRect().top : 0;
+        if (target && Math.abs(offBy) < 1) return;
+        if (target) pane.scrollTop += offBy;
+        else {
+          const mounted = [...pane.querySelectorAll<HTMLElement>('.cmp-row')].map((r) => Number(r.dataset.row));
+          pane.scrollTop += (Math.max(...mounted) < (i as number) ? 1 : -1) * pane.clientHeight;
+        }
+        await frame();
+        await frame();
+      }
+      throw new Error(`row ${i} did not reach the top of pane ${s}`);
     },
     [side, row] as const,
   );
+}
+
+/** Each row's height on both sides, for the rows mounted on both. */
+function pairHeights(page: Page): Promise<{ row: number; a: number; b: number }[]> {
+  return page.evaluate(() => {
+    const heights = (s: string) =>
+      new Map([...document.querySelectorAll<HTMLElement>(`.cmp-pane[data-side="${s}"] .cmp-row`)].map((r) => [Number(r.dataset.row), r.offsetHeight]));
+    const a = heights('a');
+    const b = heights('b');
+    return [...a].filter(([row]) => b.has(row)).map(([row, h]) => ({ row, a: h, b: b.get(row)! }));
+  });
+}
+
+/**
+ * Two runs of 4,999 tool steps each (with their returns, 9,999 messages a side): the first 1,000
+ * search the same, then a keeps searching and b visits pages. 1,000 pairs, then a's 3,999 steps,
+ * then b's 3,999: 8,998 rows, the runs parting at row 1,000.
+ */
+function hugePair(): [CompareSideInput, CompareSideInput] {
+  const a = Array.from({ length: 4999 }, (_, k) => search(k));
+  const b = a.map((step, k): Step => (k < 1000 ? step : { tool: 'visit', args: { url: `https://example.org/page/${k}` } }));
+  return [run('huge-a.json', LONG_QUERY, a), run('huge-b.json', LONG_QUERY, b)];
 }
 
 test.describe('compare view', () => {
@@ -168,7 +216,7 @@ test.describe('compare view', () => {
       await expect(page.locator('.cmp-pane[data-side="b"] .cmp-row[data-position="3"] .cmp-result')).toHaveText(
         '→ The Ljubljanica flows through the centre of Ljubljana.',
       );
-      expect(host.postedOf('rendered').at(-1)).toEqual({ type: 'rendered', rows: 4 });
+      expect(host.postedOf('rendered').at(-1)).toEqual({ type: 'rendered', rows: 4, domRows: 4 });
       await page.screenshot({ path: join(editorShotsDir, `compare-${theme}.png`) });
     });
   }
@@ -178,13 +226,12 @@ test.describe('compare view', () => {
     const rows = host.view.rows.length;
     // 60 searches + b's extra visit; the 41st searches differ: 59 pairs, 3 unpaired steps.
     expect(rows).toBe(62);
-    await expect(page.locator('.cmp-pane[data-side="a"] .cmp-row')).toHaveCount(rows);
-    await expect(page.locator('.cmp-pane[data-side="b"] .cmp-row')).toHaveCount(rows);
+    expect(host.postedOf('rendered').at(-1)?.rows).toBe(rows);
+    // Virtualized: the rows in view and an overscan, not all 62.
+    expect(await domRows(page, 'a')).toBeLessThan(rows);
     // Every pair is as tall on both sides.
-    const heights = await page.evaluate(() =>
-      ['a', 'b'].map((s) => [...document.querySelectorAll<HTMLElement>(`.cmp-pane[data-side="${s}"] .cmp-row`)].map((r) => r.offsetHeight)),
-    );
-    expect(heights[0]).toEqual(heights[1]);
+    await expect.poll(async () => (await pairHeights(page)).filter((p) => p.a !== p.b)).toEqual([]);
+    expect((await pairHeights(page)).length).toBeGreaterThan(5);
 
     await scrollPaneToRow(page, 'a', 30);
     await expect.poll(() => topRow(page, 'a')).toBe(30);
@@ -199,6 +246,58 @@ test.describe('compare view', () => {
     await expect.poll(() => topRow(page, 'a')).toBeGreaterThan(12);
     const after = await topRow(page, 'a');
     await expect.poll(() => topRow(page, 'b')).toBe(after);
+    // The pairs mounted now (rows first measured while scrolling) sit level too.
+    await expect.poll(async () => (await pairHeights(page)).filter((p) => p.a !== p.b)).toEqual([]);
+  });
+
+  test('5,000 × 5,000 steps: a screenful of row elements; d, End, Home and the wheel reach their rows on both sides', async ({ openCompare }) => {
+    const { page, host } = await openCompare(...hugePair());
+    const rows = host.view.rows.length;
+    expect([rows, host.view.firstDivergenceRow, host.view.alignedRows]).toEqual([8998, 1000, 1000]);
+    const rendered = host.postedOf('rendered').at(-1)!;
+    expect(rendered.rows).toBe(rows);
+    expect(rendered.domRows).toBeLessThan(MAX_DOM_ROWS);
+    const selected = (side: 'a' | 'b') => page.locator(`.cmp-pane[data-side="${side}"] .cmp-row.selected`);
+    const bounded = async () => {
+      for (const side of ['a', 'b'] as const) expect(await domRows(page, side)).toBeLessThan(MAX_DOM_ROWS);
+    };
+
+    await page.keyboard.press('d');
+    await expect(selected('a')).toHaveAttribute('data-row', '1000');
+    await expect(selected('b')).toHaveAttribute('data-row', '1000');
+    await expect.poll(() => topRow(page, 'a')).toBe(1000);
+    await expect.poll(() => topRow(page, 'b')).toBe(1000);
+    // Row 1,000 is a's first unpaired search (step 1,000 at position 2,001, after the question and 1,000 steps with returns) and a gap on b.
+    await expect(selected('a')).toHaveAttribute('data-position', '2001');
+    await expect(selected('b').locator('.cmp-gap')).toHaveText('no aligned step — the runs part here');
+    await bounded();
+    await page.screenshot({ path: join(editorShotsDir, 'compare-5000-dark.png') });
+
+    await page.keyboard.press('End');
+    await expect(selected('a')).toHaveAttribute('data-row', String(rows - 1));
+    await expect(selected('b')).toHaveAttribute('data-row', String(rows - 1));
+    await expect(selected('a')).toBeInViewport({ ratio: 1 });
+    await expect(selected('b')).toBeInViewport({ ratio: 1 });
+    // The last row is b's last visit (position 9,997), a gap on a: Enter opens b's step.
+    await expect(selected('b')).toHaveAttribute('data-position', '9997');
+    await expect(selected('a').locator('.cmp-gap')).toHaveText('no aligned step');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => host.postedOf('open')).toEqual([{ type: 'open', side: 'b', position: 9997 }]);
+    await bounded();
+
+    // The wheel from the end upward: b follows a to the aligned row.
+    await page.locator('.cmp-pane[data-side="a"]').hover();
+    await page.mouse.wheel(0, -3000);
+    await expect.poll(() => topRow(page, 'a')).toBeLessThan(rows - 20);
+    const after = await topRow(page, 'a');
+    await expect.poll(() => topRow(page, 'b')).toBe(after);
+    await expect.poll(async () => (await pairHeights(page)).filter((p) => p.a !== p.b)).toEqual([]);
+
+    await page.keyboard.press('Home');
+    await expect(selected('a')).toHaveAttribute('data-row', '0');
+    await expect.poll(() => topRow(page, 'a')).toBe(0);
+    await expect.poll(() => topRow(page, 'b')).toBe(0);
+    await bounded();
   });
 
   test('d and the button jump to the first divergence on both sides; j/k move; Enter and double-click open a side’s step', async ({ openCompare }) => {

@@ -356,28 +356,39 @@ function partText(p: unknown): string {
 /** GenAI `gen_ai.*.messages` JSON: `[{role, parts: [{type: text|tool_call|tool_call_response, …}]}]`. */
 function genAiMessages(value: unknown, withCalls = true): ChatTurn[] {
   if (!Array.isArray(value)) return [];
-  const turns: ChatTurn[] = [];
-  for (const m of value) {
+  // Lists sized once: a list grown by push reserves room for 16 on its first item, and a message's calls are kept.
+  const turns = new Array<ChatTurn>(value.length);
+  let turnCount = 0;
+  for (let i = 0; i < value.length; i++) {
+    const m: unknown = value[i];
     if (!isObject(m)) continue;
+    const parts = Array.isArray(m.parts) ? (m.parts as unknown[]) : undefined;
+    let callCount = 0;
+    if (withCalls && parts) for (let k = 0; k < parts.length; k++) if (isToolCallPart(parts[k])) callCount++;
     // One pass over the parts (every LLM span has them): tool calls, and the text and reasoning parts' text.
-    const calls: ToolCall[] = [];
+    const calls = new Array<ToolCall>(callCount);
     let text = '';
     let anyPart = false;
-    if (Array.isArray(m.parts))
-      for (const p of m.parts) {
+    if (parts)
+      for (let k = 0, c = 0; k < parts.length; k++) {
+        const p = parts[k];
         if (!isObject(p)) continue;
         anyPart = true;
-        if (withCalls && p.type === 'tool_call' && typeof p.name === 'string')
-          calls.push(toolCallFromRaw(p.name, p.arguments, typeof p.id === 'string' ? p.id : undefined));
+        if (withCalls && isToolCallPart(p)) calls[c++] = toolCallFromRaw(p.name as string, p.arguments, typeof p.id === 'string' ? p.id : undefined);
         if (p.type === 'text' || p.type === 'reasoning') {
           const t = partText(p);
           if (t) text = text ? `${text}\n${t}` : t;
         }
       }
     if (!anyPart) text = partsText(m.content);
-    turns.push({ role: typeof m.role === 'string' ? m.role : undefined, content: text, toolCalls: calls });
+    turns[turnCount++] = { role: typeof m.role === 'string' ? m.role : undefined, content: text, toolCalls: calls };
   }
+  turns.length = turnCount;
   return turns;
+}
+
+function isToolCallPart(p: unknown): boolean {
+  return isObject(p) && p.type === 'tool_call' && typeof p.name === 'string';
 }
 
 /** OpenInference `llm.{input,output}_messages.N.message.*` (flat keys). */

@@ -78,4 +78,29 @@ describe('otel span fields', () => {
       ['$.resourceSpans[1].scopeSpans[1].spans[1].name'],
     );
   });
+
+  it('a GenAI output message keeps its named tool calls in order and its text and reasoning parts, skipping other parts', () => {
+    const output = [
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'text', content: 'Looking.' },
+          { type: 'tool_call', id: 'c1', name: 'web_search', arguments: { query: 'a' } },
+          5,
+          { type: 'tool_call', id: 'c-nameless' },
+          { type: 'reasoning', content: 'Need both.' },
+          { type: 'tool_call', id: 'c2', name: 'open_page', arguments: { url: 'u' } },
+        ],
+      },
+    ];
+    const t = trace([span('c', '1000', '', [...chat('m'), attr('gen_ai.output.messages', JSON.stringify(output))])]);
+    assert.equal(t.messages[0].content, 'Looking.\nNeed both.');
+    assert.deepEqual(
+      t.messages[0].toolCalls.map((c) => [c.id, c.name]),
+      [
+        ['c1', 'web_search'],
+        ['c2', 'open_page'],
+      ],
+    );
+  });
 });

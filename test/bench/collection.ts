@@ -34,13 +34,17 @@ function report(
   rows.push({ figure, target, measured: `${measuredMs.toFixed(1)} ms`, baseline: `${baselineName} ${baselineMs.toFixed(1)} ms`, ratio });
 }
 
-async function bestAsync(n: number, fn: () => Promise<unknown>): Promise<number> {
-  let min = Infinity;
+/** The best run of each figure, their runs alternating (a GC before each run when node runs with --expose-gc). */
+async function bestInterleaved<K extends string>(n: number, figures: Record<K, () => unknown>): Promise<Record<K, number>> {
+  const names = Object.keys(figures) as K[];
+  const min = Object.fromEntries(names.map((name) => [name, Infinity])) as Record<K, number>;
   for (let i = 0; i < n; i++) {
-    (globalThis as { gc?: () => void }).gc?.();
-    const start = process.hrtime.bigint();
-    await fn();
-    min = Math.min(min, Number(process.hrtime.bigint() - start) / 1e6);
+    for (const name of names) {
+      (globalThis as { gc?: () => void }).gc?.();
+      const start = process.hrtime.bigint();
+      await figures[name]();
+      min[name] = Math.min(min[name], Number(process.hrtime.bigint() - start) / 1e6);
+    }
   }
   return min;
 }
@@ -94,62 +98,66 @@ async function main(): Promise<void> {
     });
     report(`whole collection, cold (${count} files indexed and the index written)`, 'reported', coldMs, 'collectFile + rowOf per file, no index', noIndexMs);
 
-    // 2. Warm: the whole table from the index.
-    const readIndexAloneMs = best(warmRuns, () => JSON.parse(readFileSync(indexFile, 'utf8')));
+    // 2. Warm: the whole table from the index, the freshness check's floor and `stats`, each against
+    // reading the index alone. Their runs alternate, so a load on the machine falls on all of them
+    // alike, and each figure is its best run.
     let table: CollectionRow[] = [];
-    const warmMs = await bestAsync(warmRuns, async () => {
-      const indexed = await readIndexedCollection(options);
-      if (indexed.counts.fromIndex !== count) throw new Error(`warm read re-read ${count - indexed.counts.fromIndex} files`);
-      table = indexed.values;
+    const files = collectionFiles([data]).files;
+    const warm = await bestInterleaved(warmRuns, {
+      readIndexAlone: () => JSON.parse(readFileSync(indexFile, 'utf8')),
+      table: async () => {
+        const indexed = await readIndexedCollection(options);
+        if (indexed.counts.fromIndex !== count) throw new Error(`warm read re-read ${count - indexed.counts.fromIndex} files`);
+        table = indexed.values;
+      },
+      // The freshness check every warm open makes (the walk and one stat per file), done synchronously: what it would add to the parse without overlap.
+      checkSync: () => {
+        for (const file of collectionFiles([data]).files) statSync(file, { throwIfNoEntry: false });
+      },
+      // The floor of a warm open with that check: the walk, every stat queued on the thread pool, the index read and parsed meanwhile, the stats awaited (as collectionIndex.ts does, without validating the index, comparing or summing).
+      overlapFloor: async () => {
+        const walked = collectionFiles([data]).files;
+        const stats = new Promise<void>((resolveAll) => {
+          let pending = walked.length;
+          for (const file of walked)
+            stat(file, () => {
+              if (--pending === 0) resolveAll();
+            });
+        });
+        JSON.parse(readFileSync(indexFile, 'utf8'));
+        await stats;
+      },
+      stats: async () => corpusStatsOfRows((await readIndexedCollection(options)).values, []),
     });
+    const readIndexAloneMs = warm.readIndexAlone;
     report(
       `whole table from the warm index (${table.length} rows; every file stat-checked)`,
       '< 300 ms',
-      warmMs,
+      warm.table,
       'read + JSON.parse of the index file',
       readIndexAloneMs,
       (ms) => ms < 300,
     );
-
-    // The freshness check every warm open makes (the walk and one stat per file), done synchronously: what it would add to the parse without overlap.
-    const files = collectionFiles([data]).files;
-    const checkSyncMs = best(warmRuns, () => {
-      for (const file of collectionFiles([data]).files) statSync(file, { throwIfNoEntry: false });
-    });
     report(
       `walk + one statSync per file (${files.length}), the check every warm open makes, if made synchronously`,
       'reported',
-      checkSyncMs,
+      warm.checkSync,
       'read + JSON.parse of the index file',
       readIndexAloneMs,
     );
-    // The floor of a warm open with that check: the walk, every stat queued on the thread pool, the index read and parsed meanwhile, the stats awaited (as collectionIndex.ts does, without validating the index, comparing or summing).
-    const overlapFloorMs = await bestAsync(warmRuns, async () => {
-      const walked = collectionFiles([data]).files;
-      const stats = new Promise<void>((resolveAll) => {
-        let pending = walked.length;
-        for (const file of walked)
-          stat(file, () => {
-            if (--pending === 0) resolveAll();
-          });
-      });
-      JSON.parse(readFileSync(indexFile, 'utf8'));
-      await stats;
-    });
     report(
       'walk + stats on the thread pool during read + JSON.parse of the index (the floor of a checked warm open)',
       'reported',
-      overlapFloorMs,
+      warm.overlapFloor,
       'read + JSON.parse of the index file',
       readIndexAloneMs,
     );
 
     // 3. `stats` from the index.
-    const statsMs = await bestAsync(warmRuns, async () => corpusStatsOfRows((await readIndexedCollection(options)).values, []));
     report(
       'stats from the warm index (every file stat-checked during the parse)',
       '≤ 1.2× reading the index file',
-      statsMs,
+      warm.stats,
       'read + JSON.parse of the index file',
       readIndexAloneMs,
       (_ms, ratio) => ratio <= 1.2,

@@ -30,8 +30,8 @@ const LINE_PX = 17;
 const HEAD_PX = 19;
 /** Rows mounted above and below the view: a few rows, so a wheel turn never shows blank space. */
 const OVERSCAN_PX = 300;
-/** Re-applications of a jump while the rows it lands on are measured (their heights replace estimates). */
-const REVEAL_SETTLE_RENDERS = 6;
+/** How long a jump is kept in place while the rows it lands on are measured (their heights replace estimates). */
+const REVEAL_SETTLE_MS = 3000;
 
 export class CompareApp {
   private readonly host = new HostLink<CompareFromWebview, CompareToWebview>('compare');
@@ -55,8 +55,9 @@ export class CompareApp {
   private readonly levelLater = new Set<number>();
   private levelFrame = 0;
   /** A jump (d, End, a selection) kept in place while the rows around it are measured; a user's wheel or pointer drops it. */
-  private pendingReveal: { index: number; mode: 'auto' | 'start'; left: number } | undefined;
+  private pendingReveal: { index: number; mode: 'auto' | 'start'; until: number } | undefined;
   private revealing = false;
+  private revealFrame = 0;
   /** Characters of step text per line on a pane, for height estimates. */
   private charsPerLine = 80;
 
@@ -241,10 +242,28 @@ export class CompareApp {
   private onRendered(side: SideId): void {
     if (this.fresh[side].length) this.scheduleLevel();
     const reveal = this.pendingReveal;
-    if (reveal && !this.revealing) {
-      if (reveal.left-- <= 0) this.pendingReveal = undefined;
-      else requestAnimationFrame(() => this.applyReveal());
-    }
+    if (!reveal || this.revealing || this.revealFrame) return;
+    if (performance.now() > reveal.until) this.pendingReveal = undefined;
+    else if (!this.inPlace(reveal))
+      this.revealFrame = requestAnimationFrame(() => {
+        this.revealFrame = 0;
+        this.applyReveal();
+      });
+  }
+
+  /** Whether a jump's row is where it was put on both panes ('start': at the top, or the pane is at its end; 'auto': in view). */
+  private inPlace(reveal: { index: number; mode: 'auto' | 'start' }): boolean {
+    return SIDES.every((side) => {
+      const pane = this.pane(side);
+      const list = this.lists[side];
+      if (!pane || !list) return true;
+      const top = list.offsetOf(reveal.index);
+      const height = list.heightOf(reveal.index);
+      const scrolled = pane.scrollTop;
+      const view = pane.clientHeight;
+      if (reveal.mode === 'start') return Math.abs(top - scrolled) < 1 || (scrolled >= list.totalHeight() - view - 1 && top >= scrolled);
+      return top >= scrolled - 0.5 && (top + height <= scrolled + view + 0.5 || (height > view && Math.abs(top - scrolled) < 1));
+    });
   }
 
   /** A mounted step's content changed height (the pane was resized, a font loaded): level its pair in the next frame. */
@@ -324,7 +343,7 @@ export class CompareApp {
 
   /** Scrolls both panes to a row ('auto': just into view; 'start': at the top), and keeps it there while the rows around it are measured. */
   private reveal(index: number, mode: 'auto' | 'start'): void {
-    this.pendingReveal = { index, mode, left: REVEAL_SETTLE_RENDERS };
+    this.pendingReveal = { index, mode, until: performance.now() + REVEAL_SETTLE_MS };
     this.applyReveal();
   }
 

@@ -235,9 +235,9 @@ export class CompareApp {
   }
 
   /**
-   * After a side renders: its new rows are levelled in the next frame, and a pending jump is
-   * re-applied. Not now: a render can run inside the list's resize observer, where changing a
-   * row's height again would leave the observer's notifications undelivered (an error).
+   * After a side renders: its new rows are levelled in the next frame, and a pending jump that
+   * no longer holds is re-applied in the next frame. Not now: a render can run inside the list's
+   * resize observer, where changing a row's height again would leave its notifications undelivered.
    */
   private onRendered(side: SideId): void {
     if (this.fresh[side].length) this.scheduleLevel();

@@ -3,16 +3,12 @@
 // open reads one JSON file instead of parsing and tokenizing every trajectory. The storage folder
 // is injected: the extension passes VS Code's storage, the CLI a cache folder, never the data's.
 //
-// Every file is stat-checked on every open (never a silently stale row), asynchronously on libuv's
-// thread pool while the main thread reads and parses the old index; only the comparison is left
-// after the parse.
-//
 // A file is hashed only when its size or mtime changed (or its mtime is too close to when it was
 // last checked to trust: a write within the same clock tick keeps both), and parsed again only
 // when a hash changed. A file no longer in the collection is dropped. The index is replaced
 // atomically; a corrupt or foreign one is ignored with a note and rebuilt.
 import { createHash } from 'node:crypto';
-import { lstat, lstatSync, mkdirSync, readdirSync, readFileSync, stat, statSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../files/atomicWrite';
@@ -149,71 +145,6 @@ function statOrUndefined(path: string): Stats | undefined {
   return statSync(path, { throwIfNoEntry: false });
 }
 
-/** One file's stat and its sidecar's lstat, taken before the old index was read. */
-interface FreshnessCheck {
-  /** undefined: missing, or the stat failed (the file then takes the full path, which says why). */
-  stat?: Stats;
-  /** undefined: no sidecar. */
-  sidecarStat?: Stats;
-  /** The sidecar's lstat failed otherwise than "not found": the file takes the full path. */
-  sidecarFailed?: boolean;
-}
-
-/**
- * Stats every file, and lstats the sidecars its folder listing shows (or every sidecar where the
- * folder could not be listed), on the thread pool: the requests are all queued now, so they run
- * while the caller parses the old index. Callbacks rather than fs.promises: a third of the main
- * thread's cost per request, which is what is left on top of the parse.
- */
-function startFreshnessChecks(files: readonly string[], sidecarListed: (file: string) => boolean | undefined): Promise<FreshnessCheck[]> {
-  const checks: FreshnessCheck[] = files.map(() => ({}));
-  if (files.length === 0) return Promise.resolve(checks);
-  return new Promise((resolveChecks) => {
-    let pending = 0;
-    const settle = () => {
-      if (--pending === 0) resolveChecks(checks);
-    };
-    files.forEach((file, i) => {
-      const check = checks[i];
-      pending++;
-      stat(file, (error, fileStat) => {
-        if (!error) check.stat = fileStat;
-        settle();
-      });
-      if (sidecarListed(file) === false) return;
-      pending++;
-      lstat(sidecarPathFor(file), (error, sidecarStat) => {
-        if (!error) check.sidecarStat = sidecarStat;
-        else if (error.code !== 'ENOENT') check.sidecarFailed = true;
-        settle();
-      });
-    });
-  });
-}
-
-/** What `sidecarPathFor` appends to a trajectory's path. */
-const SIDECAR_SUFFIX = sidecarPathFor('');
-
-/**
- * The walked files whose sidecar the walk's listings show, so the early check needs no path
- * arithmetic per file (a walked file is `join(folder, name)` and its sidecar `name` + the suffix there).
- */
-function filesWithListedSidecar(listings: ReadonlyMap<string, ReadonlySet<string> | undefined>): Set<string> {
-  const withSidecar = new Set<string>();
-  for (const [folder, names] of listings) {
-    if (!names) continue;
-    for (const name of names) if (name.endsWith(SIDECAR_SUFFIX)) withSidecar.add(join(folder, name.slice(0, -SIDECAR_SUFFIX.length)));
-  }
-  return withSidecar;
-}
-
-/** Whether the early check shows the file and its sidecar as the old entry recorded them (then its values are reused). */
-function unchangedSince(old: Entry, check: FreshnessCheck): boolean {
-  const { stat: fileStat, sidecarStat } = check;
-  if (!fileStat || check.sidecarFailed || !fileStat.isFile() || fileStat.size > MAX_TEXT_BYTES || (sidecarStat && !sidecarStat.isFile())) return false;
-  return sameStat(old.trajectory, fileStat, old.checkedAt) && sameStat(old.sidecar, sidecarStat, old.checkedAt);
-}
-
 const yieldToEventLoop = () => new Promise<void>((resolveTurn) => setImmediate(resolveTurn));
 
 /**
@@ -228,27 +159,6 @@ export async function* indexCollection<V>(options: CollectionIndexOptions<V>): A
   // The walk's folder listings say which sidecars exist, instead of a look-up per file (half the checks of a warm open).
   const listings = new Map<string, ReadonlySet<string> | undefined>();
   const { files, unreadable: missing } = collectionFiles(options.paths, listings as Map<string, ReadonlySet<string>>);
-  // A file named on its own (not walked): its folder is listed once here.
-  const folderNames = (folder: string): ReadonlySet<string> | undefined => {
-    if (!listings.has(folder)) {
-      let names: Set<string> | undefined;
-      try {
-        names = new Set(readdirSync(folder));
-      } catch {
-        names = undefined; // unknown: each sidecar is looked up
-      }
-      listings.set(folder, names);
-    }
-    return listings.get(folder);
-  };
-  // Queued before the old index is read, so the file system answers while it is parsed.
-  const withSidecar = filesWithListedSidecar(listings);
-  const named = new Set(options.paths);
-  const checking = startFreshnessChecks(files, (file) => {
-    if (!named.has(file)) return withSidecar.has(file); // walked: its folder was listed
-    const sidecarPath = sidecarPathFor(file);
-    return folderNames(dirname(sidecarPath))?.has(basename(sidecarPath));
-  });
   yield { kind: 'start', total: files.length, indexFile, unreadable: missing };
 
   const old = readOldIndex(indexFile, key);
@@ -286,18 +196,26 @@ export async function* indexCollection<V>(options: CollectionIndexOptions<V>): A
     }
   };
 
+  // A file named on its own (not walked): its folder is listed once here.
+  const folderNames = (folder: string): ReadonlySet<string> | undefined => {
+    if (!listings.has(folder)) {
+      let names: Set<string> | undefined;
+      try {
+        names = new Set(readdirSync(folder));
+      } catch {
+        names = undefined; // unknown: each sidecar is looked up
+      }
+      listings.set(folder, names);
+    }
+    return listings.get(folder);
+  };
   try {
-    const checks = await checking;
     let cachedInTurn = 0;
     for (let done = 0; done < files.length; done++) {
       if (options.signal?.aborted) break;
       const file = files[done];
-      const previous = Object.hasOwn(oldFiles, file) ? oldFiles[file] : undefined;
-      // Unchanged by the early check: its values as indexed. Otherwise the full path checks again, reads, hashes and parses as needed.
-      const entry: OneFile<V> =
-        previous && unchangedSince(previous, checks[done])
-          ? { outcome: 'fromIndex', values: previous.values as V[], unreadable: previous.unreadable, entry: previous }
-          : indexOneFile(file, options.paths.includes(file), previous, options, collect, now, folderNames);
+      const named = options.paths.includes(file);
+      const entry = indexOneFile(file, named, oldFiles[file], options, collect, now, folderNames);
       if (entry.outcome === 'fromIndex') counts.fromIndex++;
       else if (entry.outcome === 'rehashed') counts.rehashed++;
       else counts.reindexed++;

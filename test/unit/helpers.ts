@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,15 @@ export function trajectoryOf(value: unknown): Trajectory {
   const loaded = loadText(JSON.stringify(value), 'inline.json');
   const record = loaded.records[0];
   if (!isTrajectoryRecord(record)) throw new Error(`not a trajectory: ${loaded.detection.kind}`);
+  return record.trajectory;
+}
+
+/** Reads `text` as a file called `name` that must hold exactly one trajectory and no problems. */
+export function onlyTrajectory(text: string, name = 'lean.json'): Trajectory {
+  const loaded = loadText(text, name);
+  assert.deepEqual(loaded.problems, []);
+  const [record] = loaded.records;
+  assert.ok(record && isTrajectoryRecord(record));
   return record.trajectory;
 }
 

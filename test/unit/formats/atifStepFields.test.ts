@@ -2,16 +2,11 @@
 // step metrics by position, the model of the first step naming one, and the three kinds of
 // system step (a tool return, an observation without a call, a plain system message).
 import assert from 'node:assert/strict';
-import { loadText } from '../../../src/core/load/loadFile';
-import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { Trajectory } from '../../../src/core/model/trajectory';
+import { onlyTrajectory } from '../helpers';
 
 function atif(steps: unknown[], agent: Record<string, unknown> = { name: 'a', version: '1' }): Trajectory {
-  const loaded = loadText(JSON.stringify({ schema_version: 'ATIF-v1.6', session_id: 's', agent, steps }), 'steps.json');
-  assert.deepEqual(loaded.problems, []);
-  const [record] = loaded.records;
-  assert.ok(record && isTrajectoryRecord(record));
-  return record.trajectory;
+  return onlyTrajectory(JSON.stringify({ schema_version: 'ATIF-v1.6', session_id: 's', agent, steps }), 'steps.json');
 }
 
 describe('ATIF step fields read in one pass', () => {

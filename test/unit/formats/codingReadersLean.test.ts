@@ -5,17 +5,10 @@
 import assert from 'node:assert/strict';
 import { commandCall } from '../../../src/core/formats/sweAgent';
 import { toolCallFromRaw } from '../../../src/core/formats/toolCalls';
-import { loadText } from '../../../src/core/load/loadFile';
-import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { Trajectory } from '../../../src/core/model/trajectory';
+import { onlyTrajectory } from '../helpers';
 
-function only(text: string, name = 'lean.json'): Trajectory {
-  const loaded = loadText(text, name);
-  assert.deepEqual(loaded.problems, []);
-  const [record] = loaded.records;
-  assert.ok(record && isTrajectoryRecord(record));
-  return record.trajectory;
-}
+const only = onlyTrajectory;
 
 function miniRun(...assistantTexts: string[]): Trajectory {
   return only(

@@ -5,16 +5,9 @@
 import assert from 'node:assert/strict';
 import { fencedBlocks } from '../../../src/core/formats/sweAgent';
 import { loadText } from '../../../src/core/load/loadFile';
-import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
-import type { Trajectory } from '../../../src/core/model/trajectory';
+import { onlyTrajectory } from '../helpers';
 
-function only(text: string, name = 'lean.json'): Trajectory {
-  const loaded = loadText(text, name);
-  assert.deepEqual(loaded.problems, []);
-  const [record] = loaded.records;
-  assert.ok(record && isTrajectoryRecord(record));
-  return record.trajectory;
-}
+const only = onlyTrajectory;
 
 describe('readers after the allocation cuts (issue 15 item 6)', () => {
   it('ATIF names the function of the call a result answers: in its own step, an earlier step, and the latest call of a repeated id', () => {

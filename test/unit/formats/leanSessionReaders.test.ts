@@ -3,17 +3,10 @@
 // on the cases the bench files do not have, and that a Codex tool output in the CLI's compact form
 // is not parsed whole a second time.
 import assert from 'node:assert/strict';
-import { loadText } from '../../../src/core/load/loadFile';
-import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { Trajectory } from '../../../src/core/model/trajectory';
+import { onlyTrajectory } from '../helpers';
 
-function only(text: string, name: string): Trajectory {
-  const loaded = loadText(text, name);
-  assert.deepEqual(loaded.problems, []);
-  const [record] = loaded.records;
-  assert.ok(record && isTrajectoryRecord(record));
-  return record.trajectory;
-}
+const only = onlyTrajectory;
 
 /** A Codex rollout whose round i calls `shell` and gets `outputs[i]` (as the CLI writes function_call_output.output). */
 function codexRollout(outputs: string[]): string {

@@ -33,8 +33,7 @@ export function pageHtml(p: PageParts): string {
   const lazy = Object.entries(p.lazyBundles ?? {})
     .map(([name, url]) => `<meta name="trajaudit-bundle-${escapeAttr(name)}" content="${escapeAttr(url)}">\n`)
     .join('');
-  // Every `<` escaped: the JSON cannot close its element.
-  const init = p.initJson === undefined ? '' : `<script type="application/json" id="${EMBEDDED_INIT_ID}">${p.initJson.replace(/</g, '\\u003c')}</script>\n`;
+  const init = p.initJson === undefined ? '' : embeddedInitElement(p.initJson);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -51,4 +50,9 @@ ${lazy}${p.styleTag}
 ${init}${p.scriptTag}
 </body>
 </html>`;
+}
+
+/** The first host message as an inert JSON data block; every `<` escaped, so the JSON cannot close its element. */
+export function embeddedInitElement(initJson: string): string {
+  return `<script type="application/json" id="${EMBEDDED_INIT_ID}">${initJson.replace(/</g, '\\u003c')}</script>\n`;
 }

@@ -158,7 +158,11 @@ export interface EditorReplies {
 
 /** Host → webview. */
 export type ToWebview =
-  | { type: 'init'; file: string; container: string; records: RecordListEntry[]; readOnlyReason?: string; view: RecordView }
+  /**
+   * The record to show first. `firstWindow`: only in a page, for a view too big to embed whole:
+   * `view.rows` holds the first rows only, drawn at once; the whole `init` follows by message.
+   */
+  | { type: 'init'; file: string; container: string; records: RecordListEntry[]; readOnlyReason?: string; view: RecordView; firstWindow?: true }
   | { type: 'record'; view: RecordView; records: RecordListEntry[] }
   /** Per-message counts so far; `totals` only with the final (complete) counts. */
   | { type: 'tokens'; recordId: string; tokens: number[]; totals?: NonNullable<HeaderInfo['tokens']> }

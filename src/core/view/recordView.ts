@@ -55,12 +55,23 @@ export function buildRecordList(loaded: LoadedFile, sidecarRecords: Record<strin
   });
 }
 
+/**
+ * Rows of the first window a page embeds when the whole view is too big to (see
+ * src/extension/editor/panelSession.ts): more than the tallest screen shows at once.
+ */
+export const FIRST_WINDOW_ROWS = 150;
+
+/**
+ * The view of one record. `rowLimit`: only the first rows (a first window); the header, decision
+ * steps, audits and annotation are the whole record's all the same.
+ */
 export function buildRecordView(
   file: string,
   loaded: LoadedFile,
   record: TrajectoryRecord,
   sidecarRecord: SidecarRecord | undefined,
   names: ToolNames = {},
+  rowLimit?: number,
 ): RecordView {
   const t = record.trajectory;
   const counts = countTrajectory(t, names);
@@ -78,7 +89,7 @@ export function buildRecordView(
       searchCalls: counts.searchCalls,
       visitCalls: counts.visitCalls,
     },
-    rows: buildRows(t, names),
+    rows: buildRows(t, names, rowLimit),
     decisionSteps: t.decisionSteps,
     finalAnswerStep: t.finalAnswerStep ?? null,
     audits: sidecarRecord?.audits ?? [],

@@ -24,10 +24,11 @@ export function toolNameOf(trajectory: Trajectory, position: number): string | u
  */
 export const MIN_ROW_JSON_CHARS = 100;
 
-/** The timeline rows: what each message is, without its body; call kinds as `names` classify them. */
-export function buildRows(trajectory: Trajectory, names: ToolNames = {}): RowSummary[] {
+/** The timeline rows: what each message is, without its body; call kinds as `names` classify them. `limit`: only the first rows. */
+export function buildRows(trajectory: Trajectory, names: ToolNames = {}, limit?: number): RowSummary[] {
   const decision = new Set(trajectory.decisionSteps);
-  return trajectory.messages.map((m) => {
+  const messages = limit === undefined || limit >= trajectory.messages.length ? trajectory.messages : trajectory.messages.slice(0, limit);
+  return messages.map((m) => {
     const text = m.content.length > 0 ? m.content : (m.reasoning ?? '');
     const row: RowSummary = {
       position: m.position,

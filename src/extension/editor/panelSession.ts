@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
-import { buildRecordList, buildRecordView } from '../../core/view/recordView';
+import { buildRecordList, buildRecordView, FIRST_WINDOW_ROWS } from '../../core/view/recordView';
 import { MIN_ROW_JSON_CHARS } from '../../core/view/rows';
 import { answerTrace } from '../../core/view/answerTrace';
 import { searchMessages } from '../../core/view/search';
@@ -56,6 +56,11 @@ export class PanelSession implements vscode.Disposable {
     );
   }
 
+  /** The whole view goes by message after the page (a first window, or nothing, is embedded). */
+  get viewFollowsPage(): boolean {
+    return this.initDeferred || this.preparedInit !== undefined;
+  }
+
   get currentRecordId(): string {
     return this.recordId;
   }
@@ -72,24 +77,31 @@ export class PanelSession implements vscode.Disposable {
   }
 
   /**
-   * The `init` message to embed in the page, so the first rows need no ready → init round trip;
-   * none past `maxChars` (a huge view goes by postMessage once the app has started).
+   * The `init` message to embed in the page, so the first rows need no ready → init round trip.
+   * A view past `maxChars` is embedded as its first window (FIRST_WINDOW_ROWS rows, drawn at
+   * once by the same code) and the whole view goes by postMessage once the page is out.
    */
   embeddedInit(maxChars: number): { json?: string } {
     this.embeddedInitFresh = true;
     const record = this.document.record(this.recordId) ?? this.document.trajectoryRecords[0];
     // A 5,000-message view takes 100–200 ms to build: when its rows alone exceed the limit it is
     // built after the page has gone out (postPreparedInit), not before, so VS Code loads the
-    // page's frame meanwhile.
+    // page's frame meanwhile; the first window costs a few milliseconds.
     if (record.trajectory.messages.length * MIN_ROW_JSON_CHARS > maxChars) {
       this.initDeferred = true;
-      return {};
+      return this.firstWindowJson(this.initMessage(this.view(FIRST_WINDOW_ROWS)), maxChars);
     }
     const message = this.initMessage(this.view());
     const json = JSON.stringify(message);
     if (json.length <= maxChars) return { json };
     this.preparedInit = message;
-    return {};
+    return this.firstWindowJson({ ...message, view: { ...message.view, rows: message.view.rows.slice(0, FIRST_WINDOW_ROWS) } }, maxChars);
+  }
+
+  /** The first window's `init` as JSON; none when even that is past `maxChars` (rows of thousands of calls). */
+  private firstWindowJson(message: Extract<ToWebview, { type: 'init' }>, maxChars: number): { json?: string } {
+    const json = JSON.stringify({ ...message, firstWindow: true });
+    return json.length <= maxChars ? { json } : {};
   }
 
   /**
@@ -130,7 +142,8 @@ export class PanelSession implements vscode.Disposable {
     );
   }
 
-  private view() {
+  /** The current record's view; `rowLimit`: its first rows only. */
+  private view(rowLimit?: number) {
     const record = this.document.record(this.recordId) ?? this.document.trajectoryRecords[0];
     const view = buildRecordView(
       this.document.loaded.file,
@@ -138,6 +151,7 @@ export class PanelSession implements vscode.Disposable {
       record,
       { annotation: this.document.annotation(record.id), audits: this.document.audits(record.id) },
       toolNames(),
+      rowLimit,
     );
     const cached = this.tokenCache.get(record.id);
     if (cached) {

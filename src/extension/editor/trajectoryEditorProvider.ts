@@ -107,7 +107,7 @@ export class TrajectoryEditorProvider implements AnnotationEditor {
     // huge view before that timer would hold the page back.
     setTimeout(() => session.postPreparedInit(), 0);
     this.log.info(
-      `editor page of ${document.loaded.file} built in ${Date.now() - started} ms (${initJson === undefined ? 'view posted after the page' : `view embedded, ${Math.round(initJson.length / 1024)} KiB`})`,
+      `editor page of ${document.loaded.file} built in ${Date.now() - started} ms (${initJson === undefined ? 'view posted after the page' : `${session.viewFollowsPage ? 'first window' : 'view'} embedded, ${Math.round(initJson.length / 1024)} KiB`})`,
     );
     this.sessions.add(session);
     panel.onDidDispose(() => {

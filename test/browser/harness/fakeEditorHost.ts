@@ -13,7 +13,8 @@ import { readSidecar, sidecarPathFor } from '../../../src/core/sidecar/sidecarFi
 import { answerTrace } from '../../../src/core/view/answerTrace';
 import { messageBody } from '../../../src/core/view/messageBody';
 import { countRecordTokens, type RecordTokens } from '../../../src/core/view/recordTokens';
-import { buildRecordList, buildRecordView } from '../../../src/core/view/recordView';
+import { buildRecordList, buildRecordView, FIRST_WINDOW_ROWS } from '../../../src/core/view/recordView';
+import { embeddedInitElement } from '../../../src/extension/pageHtml';
 import { searchMessages } from '../../../src/core/view/search';
 import { buildNuggetsView } from '../../../src/core/view/nuggetEvidence';
 import type { AnnotationData, AuditData, FromWebview, RecordListEntry, RecordView, ToWebview } from '../../../src/shared/protocol';
@@ -24,6 +25,11 @@ export interface EditorHostOptions {
   readOnlyReason?: string;
   /** Holds the view until `sendInit()`: a view too big to embed comes by message, later. */
   holdInit?: boolean;
+  /**
+   * The page embeds the view's first window (its first FIRST_WINDOW_ROWS rows), as the host's
+   * page does for a view too big to embed whole; the whole view comes with `init` after 'ready'.
+   */
+  embedFirstWindow?: boolean;
 }
 
 type Sent<T extends ToWebview['type']> = Extract<ToWebview, { type: T }>;
@@ -84,6 +90,14 @@ export class FakeEditorHost {
   static async attach(page: Page, path: string, options: EditorHostOptions = {}): Promise<FakeEditorHost> {
     const host = new FakeEditorHost(page, openFile(path), options);
     await page.exposeFunction(POST_BINDING, (message: FromWebview) => host.receive(message));
+    if (options.embedFirstWindow) {
+      // The harness server's page with the element the host's page builder adds, before the scripts.
+      await page.route(/\/editor\/(\?.*)?$/, async (route) => {
+        const response = await route.fetch();
+        const html = (await response.text()).replace('<script nonce=', `${embeddedInitElement(JSON.stringify(host.firstWindowInit()))}<script nonce=`);
+        await route.fulfill({ response, body: html });
+      });
+    }
     return host;
   }
 
@@ -154,12 +168,21 @@ export class FakeEditorHost {
     return buildRecordList(this.file.loaded, sidecarRecords);
   }
 
-  private view(): RecordView {
+  /** The `init` of the page's first window (`embedFirstWindow`). */
+  private firstWindowInit(): Sent<'init'> {
+    return { ...this.initMessage(this.view(FIRST_WINDOW_ROWS)), firstWindow: true };
+  }
+
+  private view(rowLimit?: number): RecordView {
     const record = this.record(this.recordId) ?? this.file.records[0];
-    const view = buildRecordView(this.file.loaded.file, this.file.loaded, record, {
-      annotation: this.file.annotations.get(record.id),
-      audits: this.file.audits.get(record.id),
-    });
+    const view = buildRecordView(
+      this.file.loaded.file,
+      this.file.loaded,
+      record,
+      { annotation: this.file.annotations.get(record.id), audits: this.file.audits.get(record.id) },
+      {},
+      rowLimit,
+    );
     const cached = this.tokenCache.get(record.id);
     if (cached) {
       view.rows.forEach((row, i) => (row.tokens = cached.counts[i]));
@@ -172,9 +195,13 @@ export class FakeEditorHost {
     const view = this.view();
     this.tokenRun++;
     if (type === 'record') return this.send({ type: 'record', view, records: this.recordList() });
+    return this.send(this.initMessage(view));
+  }
+
+  private initMessage(view: RecordView): Sent<'init'> {
     const init: Sent<'init'> = { type: 'init', file: this.file.loaded.file, container: this.file.loaded.container, records: this.recordList(), view };
     if (this.options.readOnlyReason) init.readOnlyReason = this.options.readOnlyReason;
-    return this.send(init);
+    return init;
   }
 
   private async streamTokens(recordId: string): Promise<void> {
@@ -208,7 +235,7 @@ export class FakeEditorHost {
   private handle(message: FromWebview): void {
     switch (message.type) {
       case 'ready':
-        // The harness page embeds no view: the host always answers with `init`.
+        // The harness page embeds no whole view (a first window at most): the host answers with `init`.
         if (this.options.holdInit) this.heldInit = () => this.sendRecord('init');
         else void this.sendRecord('init');
         return;

@@ -144,3 +144,28 @@ test('the timeline takes focus once the first rows are on screen, not in the tas
   expect(await page.evaluate(() => (window as unknown as { focusAtFirstRows: string }).focusAtFirstRows)).toBe('BODY');
   await expect(page.locator('.tl-scroller')).toBeFocused();
 });
+
+test('a view too big to embed: its first window is drawn at once; a click and keys before the whole view survive it', async ({ openEditor }) => {
+  // The page carries the first rows of a 5,000-message view; the whole view comes by message
+  // (held here until told). The window is drawn by the app itself, so a click selects there; the
+  // editor's keys wait for the whole view, which takes over the selection the user made.
+  const { page, host } = await openEditor('large', { embedFirstWindow: true, holdInit: true });
+  await expect.poll(async () => (await hasMark(page, 'first-window')) && host.holdsInit).toBe(true);
+  expect(await hasMark(page, 'init-done')).toBe(false);
+  expect(host.postedOf('ready')).toEqual([{ type: 'ready', embeddedInit: false }]);
+  expect(host.postedOf('rendered')).toEqual([]);
+  await expect(page.locator('.tl-row#tl-row-2')).toBeVisible();
+  expect(await page.locator('#tl-row-200').count()).toBe(0);
+  await page.locator('#tl-row-2').click();
+  await expect.poll(() => selected(page)).toBe(2);
+  await page.locator('.tl-scroller').focus();
+  await press(page, 'j');
+  expect(await selected(page)).toBe(2);
+  await host.sendInit();
+  await expect.poll(async () => (await hasMark(page, 'panels-mounted')) && (await hasMark(page, 'early-keys'))).toBe(true);
+  await expect.poll(() => selected(page)).toBe(3);
+  expect(host.postedOf('rendered')).toHaveLength(1);
+  // The whole view is there: End reaches the last message.
+  await press(page, 'End');
+  await expect.poll(() => selected(page)).toBe(4999);
+});

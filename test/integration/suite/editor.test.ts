@@ -8,6 +8,7 @@ import type { TrajectoryDocument } from '../../../src/extension/editor/trajector
 import { PanelSession } from '../../../src/extension/editor/panelSession';
 import { webviewPage } from '../../../src/extension/webviewPage';
 import { MIN_ROW_JSON_CHARS } from '../../../src/core/view/rows';
+import { FIRST_WINDOW_ROWS } from '../../../src/core/view/recordView';
 import type { ToWebview } from '../../../src/shared/protocol';
 import { activateExtension, closeAllEditors, getExtension, samplesRoot, waitFor } from './helpers.js';
 
@@ -271,6 +272,51 @@ suite('Trajectory editor: annotate, save, undo, hot exit, external change', () =
     } finally {
       for (const session of sessions) session.dispose();
       document.setAnnotation('0', undefined);
+    }
+  });
+
+  test('a view too big to embed whole: the page carries its first window, the whole view follows after the page', async () => {
+    const messages = [{ role: 'user', content: 'Which composer premiered an opera in Riga in 1911?' }];
+    for (let i = 1; i < 1000; i++)
+      messages.push(i % 2 ? { role: 'assistant', content: `Step ${i}: search again.` } : { role: 'user', content: `Result ${i}.` });
+    const bigFile = join(dir, 'long.json');
+    writeFileSync(bigFile, JSON.stringify({ messages }));
+    const bigUri = vscode.Uri.file(bigFile);
+    await vscode.commands.executeCommand('vscode.openWith', bigUri, VIEW_TYPE);
+    await waitFor(() => api.editorProvider.sessionsFor(bigUri).length > 0, { message: 'the editor panel of the long file opens' });
+    const sent: ToWebview[] = [];
+    const webview = { postMessage: async (m: ToWebview) => sent.push(m) > 0, onDidReceiveMessage: () => ({ dispose() {} }) };
+    const session = new PanelSession(
+      { webview } as unknown as vscode.WebviewPanel,
+      api.editorProvider.sessionsFor(bigUri)[0].document,
+      api.editorProvider,
+      () => {},
+    );
+    try {
+      // 1,000 rows are past 90,000 characters by the lower bound alone; their first 150 are not.
+      const maxChars = 90_000;
+      assert.ok(messages.length * MIN_ROW_JSON_CHARS > maxChars);
+      const page = session.embeddedInit(maxChars);
+      assert.ok(page.json && page.json.length <= maxChars, 'a first window is embedded, within the limit');
+      const window = JSON.parse(page.json) as Extract<ToWebview, { type: 'init' }>;
+      assert.equal(window.firstWindow, true);
+      assert.deepEqual(
+        window.view.rows.map((r) => r.position),
+        Array.from({ length: FIRST_WINDOW_ROWS }, (_, i) => i),
+      );
+      assert.equal(window.view.header.messages, 1000, "the header is the whole record's");
+      assert.equal(session.viewFollowsPage, true);
+      assert.equal(sent.length, 0, 'nothing posted before the page');
+      session.postPreparedInit();
+      const inits = sent.filter((m) => m.type === 'init');
+      assert.equal(inits.length, 1, 'the whole view posted after the page');
+      assert.equal(inits[0].type === 'init' && inits[0].view.rows.length, 1000);
+      assert.equal(inits[0].type === 'init' && inits[0].firstWindow, undefined);
+      // The webview drew only the window: its 'ready' says so, and the posted view still holds.
+      session.handleMessage({ type: 'ready', embeddedInit: false });
+      assert.equal(sent.filter((m) => m.type === 'init').length, 1, 'no second init');
+    } finally {
+      session.dispose();
     }
   });
 

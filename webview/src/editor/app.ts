@@ -57,6 +57,8 @@ export class App {
   private markerQueued = false;
   private pendingReveal: { recordId: string; position: number } | null = null;
   private initialized = false;
+  /** The page's first window is on screen and the whole view has not come yet. */
+  private firstWindowShown = false;
   private readonly start = beginEditorStart();
 
   constructor(mount: HTMLElement) {
@@ -190,11 +192,36 @@ export class App {
     // the document; so does the host whenever the embedded one went stale.
     // 'ready' goes first: the host must see it before the 'rendered' that drawing posts.
     const embedded = saved ? undefined : this.embeddedInit();
-    this.host.post({ type: 'ready', embeddedInit: embedded !== undefined });
-    if (embedded) {
+    this.host.post({ type: 'ready', embeddedInit: embedded !== undefined && !embedded.firstWindow });
+    if (embedded?.firstWindow) this.drawFirstWindow(embedded);
+    else if (embedded) {
       this.onHostMessage(embedded);
       this.save();
     }
+  }
+
+  /**
+   * The first rows of a view too big to embed whole, drawn at once by the same code; the whole
+   * view follows by message and takes over where the user is then (selection, scroll, expanded
+   * rows). Until it comes the editor's keys are held (editorStart.ts) and the side panels wait.
+   */
+  private drawFirstWindow(msg: Extract<ToWebview, { type: 'init' }>): void {
+    this.showInit(msg);
+    this.firstWindowShown = true;
+    performance.mark('trajaudit/first-window');
+  }
+
+  private showInit(msg: Extract<ToWebview, { type: 'init' }>): void {
+    this.store.file = msg.file;
+    this.store.container = msg.container;
+    this.store.readOnlyReason = msg.readOnlyReason;
+    this.store.records = msg.records;
+    performance.mark('trajaudit/init-start');
+    this.store.setView(msg.view);
+    performance.mark('trajaudit/init-view');
+    this.store.setRecords(msg.records);
+    this.store.setReadOnly(msg.readOnlyReason);
+    this.restoreUi();
   }
 
   private embeddedInit(): Extract<ToWebview, { type: 'init' }> | undefined {
@@ -211,16 +238,17 @@ export class App {
   private onHostMessage(msg: ToWebview): void {
     switch (msg.type) {
       case 'init': {
-        this.store.file = msg.file;
-        this.store.container = msg.container;
-        this.store.readOnlyReason = msg.readOnlyReason;
-        this.store.records = msg.records;
-        performance.mark('trajaudit/init-start');
-        this.store.setView(msg.view);
-        performance.mark('trajaudit/init-view');
-        this.store.setRecords(msg.records);
-        this.store.setReadOnly(msg.readOnlyReason);
-        this.restoreUi();
+        if (this.firstWindowShown) {
+          this.firstWindowShown = false;
+          const { recordId, selected, expanded } = this.store;
+          Object.assign(this.persisted, {
+            recordId: recordId || undefined,
+            selected: selected ?? undefined,
+            scrollTop: this.timeline.scrollTop(),
+            expanded: [...expanded],
+          });
+        }
+        this.showInit(msg);
         performance.mark('trajaudit/init-done');
         this.initialized = true;
         this.start.firstViewDrawn(() => this.mountPanels());

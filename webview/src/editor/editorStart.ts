@@ -1,9 +1,9 @@
-// The trajectory editor's start-up, in one place. The page carries the bundle inline and, for a
-// view under 256 K characters, the first view as inert JSON, so the app draws its first rows in
-// the task that parses the page. Two calls make the contract:
+// The trajectory editor's start-up, in one place. The page carries the bundle inline and, as
+// inert JSON, the first view (under 256 K characters) or a bigger view's first window, so the app
+// draws its first rows in the task that parses the page. Two calls make the contract:
 //   beginEditorStart()       when the app is constructed: holds the editor's plain keys, since a
-//                            view too big to embed comes by message and keys would act on an
-//                            empty timeline (keys typed into a field go through);
+//                            view too big to embed whole comes by message and keys would act on
+//                            an empty or partial timeline (keys typed into a field go through);
 //   firstViewDrawn(after)    once the first view is in the DOM: replays the held keys in order and
 //                            runs `after` (the side panels) once that frame has been presented.
 // On this kind of machine the frame's raster and presentation share the CPU with the main thread,

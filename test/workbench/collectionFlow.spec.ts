@@ -19,7 +19,7 @@ import { parse } from 'csv-parse/sync';
 import { parquetReadObjects } from 'hyparquet';
 import { alignDecisionSteps } from '../../src/core/collections/align';
 import { collectFile } from '../../src/core/collections/collect';
-import { test, expect, uiArtifactsDir } from './harness/workbenchTest';
+import { test, expect, uiArtifactsDir, VSIX_TAG } from './harness/workbenchTest';
 import { expectWebviewTheme, frameWith, runCommand, type Theme } from './harness/workbenchPage';
 import { expectSelected } from './harness/timeline';
 import { SAMPLES, samplesDir } from './harness/workspace';
@@ -307,26 +307,30 @@ for (const theme of ['light', 'dark'] as Theme[]) {
   });
 }
 
-test('the trajectory editor’s “Open collection” status-bar link opens the file’s folder as a collection', async ({ workbench: { page, workspace } }) => {
-  expectFixtures(workspace, [SAMPLES.footballer.path]);
-  const footballerId = `${SAMPLES.footballer.path}#0`;
-  const frame = await openWorkspaceCollection(page);
-  // Words of the original's id only (the workspace also holds copies of it under ui-compare/, ui-report/ and ui-export/).
-  await frame.locator('.cv-filter').fill('openai-chat/browsecomp-footballer');
-  await expect.poll(() => rowIds(frame)).toEqual([footballerId]);
-  await frame.locator('.cv-filter').press('Enter');
-  await frame.locator('.cv-scroller').press('Enter');
-  await frameWith(page, '.tl-row[id]');
-  await page.locator('.statusbar-item', { hasText: 'Open collection' }).click();
-  const folder = await collectionFrame(page, 'trajectories/openai-chat');
-  // Every trajectory of that folder and nothing from elsewhere.
-  const ids = await rowIds(folder);
-  expect(ids).toContain(footballerId);
-  expect(ids.filter((id) => !id.startsWith('trajectories/openai-chat/'))).toEqual([]);
-  await expect(folder.locator('.cv-shown')).toHaveText(`${ids.length} of ${ids.length} trajectories`);
-});
+test(
+  'the trajectory editor’s “Open collection” status-bar link opens the file’s folder as a collection',
+  { tag: VSIX_TAG },
+  async ({ workbench: { page, workspace } }) => {
+    expectFixtures(workspace, [SAMPLES.footballer.path]);
+    const footballerId = `${SAMPLES.footballer.path}#0`;
+    const frame = await openWorkspaceCollection(page);
+    // Words of the original's id only (the workspace also holds copies of it under ui-compare/, ui-report/ and ui-export/).
+    await frame.locator('.cv-filter').fill('openai-chat/browsecomp-footballer');
+    await expect.poll(() => rowIds(frame)).toEqual([footballerId]);
+    await frame.locator('.cv-filter').press('Enter');
+    await frame.locator('.cv-scroller').press('Enter');
+    await frameWith(page, '.tl-row[id]');
+    await page.locator('.statusbar-item', { hasText: 'Open collection' }).click();
+    const folder = await collectionFrame(page, 'trajectories/openai-chat');
+    // Every trajectory of that folder and nothing from elsewhere.
+    const ids = await rowIds(folder);
+    expect(ids).toContain(footballerId);
+    expect(ids.filter((id) => !id.startsWith('trajectories/openai-chat/'))).toEqual([]);
+    await expect(folder.locator('.cv-shown')).toHaveText(`${ids.length} of ${ids.length} trajectories`);
+  },
+);
 
-test('the palette’s Compare Two Trajectories: two quick picks, then the compare view', async ({ workbench: { page, workspace } }) => {
+test('the palette’s Compare Two Trajectories: two quick picks, then the compare view', { tag: VSIX_TAG }, async ({ workbench: { page, workspace } }) => {
   const other = 'trajectories/searchauditbench/sab-0417-delta-novel.traj.json';
   expectFixtures(workspace, [SAMPLES.footballer.path, other]);
   await runCommand(page, 'Trajectory Auditor: Compare Two Trajectories');

@@ -1,11 +1,11 @@
 // The trajectory editor in the real workbench: opening (Quick Open, "Open in Trajectory
 // Auditor"), the keyboard (j/k/J, / and search), the outline, and the timeline's marker badges.
-import { test, expect } from './harness/workbenchTest';
+import { test, expect, VSIX_TAG } from './harness/workbenchTest';
 import { activeTab, editorFrame, quickOpen, runCommand } from './harness/workbenchPage';
 import { clickRow, expectRowInView, expectSelected, layoutMetrics, openSample, rowInView, visibleRowCount } from './harness/timeline';
 import { SAMPLES } from './harness/workspace';
 
-test('a1. Quick Open of a *.traj.json opens the Trajectory Auditor editor and the timeline renders', async ({ workbench: { page } }) => {
+test('a1. Quick Open of a *.traj.json opens the Trajectory Auditor editor and the timeline renders', { tag: VSIX_TAG }, async ({ workbench: { page } }) => {
   const frame = await openSample(page, SAMPLES.footballer);
   expect((await activeTab(page))?.label).toContain(SAMPLES.footballer.name);
   // The custom editor, not the text editor.
@@ -71,7 +71,7 @@ test('b2. / focuses the search box; typing finds matches (count shown); Enter re
   await expect(status, 'Escape closes the search').toHaveText('');
 });
 
-test('c. clicking an outline entry selects and scrolls to that step', async ({ workbench: { page } }) => {
+test('c. clicking an outline entry selects and scrolls to that step', { tag: VSIX_TAG }, async ({ workbench: { page } }) => {
   const frame = await openSample(page, SAMPLES.footballer);
   await frame.locator('.ol-scroller').evaluate((el) => {
     el.scrollTop = el.scrollHeight;

@@ -2,7 +2,7 @@
 // and a 1 MB line in a trajectory (and its sidecar) execute nothing, load nothing and keep the
 // layout; a file name that is markup shows as text.
 import { join } from 'node:path';
-import { test, expect, uiArtifactsDir } from './harness/workbenchTest';
+import { test, expect, uiArtifactsDir, VSIX_TAG } from './harness/workbenchTest';
 import { activeTab, CSP_VIOLATION, editorFrame, quickOpen } from './harness/workbenchPage';
 import { clickRow, expectSelected, gotoPosition, layoutMetrics, openSample } from './harness/timeline';
 import { HOSTILE_FILE_NAME, PWNED_FLAG } from './harness/hostile';
@@ -165,7 +165,7 @@ test('d. hostile content (markup, script, javascript:/data: links, SVG, CSS, bid
   expect(Math.max(pageOverflow.x, pageOverflow.y), `the workbench page overflows: ${JSON.stringify(pageOverflow)}`).toBeLessThanOrEqual(0);
 });
 
-test('d2. a trajectory whose file name is markup opens with the name shown as text', async ({ workbench: { page, dialogs } }) => {
+test('d2. a trajectory whose file name is markup opens with the name shown as text', { tag: VSIX_TAG }, async ({ workbench: { page, dialogs } }) => {
   const dialogsBefore = dialogs.length;
   await quickOpen(page, 'onerror alert', 'svg onload', { exact: false });
   const frame = await editorFrame(page);

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Locator, Page } from '@playwright/test';
-import { test, expect, itemShotsDir } from './harness/workbenchTest';
+import { test, expect, itemShotsDir, VSIX_TAG } from './harness/workbenchTest';
 import { expectActiveTabDirty, expectWebviewTheme, frameWith, quickOpen, runCommand, setTheme } from './harness/workbenchPage';
 
 const DELEGATION = 'deleg-en-0231-oil-fund-equity-gap.json';
@@ -109,7 +109,7 @@ test.describe(() => {
   });
 });
 
-test('the DeepSearchQA table', async ({ workbench: { page } }) => {
+test('the DeepSearchQA table', { tag: VSIX_TAG }, async ({ workbench: { page } }) => {
   const frame = await openItemView(page, 'deepsearchqa-sample.csv', '.ia-dsqa');
   await expect(frame.locator('.ia-dsqa tbody tr')).toHaveCount(12);
   await page.screenshot({ path: join(itemShotsDir, 'wb-dsqa-dark.png') });

@@ -21,6 +21,13 @@ export const itemShotsDir = join(repoRoot, 'test-artifacts', 'webview', 'items')
 
 /** A packed VSIX to install and test instead of the extension from source. */
 export const VSIX_VARIABLE = 'TRAJAUDIT_WORKBENCH_VSIX';
+/**
+ * The tag of the tests that `npm test` runs again against the packed VSIX (stage "ui (installed
+ * VSIX)", `--grep @vsix`): what packing can break is the files the VSIX ships and their
+ * production build, so the set opens each webview bundle once (editor and its side panels, items,
+ * report, collection, compare) after activation, each test failing on a CSP violation or error.
+ */
+export const VSIX_TAG = '@vsix';
 /** Another extensionDevelopmentPath (a built copy with package.json and dist/, e.g. a candidate fix). */
 export const EXTENSION_VARIABLE = 'TRAJAUDIT_WORKBENCH_EXTENSION';
 

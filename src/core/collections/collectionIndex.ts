@@ -10,7 +10,6 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomic } from '../files/atomicWrite';
 import { MAX_TEXT_BYTES } from '../input/readText';
 import type { TrajectoryFormat } from '../model/trajectory';
@@ -30,27 +29,28 @@ const RACY_MS = 2000;
 /** Cached files checked between two yields to the event loop (so a cancel or a UI message gets through). */
 const CACHED_PER_TURN = 200;
 
-const fingerprintSchema = z.object({ size: z.number(), mtimeMs: z.number(), sha256: z.string() });
-export type Fingerprint = z.infer<typeof fingerprintSchema>;
+export interface Fingerprint {
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+}
 
-const entrySchema = z.object({
-  trajectory: fingerprintSchema,
+interface Entry {
+  trajectory: Fingerprint;
   /** null: the file had no sidecar. */
-  sidecar: fingerprintSchema.nullable(),
+  sidecar: Fingerprint | null;
   /** When the fingerprints were taken (ms since the epoch). */
-  checkedAt: z.number(),
-  values: z.array(z.unknown()),
-  unreadable: z.array(z.object({ file: z.string(), message: z.string() })),
-});
-type Entry = z.infer<typeof entrySchema>;
+  checkedAt: number;
+  values: unknown[];
+  unreadable: Unreadable[];
+}
 
-const indexFileSchema = z.object({
-  schema: z.literal(COLLECTION_INDEX_SCHEMA),
-  key: z.string(),
-  paths: z.array(z.string()),
-  files: z.record(z.string(), entrySchema),
-});
-type IndexFile = z.infer<typeof indexFileSchema>;
+interface IndexFile {
+  schema: typeof COLLECTION_INDEX_SCHEMA;
+  key: string;
+  paths: string[];
+  files: Record<string, Entry>;
+}
 
 export interface CollectionIndexOptions<V> {
   /** The folder the index lives in (created when missing). */
@@ -65,6 +65,12 @@ export interface CollectionIndexOptions<V> {
   settings: Record<string, unknown>;
   /** The value stored per trajectory record (e.g. the collection row). */
   summarize(collected: CollectedTrajectory): V;
+  /**
+   * A cheap check that a value read back from the index has the shape `summarize` makes (the index
+   * is our own cache, so the fields its readers rely on, not a full schema): an index with a value
+   * that fails it is rebuilt, never read.
+   */
+  isValue?(value: unknown): boolean;
   signal?: AbortSignal;
   /** Reads one file (injectable so tests can count parses). */
   collect?: (file: string, options: CollectFileOptions) => Collection;
@@ -114,7 +120,48 @@ function sameStat(fingerprint: Fingerprint | null, stat: Stats | undefined, chec
   return fingerprint.size === stat.size && fingerprint.mtimeMs === stat.mtimeMs && stat.mtimeMs < checkedAt - RACY_MS;
 }
 
-function readOldIndex(indexFile: string, key: string): { index?: IndexFile; note?: string } {
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function isFingerprint(value: unknown): value is Fingerprint {
+  return isObject(value) && typeof value.size === 'number' && typeof value.mtimeMs === 'number' && typeof value.sha256 === 'string';
+}
+
+/** Where an entry departs from its shape (the JSON path inside it, '' for the whole), or undefined. */
+function entryShapeProblem(entry: unknown, isValue: ((value: unknown) => boolean) | undefined): string | undefined {
+  if (!isObject(entry)) return '';
+  if (!isFingerprint(entry.trajectory)) return '.trajectory';
+  if (entry.sidecar !== null && !isFingerprint(entry.sidecar)) return '.sidecar';
+  if (typeof entry.checkedAt !== 'number') return '.checkedAt';
+  const { values, unreadable } = entry;
+  if (!Array.isArray(values)) return '.values';
+  if (isValue) for (let i = 0; i < values.length; i++) if (!isValue(values[i])) return `.values.${i}`;
+  if (!Array.isArray(unreadable)) return '.unreadable';
+  for (let i = 0; i < unreadable.length; i++) {
+    const line: unknown = unreadable[i];
+    if (!isObject(line) || typeof line.file !== 'string' || typeof line.message !== 'string') return `.unreadable.${i}`;
+  }
+  return undefined;
+}
+
+/**
+ * Where a parsed index file departs from the shape this version writes (its JSON path, `$` for the
+ * whole), or undefined when it has that shape. A structural check of each entry instead of a schema
+ * parse of the whole (which cost about a third of reading the index): the file is our own cache,
+ * and anything unexpected in it only means building it again.
+ */
+function indexShapeProblem(value: Record<string, unknown>, isValue: ((value: unknown) => boolean) | undefined): string | undefined {
+  if (typeof value.key !== 'string') return '$.key';
+  if (!Array.isArray(value.paths) || !value.paths.every((path) => typeof path === 'string')) return '$.paths';
+  const files = value.files;
+  if (!isObject(files)) return '$.files';
+  for (const file in files) {
+    const problem = entryShapeProblem(files[file], isValue);
+    if (problem !== undefined) return `$.files.${file}${problem}`;
+  }
+  return undefined;
+}
+
+function readOldIndex(indexFile: string, key: string, isValue: ((value: unknown) => boolean) | undefined): { index?: IndexFile; note?: string } {
   let text: string;
   try {
     text = readFileSync(indexFile, 'utf8');
@@ -129,16 +176,16 @@ function readOldIndex(indexFile: string, key: string): { index?: IndexFile; note
   } catch {
     return { note: `${indexFile}: the collection index is not valid JSON (a crash or another program wrote it); building it again` };
   }
-  const parsed = indexFileSchema.safeParse(value);
-  if (!parsed.success) {
-    const schema = (value as { schema?: unknown } | null)?.schema;
+  const schema = isObject(value) ? value.schema : undefined;
+  const problem = !isObject(value) ? '$' : schema !== COLLECTION_INDEX_SCHEMA ? '$.schema' : indexShapeProblem(value, isValue);
+  if (problem !== undefined) {
     const seen = typeof schema === 'string' ? `schema ${JSON.stringify(schema)}` : 'no index schema';
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length ? ` at $.${issue.path.join('.')}` : '';
+    const where = problem === '$' || problem === '$.schema' ? '' : ` at ${problem}`;
     return { note: `${indexFile}: not a collection index of this version (${seen}${where}; expected "${COLLECTION_INDEX_SCHEMA}"); building it again` };
   }
-  if (parsed.data.key !== key) return { note: `${indexFile}: the collection index belongs to another collection; building it again` };
-  return { index: parsed.data };
+  const index = value as unknown as IndexFile;
+  if (index.key !== key) return { note: `${indexFile}: the collection index belongs to another collection; building it again` };
+  return { index };
 }
 
 function statOrUndefined(path: string): Stats | undefined {
@@ -148,103 +195,145 @@ function statOrUndefined(path: string): Stats | undefined {
 const yieldToEventLoop = () => new Promise<void>((resolveTurn) => setImmediate(resolveTurn));
 
 /**
- * Indexes a collection, yielding each file's values as soon as they are known (from the index or
- * freshly read), in collection order: `start`, then one `file` per file, `note`s, then `end`.
- * When `signal` aborts, indexing stops after the current file; what was indexed is kept.
+ * One indexing of a collection, a file at a time, shared by the event stream (the collection view)
+ * and the plain read (the CLI), which needs no event object and no generator step per file.
  */
-export async function* indexCollection<V>(options: CollectionIndexOptions<V>): AsyncGenerator<IndexEvent<V>, void, undefined> {
-  const collect = options.collect ?? collectFile;
-  const now = options.now ?? Date.now;
-  const { file: indexFile, key } = collectionIndexFile(options.storageDir, options.paths, options.format, options.settings);
+class IndexPass<V> {
+  readonly indexFile: string;
+  readonly files: string[];
+  /** Paths that cannot be read. */
+  readonly missing: Unreadable[];
+  readonly counts: IndexCounts;
+  processed = 0;
+  persisted = false;
+  private readonly key: string;
+  private readonly collect: (file: string, options: CollectFileOptions) => Collection;
+  private readonly now: () => number;
   // The walk's folder listings say which sidecars exist, instead of a look-up per file (half the checks of a warm open).
-  const listings = new Map<string, ReadonlySet<string> | undefined>();
-  const { files, unreadable: missing } = collectionFiles(options.paths, listings as Map<string, ReadonlySet<string>>);
-  yield { kind: 'start', total: files.length, indexFile, unreadable: missing };
-
-  const old = readOldIndex(indexFile, key);
-  if (old.note) yield { kind: 'note', message: old.note };
-  const oldFiles = old.index?.files ?? {};
+  private readonly listings = new Map<string, ReadonlySet<string> | undefined>();
+  private oldFiles: Record<string, Entry> = {};
   /** The new entries of files changed since the old index (an unchanged file keeps its old one). */
-  const entries: Record<string, Entry> = {};
+  private readonly entries: Record<string, Entry> = {};
   /** Files read without an entry (unreadable before they could be fingerprinted): their old entries go. */
-  const uncachedFiles = new Set<string>();
-  const counts: IndexCounts = { files: files.length, fromIndex: 0, rehashed: 0, reindexed: 0, dropped: 0 };
-  let changed = old.index === undefined;
-  let persisted = false;
-  let processed = 0;
+  private readonly uncachedFiles = new Set<string>();
+  private changed = true;
+  private cachedInTurn = 0;
 
-  const persist = (): string | undefined => {
-    persisted = true;
-    const cancelledEarly = processed < files.length;
+  constructor(private readonly options: CollectionIndexOptions<V>) {
+    this.collect = options.collect ?? collectFile;
+    this.now = options.now ?? Date.now;
+    ({ file: this.indexFile, key: this.key } = collectionIndexFile(options.storageDir, options.paths, options.format, options.settings));
+    const { files, unreadable } = collectionFiles(options.paths, this.listings as Map<string, ReadonlySet<string>>);
+    this.files = files;
+    this.missing = unreadable;
+    this.counts = { files: files.length, fromIndex: 0, rehashed: 0, reindexed: 0, dropped: 0 };
+  }
+
+  /** Reads the old index; a note when it is there but cannot be used. */
+  readOld(): string | undefined {
+    const old = readOldIndex(this.indexFile, this.key, this.options.isValue);
+    this.oldFiles = old.index?.files ?? {};
+    this.changed = old.index === undefined;
+    return old.note;
+  }
+
+  /** Whether to index another file (none left, or cancelled: no). */
+  more(): boolean {
+    return this.processed < this.files.length && !this.options.signal?.aborted;
+  }
+
+  /** Indexes the next file (`files[processed]`). */
+  next(): OneFile<V> {
+    const file = this.files[this.processed];
+    const named = this.options.paths.includes(file);
+    const one = indexOneFile(file, named, this.oldFiles[file], this.options, this.collect, this.now, this.folderNames);
+    if (one.outcome === 'fromIndex') this.counts.fromIndex++;
+    else if (one.outcome === 'rehashed') this.counts.rehashed++;
+    else this.counts.reindexed++;
+    if (one.outcome !== 'fromIndex') {
+      this.changed = true;
+      if (one.entry) this.entries[file] = one.entry;
+      else this.uncachedFiles.add(file);
+    }
+    this.processed++;
+    return one;
+  }
+
+  /** Whether to yield to the event loop after this file (so a cancel or a UI message gets through). */
+  turnEnds(one: OneFile<V>): boolean {
+    if (one.outcome === 'fromIndex' && ++this.cachedInTurn < CACHED_PER_TURN) return false;
+    this.cachedInTurn = 0;
+    return true;
+  }
+
+  /** Writes the index when anything changed; a note when it cannot be written. */
+  persist(): string | undefined {
+    this.persisted = true;
+    const { files, oldFiles, options } = this;
+    const cancelledEarly = this.processed < files.length;
     // Only several paths can name a file twice; one walk lists each file once, so no set is needed to count the distinct ones.
     const distinct = options.paths.length > 1 ? [...new Set(files)] : files;
-    counts.dropped = Object.keys(oldFiles).length - distinct.filter((file) => Object.hasOwn(oldFiles, file)).length;
-    if (!changed && counts.dropped === 0) return undefined;
+    let kept = 0;
+    for (const file of distinct) if (Object.hasOwn(oldFiles, file)) kept++;
+    this.counts.dropped = Object.keys(oldFiles).length - kept;
+    if (!this.changed && this.counts.dropped === 0) return undefined;
     // Unchanged files and, after a cancel, files not reached keep their old entries (those are checked next time).
-    const kept: Record<string, Entry> = {};
+    const entries: Record<string, Entry> = {};
     for (const file of files) {
-      const entry = entries[file] ?? (uncachedFiles.has(file) && !cancelledEarly ? undefined : Object.hasOwn(oldFiles, file) ? oldFiles[file] : undefined);
-      if (entry) kept[file] = entry;
+      const entry =
+        this.entries[file] ?? (this.uncachedFiles.has(file) && !cancelledEarly ? undefined : Object.hasOwn(oldFiles, file) ? oldFiles[file] : undefined);
+      if (entry) entries[file] = entry;
     }
-    const index: IndexFile = { schema: COLLECTION_INDEX_SCHEMA, key, paths: [...options.paths], files: kept };
+    const index: IndexFile = { schema: COLLECTION_INDEX_SCHEMA, key: this.key, paths: [...options.paths], files: entries };
     try {
       mkdirSync(join(options.storageDir, 'collections'), { recursive: true });
-      writeFileAtomic(indexFile, JSON.stringify(index));
+      writeFileAtomic(this.indexFile, JSON.stringify(index));
       return undefined;
     } catch (error) {
-      return `${indexFile}: the collection index could not be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the next open reads every file again`;
+      return `${this.indexFile}: the collection index could not be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the next open reads every file again`;
     }
-  };
+  }
 
   // A file named on its own (not walked): its folder is listed once here.
-  const folderNames = (folder: string): ReadonlySet<string> | undefined => {
-    if (!listings.has(folder)) {
+  private readonly folderNames = (folder: string): ReadonlySet<string> | undefined => {
+    if (!this.listings.has(folder)) {
       let names: Set<string> | undefined;
       try {
         names = new Set(readdirSync(folder));
       } catch {
         names = undefined; // unknown: each sidecar is looked up
       }
-      listings.set(folder, names);
+      this.listings.set(folder, names);
     }
-    return listings.get(folder);
+    return this.listings.get(folder);
   };
+}
+
+/**
+ * Indexes a collection, yielding each file's values as soon as they are known (from the index or
+ * freshly read), in collection order: `start`, then one `file` per file, `note`s, then `end`.
+ * When `signal` aborts, indexing stops after the current file; what was indexed is kept.
+ */
+export async function* indexCollection<V>(options: CollectionIndexOptions<V>): AsyncGenerator<IndexEvent<V>, void, undefined> {
+  const pass = new IndexPass(options);
+  const total = pass.files.length;
+  yield { kind: 'start', total, indexFile: pass.indexFile, unreadable: pass.missing };
+  const note = pass.readOld();
+  if (note) yield { kind: 'note', message: note };
   try {
-    let cachedInTurn = 0;
-    for (let done = 0; done < files.length; done++) {
-      if (options.signal?.aborted) break;
-      const file = files[done];
-      const named = options.paths.includes(file);
-      const entry = indexOneFile(file, named, oldFiles[file], options, collect, now, folderNames);
-      if (entry.outcome === 'fromIndex') counts.fromIndex++;
-      else if (entry.outcome === 'rehashed') counts.rehashed++;
-      else counts.reindexed++;
-      if (entry.outcome !== 'fromIndex') {
-        changed = true;
-        if (entry.entry) entries[file] = entry.entry;
-        else uncachedFiles.add(file);
-      }
-      processed++;
-      yield {
-        kind: 'file',
-        file,
-        values: entry.values,
-        unreadable: entry.unreadable,
-        fromIndex: entry.outcome !== 'reindexed',
-        done: done + 1,
-        total: files.length,
-      };
-      if (entry.outcome === 'fromIndex' && ++cachedInTurn < CACHED_PER_TURN) continue;
-      cachedInTurn = 0;
-      await yieldToEventLoop();
+    while (pass.more()) {
+      const file = pass.files[pass.processed];
+      const one = pass.next();
+      yield { kind: 'file', file, values: one.values, unreadable: one.unreadable, fromIndex: one.outcome !== 'reindexed', done: pass.processed, total };
+      if (pass.turnEnds(one)) await yieldToEventLoop();
     }
-    const cancelled = processed < files.length;
-    const problem = persist();
+    const cancelled = pass.processed < total;
+    const problem = pass.persist();
     if (problem) yield { kind: 'note', message: problem };
-    yield { kind: 'end', cancelled, counts };
+    yield { kind: 'end', cancelled, counts: pass.counts };
   } finally {
     // The consumer stopped early (break out of for-await): keep what was indexed.
-    if (!persisted) persist();
+    if (!pass.persisted) pass.persist();
   }
 }
 
@@ -325,30 +414,30 @@ export interface IndexedCollection<V> {
   indexFile: string;
 }
 
-/** The whole collection through its index (what `trajaudit stats` and the exports read). */
+/**
+ * The whole collection through its index (what `trajaudit stats` and the exports read): the same
+ * pass as `indexCollection`, without an event per file.
+ */
 export async function readIndexedCollection<V>(options: CollectionIndexOptions<V>): Promise<IndexedCollection<V>> {
-  const result: IndexedCollection<V> = {
-    values: [],
-    unreadable: [],
-    notes: [],
-    cancelled: false,
-    counts: { files: 0, fromIndex: 0, rehashed: 0, reindexed: 0, dropped: 0 },
-    indexFile: '',
-  };
-  for await (const event of indexCollection(options)) {
-    if (event.kind === 'start') {
-      result.indexFile = event.indexFile;
-      result.unreadable.push(...event.unreadable);
-    } else if (event.kind === 'note') result.notes.push(event.message);
-    else if (event.kind === 'file') {
-      for (const value of event.values) result.values.push(value);
-      result.unreadable.push(...event.unreadable);
-    } else {
-      result.cancelled = event.cancelled;
-      result.counts = event.counts;
+  const pass = new IndexPass(options);
+  const values: V[] = [];
+  const unreadable = [...pass.missing];
+  const notes: string[] = [];
+  const note = pass.readOld();
+  if (note) notes.push(note);
+  try {
+    while (pass.more()) {
+      const one = pass.next();
+      for (const value of one.values) values.push(value);
+      for (const line of one.unreadable) unreadable.push(line);
+      if (pass.turnEnds(one)) await yieldToEventLoop();
     }
+  } finally {
+    // A file that threw stops the read; what was indexed before it is kept.
+    const problem = pass.persist();
+    if (problem) notes.push(problem);
   }
-  return result;
+  return { values, unreadable, notes, cancelled: pass.processed < pass.files.length, counts: pass.counts, indexFile: pass.indexFile };
 }
 
 // ---- The index of collection rows (what the collection view, `trajaudit stats` and `collection` read) ----
@@ -364,6 +453,30 @@ export interface RowIndexOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A row read back from the index has the fields the table, the filters and `stats` compute with
+ * (their kinds, not every value: the row index is our own file, versioned by ROW_INDEX_VERSION).
+ */
+export function isIndexedRow(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  const row = value as Partial<Record<keyof CollectionRow, unknown>>;
+  return (
+    typeof row.id === 'string' &&
+    typeof row.file === 'string' &&
+    typeof row.record === 'string' &&
+    typeof row.format === 'string' &&
+    typeof row.messages === 'number' &&
+    typeof row.decisionSteps === 'number' &&
+    typeof row.tokens === 'number' &&
+    typeof row.toolCalls === 'number' &&
+    typeof row.atomicOps === 'number' &&
+    isObject(row.toolCallsByKind) &&
+    isObject(row.outcome) &&
+    (row.human === null || isObject(row.human)) &&
+    (row.audit === null || isObject(row.audit))
+  );
+}
+
 /** The index options of a collection's rows: one index per paths, format and tool names. */
 export function rowIndexOptions(options: RowIndexOptions): CollectionIndexOptions<CollectionRow> {
   const names = options.names ?? {};
@@ -374,5 +487,6 @@ export function rowIndexOptions(options: RowIndexOptions): CollectionIndexOption
     signal: options.signal,
     settings: { rows: ROW_INDEX_VERSION, searchNames: names.searchNames ?? null, visitNames: names.visitNames ?? null },
     summarize: (collected) => rowOf(collected, { names }),
+    isValue: isIndexedRow,
   };
 }

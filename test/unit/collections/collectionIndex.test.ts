@@ -8,6 +8,7 @@ import {
   collectionIndexFile,
   indexCollection,
   readIndexedCollection,
+  rowIndexOptions,
   type CollectionIndexOptions,
   type IndexEvent,
 } from '../../../src/core/collections/collectionIndex';
@@ -268,6 +269,30 @@ describe('collections: the collection index', function () {
       const again = counting();
       await readIndexedCollection(options(data, storage, again.collect));
       assert.deepEqual(again.parsed, [], 'the rebuilt index is used next time');
+    });
+  }
+
+  // The index is checked by shape, not parsed by a schema: what `stats` and the table compute with must still be there.
+  for (const [what, corrupt, where] of [
+    ['a count that is not a number', (row: Record<string, unknown>) => (row.tokens = '1200'), '.values.0'],
+    ['a row without its format', (row: Record<string, unknown>) => delete row.format, '.values.0'],
+    ['a row that is not an object', (_row: Record<string, unknown>, entry: { values: unknown[] }) => (entry.values[0] = 7), '.values.0'],
+  ] as const) {
+    it(`a row index with ${what} is not trusted: a note naming the row, every file read again, the same rows`, async function () {
+      const { data, storage } = corpusCopy();
+      const rows = (collect: CollectIndexCollect) => ({ ...rowIndexOptions({ storageDir: storage, paths: [data] }), collect });
+      const reference = await readIndexedCollection(rows(counting().collect));
+      const index = JSON.parse(readFileSync(reference.indexFile, 'utf8')) as { files: Record<string, { values: unknown[] }> };
+      const alpha = join(data, 'alpha.traj.json');
+      corrupt(index.files[alpha].values[0] as Record<string, unknown>, index.files[alpha]);
+      writeFileSync(reference.indexFile, JSON.stringify(index));
+      const run = counting();
+      const rebuilt = await readIndexedCollection(rows(run.collect));
+      assert.equal(rebuilt.notes.length, 1);
+      assert.ok(rebuilt.notes[0].startsWith(`${reference.indexFile}: not a collection index of this version`), rebuilt.notes[0]);
+      assert.ok(rebuilt.notes[0].includes(` at $.files.${alpha}${where};`), rebuilt.notes[0]);
+      assert.equal(run.parsed.length, 4);
+      assert.deepEqual(rebuilt.values, reference.values);
     });
   }
 

@@ -7,7 +7,7 @@ import type { Message, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, TrajectoryReader } from './registry';
-import { addTo, firstFailing, refuseLine, shortText, typeOf } from './sessionLines';
+import { addTo, firstFailing, NO_TOOL_CALLS, refuseLine, shortText, typeOf } from './sessionLines';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 type Obj = Record<string, unknown>;
@@ -152,7 +152,7 @@ export function loadClaudeCodeLines(values: unknown[], lineNumbers: number[], so
     }
     if (line.type === 'summary' && typeof line.summary === 'string') summaries.push(line.summary);
     const { content, agent } = isObject(value) ? otherLineText(line) : { content: shortText(JSON.stringify(value)), agent: 'entry' };
-    messages.push({ position, role: 'system', agent, content, toolCalls: [] });
+    messages.push({ position, role: 'system', agent, content, toolCalls: NO_TOOL_CALLS });
   });
   linkToolReturns(messages);
   if (models.size) metadata.model = [...models].join(', ');
@@ -170,10 +170,12 @@ export function loadClaudeCodeLines(values: unknown[], lineNumbers: number[], so
 }
 
 function detectClaudeCodeLines(values: unknown[]): FormatMatch | undefined {
-  const sessionLines = values.filter(isSessionLine).length;
-  if (sessionLines === 0) return undefined;
-  const reason = `JSONL lines with \`type\`, \`uuid\`, \`parentUuid\` and \`sessionId\` (Claude Code session)`;
+  // One pass over the lines, no filtered copy (every detect runs on every JSONL file): the first
+  // foreign line, and whether any line is a session line at all.
+  if (values.length === 0) return undefined;
   const foreign = firstFailing(values, isSessionLine);
+  if (foreign === 0 && !values.some(isSessionLine)) return undefined;
+  const reason = `JSONL lines with \`type\`, \`uuid\`, \`parentUuid\` and \`sessionId\` (Claude Code session)`;
   if (foreign !== -1)
     return {
       score: 0.4,

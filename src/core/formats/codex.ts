@@ -9,7 +9,7 @@ import type { Message, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, TrajectoryReader } from './registry';
-import { addTo, firstFailing, refuseLine, shortText, typeOf } from './sessionLines';
+import { addTo, firstFailing, NO_TOOL_CALLS, refuseLine, shortText, typeOf } from './sessionLines';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 type Obj = Record<string, unknown>;
@@ -163,16 +163,22 @@ function readItem(item: Obj, position: number, place: ItemPlace): Message {
       const content = contentText(item.content);
       if (role === 'user')
         return INJECTED.test(content)
-          ? { position, role: 'user', content, toolCalls: [], agent: 'context' }
-          : { position, role: 'user', content, toolCalls: [] };
-      if (role === 'assistant') return { position, role: 'assistant', content, toolCalls: [] };
-      return { position, role: 'system', content, toolCalls: [], agent: role };
+          ? { position, role: 'user', content, toolCalls: NO_TOOL_CALLS, agent: 'context' }
+          : { position, role: 'user', content, toolCalls: NO_TOOL_CALLS };
+      if (role === 'assistant') return { position, role: 'assistant', content, toolCalls: NO_TOOL_CALLS };
+      return { position, role: 'system', content, toolCalls: NO_TOOL_CALLS, agent: role };
     }
     case 'reasoning': {
       const summary = Array.isArray(item.summary) ? contentText(item.summary) : '';
       const content = Array.isArray(item.content) ? contentText(item.content) : '';
       const text = summary.trim() && content.trim() ? summary + '\n' + content : summary.trim() ? summary : content.trim() ? content : '';
-      return { position, role: 'assistant', content: '', toolCalls: [], reasoning: text || (item.encrypted_content ? '[encrypted reasoning]' : '[reasoning]') };
+      return {
+        position,
+        role: 'assistant',
+        content: '',
+        toolCalls: NO_TOOL_CALLS,
+        reasoning: text || (item.encrypted_content ? '[encrypted reasoning]' : '[reasoning]'),
+      };
     }
     case 'function_call':
     case 'custom_tool_call': {
@@ -201,14 +207,14 @@ function readItem(item: Obj, position: number, place: ItemPlace): Message {
       // linkToolReturns sets `issuedBy` on every return: the literal holds it from the start.
       if (typeof item.call_id === 'string')
         return failed
-          ? { position, role: 'tool', content: text, toolCalls: [], toolCallId: item.call_id, isError: true, issuedBy: undefined }
-          : { position, role: 'tool', content: text, toolCalls: [], toolCallId: item.call_id, issuedBy: undefined };
-      const message: Message = { position, role: 'tool', content: text, toolCalls: [] };
+          ? { position, role: 'tool', content: text, toolCalls: NO_TOOL_CALLS, toolCallId: item.call_id, isError: true, issuedBy: undefined }
+          : { position, role: 'tool', content: text, toolCalls: NO_TOOL_CALLS, toolCallId: item.call_id, issuedBy: undefined };
+      const message: Message = { position, role: 'tool', content: text, toolCalls: NO_TOOL_CALLS };
       if (failed) message.isError = true;
       return message;
     }
     default:
-      return { position, role: 'system', content: `[${type}]`, toolCalls: [], agent: type };
+      return { position, role: 'system', content: `[${type}]`, toolCalls: NO_TOOL_CALLS, agent: type };
   }
 }
 
@@ -286,9 +292,10 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
       if (position === 0) {
         sessionId = line.id as string;
         for (const key of ['timestamp', 'instructions', 'git']) if (line[key] !== undefined && line[key] !== null) metadata[key] = line[key];
-        return { position, role: 'system', agent: 'session', content: `[session] id ${sessionId}`, toolCalls: [] };
+        return { position, role: 'system', agent: 'session', content: `[session] id ${sessionId}`, toolCalls: NO_TOOL_CALLS };
       }
-      if (typeof line.record_type === 'string') return { position, role: 'system', agent: line.record_type, content: `[${line.record_type}]`, toolCalls: [] };
+      if (typeof line.record_type === 'string')
+        return { position, role: 'system', agent: line.record_type, content: `[${line.record_type}]`, toolCalls: NO_TOOL_CALLS };
       item = line;
     } else {
       if (!isRolloutLine(value)) refuseLine(lineSchema, value, source, lineNumber, 'a Codex rollout line; format codex');
@@ -309,7 +316,7 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
           if (isObject(payload.info.total_token_usage)) metadata.tokenUsage = payload.info.total_token_usage;
         }
         const content = entryText(type, type === 'session_meta' && isObject(payload.meta) ? payload.meta : payload, labels);
-        return { position, role: 'system', agent: entryAgent(type), content, toolCalls: [] };
+        return { position, role: 'system', agent: entryAgent(type), content, toolCalls: NO_TOOL_CALLS };
       }
     }
     if (typeof item.type !== 'string') refuseLine(lineSchema.pick({ type: true }), item, source, lineNumber, 'a Codex response item; format codex', itemPath);
@@ -375,7 +382,7 @@ export function loadCodexExecLines(values: unknown[], lineNumbers: number[], sou
       if (!item || typeof item.id !== 'string' || (typeof item.type !== 'string' && typeof item.item_type !== 'string'))
         refuseLine(execItemSchema, value, source, lineNumbers[position], 'a codex exec --json item event; format codex');
       const type = execItemType(item);
-      const message: Message = { position, role: 'system', agent: type, content: '', toolCalls: [] };
+      const message: Message = { position, role: 'system', agent: type, content: '', toolCalls: NO_TOOL_CALLS };
       if (event === 'item.updated') {
         message.content = `[${type} update]`;
         return message;
@@ -414,7 +421,7 @@ export function loadCodexExecLines(values: unknown[], lineNumbers: number[], sou
       message.content = `[${type}] ${text}`.trim();
       return message;
     }
-    const message: Message = { position, role: 'system', agent: event, content: `[${event}]`, toolCalls: [] };
+    const message: Message = { position, role: 'system', agent: event, content: `[${event}]`, toolCalls: NO_TOOL_CALLS };
     if (event === 'thread.started' && typeof line.thread_id === 'string') {
       metadata.threadId ??= line.thread_id;
       message.content = `[thread started] ${line.thread_id}`;
@@ -450,17 +457,32 @@ function detectCodexLines(values: unknown[]): FormatMatch | undefined {
       return { score: 0.4, reason, missing: [`a ResponseItem (type message/reasoning/function_call…) or state line on JSON line ${foreign + 2}`] };
     return { score: 0.85, reason };
   }
-  if (!values.some(isRolloutLine)) return undefined;
+  // One pass over the lines (every detect runs on every JSONL file): the first foreign line, and
+  // whether response_item and session_meta lines occur. A foreign line needs no more than that:
+  // a rollout line anywhere makes it a near miss, none makes it not Codex's.
+  let foreign = -1;
+  let responseItems = false;
+  let sessionMeta = false;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (!isRolloutLine(value)) {
+      foreign = i;
+      break;
+    }
+    const type = (value as Obj).type;
+    if (type === 'response_item') responseItems = true;
+    else if (type === 'session_meta') sessionMeta = true;
+  }
+  if (foreign === 0 && !values.some(isRolloutLine)) return undefined;
   const reason = 'JSONL lines `{timestamp, type, payload}` with `session_meta`/`response_item` (Codex CLI rollout)';
-  const foreign = firstFailing(values, isRolloutLine);
   if (foreign !== -1)
     return {
       score: 0.4,
       reason,
       missing: [`the rollout line shape {timestamp, type: session_meta/response_item/event_msg/turn_context/compacted, payload} on JSON line ${foreign + 1}`],
     };
-  if (!values.some((v) => typeOf(v) === 'response_item')) return { score: 0.4, reason, missing: ['`response_item` lines'] };
-  return { score: values.some((v) => typeOf(v) === 'session_meta') ? 0.95 : 0.9, reason };
+  if (!responseItems) return { score: 0.4, reason, missing: ['`response_item` lines'] };
+  return { score: sessionMeta ? 0.95 : 0.9, reason };
 }
 
 /** The TypeScript CLI's rollout: one JSON object `{session: {id, timestamp, instructions}, items: [ResponseItem]}`. */

@@ -15,7 +15,7 @@ import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, TrajectoryReader } from './registry';
-import { addTo, firstFailing, refuseLine, shortText } from './sessionLines';
+import { addTo, firstFailing, NO_TOOL_CALLS, refuseLine, shortText } from './sessionLines';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 type Obj = Record<string, unknown>;
@@ -152,17 +152,23 @@ function readRecord(record: Obj, position: number, totals: Totals, countTokens: 
   const content = partsText(record.content);
   if (type === 'user') {
     return CONTEXT_PROMPT.test(content)
-      ? { position, role: 'user', content, toolCalls: [], agent: 'context' }
-      : { position, role: 'user', content, toolCalls: [] };
+      ? { position, role: 'user', content, toolCalls: NO_TOOL_CALLS, agent: 'context' }
+      : { position, role: 'user', content, toolCalls: NO_TOOL_CALLS };
   }
   if (type !== 'gemini') {
-    const message: Message = { position, role: 'system', agent: type, content: RECORD_TYPES.has(type) ? content : `[${type}] ${content}`, toolCalls: [] };
+    const message: Message = {
+      position,
+      role: 'system',
+      agent: type,
+      content: RECORD_TYPES.has(type) ? content : `[${type}] ${content}`,
+      toolCalls: NO_TOOL_CALLS,
+    };
     if (type === 'error') message.isError = true;
     return message;
   }
   // Every call is an object with a string name (wellFormed or the session schema saw to it).
   const calls = Array.isArray(record.toolCalls) ? (record.toolCalls as Obj[]) : [];
-  const toolCalls = calls.map(callOf);
+  const toolCalls = calls.length ? calls.map(callOf) : NO_TOOL_CALLS;
   // The results follow the text, joined with + (which links them without copying; join copied each result).
   let results = '';
   let isError = false;
@@ -232,7 +238,7 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
         // Joined with a space only when there is text: trimming the joined note flattened a copy of it.
         const note = `[earlier record of message ${value.id}, updated at entry ${later}]`;
         const shown = shortText(partsText(value.content));
-        return { position, role: 'system', agent: 'earlier record', content: shown ? note + ' ' + shown : note, toolCalls: [] };
+        return { position, role: 'system', agent: 'earlier record', content: shown ? note + ' ' + shown : note, toolCalls: NO_TOOL_CALLS };
       }
       return readRecord(value, position, totals, true);
     }
@@ -243,16 +249,16 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
         role: 'system',
         agent: 'session',
         content: `[session ${String(line.sessionId)}] started ${String(line.startTime ?? '')}`.trim(),
-        toolCalls: [],
+        toolCalls: NO_TOOL_CALLS,
       };
     }
     if (isObject(line.$set)) {
       keepMetadata(line.$set, metadata);
-      return { position, role: 'system', agent: 'metadata', content: updateNote(line.$set, updateNotes), toolCalls: [] };
+      return { position, role: 'system', agent: 'metadata', content: updateNote(line.$set, updateNotes), toolCalls: NO_TOOL_CALLS };
     }
     if (typeof line.$rewindTo === 'string') {
       rewinds++;
-      return { position, role: 'system', agent: 'rewind', content: `[rewound to before message ${line.$rewindTo}]`, toolCalls: [] };
+      return { position, role: 'system', agent: 'rewind', content: `[rewound to before message ${line.$rewindTo}]`, toolCalls: NO_TOOL_CALLS };
     }
     return refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI session line; format gemini-cli');
   });

@@ -113,16 +113,33 @@ export function* nonBlankLines(text: string): Generator<{ line: string; lineNumb
   }
 }
 
-/** Calls `each` with every non-blank line of a JSONL text and its 1-based number, as nonBlankLines yields them, without an object per line. */
-export function forEachNonBlankLine(text: string, each: (line: string, lineNumber: number) => void): void {
+/**
+ * Calls `each` with every non-blank line of a JSONL text, its 1-based number and the offset it
+ * starts at, as nonBlankLines yields them, without an object per line.
+ */
+export function forEachNonBlankLine(text: string, each: (line: string, lineNumber: number, start: number) => void): void {
   let start = 0;
   for (let lineNumber = 1; start <= text.length; lineNumber++) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     const line = text.slice(start, text.charCodeAt(end - 1) === 13 && end > start ? end - 1 : end);
+    if (line.trim() !== '') each(line, lineNumber, start);
     start = end + 1;
-    if (line.trim() !== '') each(line, lineNumber);
   }
+}
+
+/** The line of a text that starts at `start`, without its line break (CRLF tolerated), as forEachNonBlankLine gives it. */
+export function lineStartingAt(text: string, start: number): string {
+  let end = text.indexOf('\n', start);
+  if (end === -1) end = text.length;
+  return text.slice(start, text.charCodeAt(end - 1) === 13 && end > start ? end - 1 : end);
+}
+
+/** How many lines a text has at most (line feeds + 1): room for its parsed lines, reserved once. */
+export function lineCountOf(text: string): number {
+  let count = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  return count;
 }
 
 /** JSON.parse of one JSONL line; a syntax error names the file and line:column. */

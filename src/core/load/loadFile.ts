@@ -1,7 +1,18 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { basename } from 'node:path';
 import { InputError, problemFromError, type Problem } from '../input/inputError';
-import { checkNesting, forEachNonBlankLine, formatJsonPath, locateJsonPath, nonBlankLines, parseJson, parseJsonLine, type JsonPath } from '../input/jsonText';
+import {
+  checkNesting,
+  forEachNonBlankLine,
+  formatJsonPath,
+  lineCountOf,
+  lineStartingAt,
+  locateJsonPath,
+  nonBlankLines,
+  parseJson,
+  parseJsonLine,
+  type JsonPath,
+} from '../input/jsonText';
 import { decodeText, readFileBytes } from '../input/readText';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
 import { deepSearchQaRowSchema } from '../items/schemas';
@@ -259,20 +270,31 @@ function toError(problem: Problem): InputError {
   return new InputError(problem.file, problem.message, problem);
 }
 
+// Beyond this many lines the lists grow as needed (a text of blank lines reserves no more).
+const MAX_RESERVED_LINES = 1 << 22;
+
 function loadJsonLines(text: string, displayName: string, forced?: TrajectoryReader): LoadedFile {
   const problems: Problem[] = [];
-  const values: unknown[] = [];
-  const lineNumbers: number[] = [];
-  const lines: string[] = [];
-  forEachNonBlankLine(text, (line, lineNumber) => {
+  // Sized once for every line and cut to the parsed ones after: grown by push, the lists
+  // allocated about three times their final size on top of the parsed lines. A line's text is
+  // cut out again from its start only for a record read on its own (session readers never need
+  // it), so the lines' slices die at once instead of being kept for the whole load.
+  const room = Math.min(lineCountOf(text), MAX_RESERVED_LINES);
+  const values: unknown[] = new Array(room);
+  const lineNumbers: number[] = new Array(room);
+  const lineStarts: number[] = new Array(room);
+  let parsed = 0;
+  forEachNonBlankLine(text, (line, lineNumber, start) => {
     try {
-      values.push(parseJsonLine(line, lineNumber, displayName));
-      lineNumbers.push(lineNumber);
-      lines.push(line);
+      values[parsed] = parseJsonLine(line, lineNumber, displayName);
+      lineNumbers[parsed] = lineNumber;
+      lineStarts[parsed] = start;
+      parsed++;
     } catch (error) {
       problems.push(problemFromError(displayName, error));
     }
   });
+  values.length = lineNumbers.length = lineStarts.length = parsed;
   if (values.length === 0) throw toError(problems[0] ?? { file: displayName, message: 'no records', severity: 'error' });
   // First the session formats: the lines together make the trajectories.
   const verdict = forced ? undefined : decide(rankLineFormats(values));
@@ -303,7 +325,7 @@ function loadJsonLines(text: string, displayName: string, forced?: TrajectoryRea
   let rowIndex = 0;
   values.forEach((value, index) => {
     const lineNumber = lineNumbers[index];
-    const source: SourceText = { file: displayName, text: lines[index], lineOffset: lineNumber - 1 };
+    const source: SourceText = { file: displayName, text: lineStartingAt(text, lineStarts[index]), lineOffset: lineNumber - 1 };
     try {
       const d = forced ? forcedDetection(forced) : detectJsonValue(value);
       if (!d) throw undetectedError(value, source, { line: lineNumber, column: 1 });

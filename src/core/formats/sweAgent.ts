@@ -163,11 +163,19 @@ const SWE_ROLES: Record<string, Role> = {
   function: 'tool',
 };
 
+/** Whether the history's messages name more than one agent (no agent counts as the name ''); stops at the second name. */
+function speaksAsSeveralAgents(history: z.infer<typeof sweHistoryItem>[]): boolean {
+  if (history.length === 0) return false;
+  const first = history[0].agent ?? '';
+  for (let i = 1; i < history.length; i++) if ((history[i].agent ?? '') !== first) return true;
+  return false;
+}
+
 /** history[i] → message i: the system prompt is system, the commands tool calls, the outputs tool returns. */
 function sweHistoryMessages(history: z.infer<typeof sweHistoryItem>[]): Message[] {
   let lastActed = false;
   // Every message names its agent ("main", "primary"); the name tells something only when several agents speak.
-  const multiAgent = new Set(history.map((item) => item.agent ?? '')).size > 1;
+  const multiAgent = speaksAsSeveralAgents(history);
   const messages = history.map((item, position): Message => {
     const content = partsToText(item.content ?? null);
     let role: Role = SWE_ROLES[item.role] ?? 'system';
@@ -299,15 +307,29 @@ export const sweAgentReader: TrajectoryReader = {
     const runFields = ['info', 'replay_config', 'environment'].filter((k) => k in value);
     const history = Array.isArray(value.history) ? value.history : undefined;
     const steps = Array.isArray(value.trajectory) ? value.trajectory : undefined;
+    // One pass over the history finds whether every message has a role and the first whose role
+    // is not a string; the steps are walked only for a file without a history (not for a history
+    // file's step list, which repeats it).
+    let historyLike = false;
+    let badRole = -1;
+    if (history !== undefined && history.length > 0 && history.some((m) => isObject(m) && SWE_HISTORY_MARKS.some((k) => k in m))) {
+      historyLike = true;
+      for (let i = 0; i < history.length; i++) {
+        const m: unknown = history[i];
+        if (!isObject(m) || !('role' in m)) {
+          historyLike = false;
+          break;
+        }
+        if (badRole === -1 && typeof m.role !== 'string') badRole = i;
+      }
+    }
     const stepLike =
-      steps !== undefined && steps.length > 0 && steps.every((s) => isObject(s) && 'action' in s && ('observation' in s || 'response' in s || 'thought' in s));
-    const historyLike =
-      history !== undefined &&
-      history.length > 0 &&
-      history.some((m) => isObject(m) && SWE_HISTORY_MARKS.some((k) => k in m)) &&
-      history.every((m) => isObject(m) && 'role' in m);
-    if (historyLike || (stepLike && !history?.length)) {
-      const badRole = history?.findIndex((m) => !isObject(m) || typeof m.role !== 'string') ?? -1;
+      !historyLike &&
+      !history?.length &&
+      steps !== undefined &&
+      steps.length > 0 &&
+      steps.every((s) => isObject(s) && 'action' in s && ('observation' in s || 'response' in s || 'thought' in s));
+    if (historyLike || stepLike) {
       if (badRole !== -1) return { score: 0.4, reason: 'an object with a SWE-agent `history`', missing: [`history[${badRole}].role`] };
       return {
         // A demonstration file is a bare `history`: its messages' SWE-agent fields suffice.
@@ -459,46 +481,48 @@ function onlyActionBlock(content: string): string | undefined {
   return count === 1 ? content.slice(actionStart, actionEnd).replace(TRAILING_CR, '') : undefined;
 }
 
-function miniMessages(raw: MiniMessage[]): Message[] {
-  const messages = raw.map(miniMessageOf);
-  // A user message is a command's output when it records a return code (v1 writes
-  // `<returncode>…`, v2 `extra.returncode`) or follows a step that ran a command; a format-error
-  // reply is not.
-  messages.forEach((message, i) => {
-    if (message.role !== 'user') return;
-    const extra: Obj = raw[i].extra ?? NO_EXTRA;
-    if (extra.interrupt_type === 'FormatError') return;
-    const previous = messages[i - 1];
+const isRoleless = (m: MiniMessage) => m.role === undefined && m.type === undefined && (m as Obj).object === undefined && !Array.isArray((m as Obj).output);
+
+/**
+ * The messages and the last exit message's `extra`, in one pass: a message with no role and no
+ * Responses API shape is refused (the first such one, before any message is used), and a user
+ * message is retagged as it is made.
+ */
+function miniMessages(raw: MiniMessage[], source: SourceText, base: (string | number)[]): { messages: Message[]; exitExtra: Obj } {
+  const messages = new Array<Message>(raw.length);
+  let exitExtra: Obj = NO_EXTRA;
+  for (let i = 0; i < raw.length; i++) {
+    const item = raw[i];
+    if (item.role === 'exit') exitExtra = item.extra ?? NO_EXTRA;
+    if (isRoleless(item))
+      checkSchema(
+        z.looseObject({ role: z.string({ message: 'expected a role (system, user, assistant, tool or exit)' }) }),
+        item,
+        { ...source, basePath: [...base, 'messages', i] },
+        'a mini-swe-agent message',
+      );
+    const message = miniMessageOf(item, i);
+    messages[i] = message;
+    // A user message is a command's output when it records a return code (v1 writes
+    // `<returncode>…`, v2 `extra.returncode`) or follows a step that ran a command; a format-error
+    // reply is not.
+    if (message.role !== 'user') continue;
+    const extra: Obj = item.extra ?? NO_EXTRA;
+    if (extra.interrupt_type === 'FormatError') continue;
+    const previous = i > 0 ? messages[i - 1] : undefined;
     const afterCommand = previous !== undefined && previous.role === 'assistant' && previous.toolCalls.length > 0;
     if (afterCommand || 'returncode' in extra || RETURNCODE_OUTPUT.test(message.content)) message.role = 'tool';
-  });
+  }
   linkToolReturns(messages);
-  return messages;
+  return { messages, exitExtra };
 }
 
 export function loadMiniSweAgent(value: unknown, source: SourceText, id: string): Trajectory {
   const obj = isObject(value) ? value : {};
   const base = source.basePath ?? [];
   const raw = checkedList(miniMessage, obj.messages, isMiniMessage, { ...source, basePath: [...base, 'messages'] }, 'a mini-swe-agent message list');
-  const roleless = raw.findIndex((m) => m.role === undefined && m.type === undefined && (m as Obj).object === undefined && !Array.isArray((m as Obj).output));
-  if (roleless !== -1)
-    checkSchema(
-      z.looseObject({ role: z.string({ message: 'expected a role (system, user, assistant, tool or exit)' }) }),
-      raw[roleless],
-      {
-        ...source,
-        basePath: [...base, 'messages', roleless],
-      },
-      'a mini-swe-agent message',
-    );
-  const messages = miniMessages(raw);
+  const { messages, exitExtra } = miniMessages(raw, source, base);
   const info = isObject(obj.info) ? obj.info : {};
-  let exitExtra: Obj = {};
-  for (let i = raw.length - 1; i >= 0; i--)
-    if (raw[i].role === 'exit') {
-      exitExtra = raw[i].extra ?? {};
-      break;
-    }
   const metadata = remainingFields(obj, ['messages']);
   const outcome = exitOutcome(info, 'info');
   if (outcome) metadata.outcome = outcome;

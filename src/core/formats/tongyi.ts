@@ -21,14 +21,17 @@ const TAG_SCAN_MESSAGES = 24;
 
 export function looksTongyi(obj: Record<string, unknown>): boolean {
   if (!Array.isArray(obj.messages)) return false;
-  if (obj.messages.some((m) => isObject(m) && (m.role === 'tool' || Array.isArray(m.tool_calls) || Array.isArray(m.content)))) return false;
   const hasRunFields = 'question' in obj && ('termination' in obj || 'prediction' in obj);
-  if (hasRunFields) return true;
   // The tags show in the first turns (the prompt and the first replies); scanning every message's
   // text made detection cost as much as parsing for every chat-shaped file.
-  return obj.messages
-    .slice(0, TAG_SCAN_MESSAGES)
-    .some((m) => isObject(m) && typeof m.content === 'string' && TOOL_TAGS.some((t) => (m.content as string).includes(t)));
+  const tagged =
+    hasRunFields ||
+    obj.messages
+      .slice(0, TAG_SCAN_MESSAGES)
+      .some((m) => isObject(m) && typeof m.content === 'string' && TOOL_TAGS.some((t) => (m.content as string).includes(t)));
+  // Every message is looked at only for a file the cheap checks above took for Tongyi: this walk
+  // ran over every message of every chat-shaped file (mini-swe-agent, OpenAI chat) to reject it.
+  return tagged && !obj.messages.some((m) => isObject(m) && (m.role === 'tool' || Array.isArray(m.tool_calls) || Array.isArray(m.content)));
 }
 
 function parseToolCall(body: string): ToolCall {

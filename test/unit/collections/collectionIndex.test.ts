@@ -240,6 +240,25 @@ describe('collections: the collection index', function () {
     assert.ok(second.unreadable.some((u) => u.file.endsWith('alpha.traj.json.audit.json') && /symbolic link/.test(u.message)));
   });
 
+  it('a read without a signal never yields to the event loop (a yield lets pending GC work in); with one it does, so an abort gets through', async function () {
+    const { data, storage } = corpusCopy();
+    let immediateRan = false;
+    setImmediate(() => (immediateRan = true));
+    const cold = await readIndexedCollection(options(data, storage, counting().collect));
+    assert.equal(cold.counts.reindexed, 4);
+    assert.equal(immediateRan, false, 'every file read and the index written within one turn');
+    const controller = new AbortController();
+    immediateRan = false;
+    setImmediate(() => {
+      immediateRan = true;
+      controller.abort();
+    });
+    writeFileSync(join(data, 'gamma.traj.json'), readFileSync(join(data, 'gamma.traj.json'), 'utf8').replace('"', ' "'));
+    const cancellable = await readIndexedCollection(options(data, storage, counting().collect, { signal: controller.signal }));
+    assert.equal(immediateRan, true);
+    assert.equal(cancellable.cancelled, true, 'the abort came in the yield after the changed file');
+  });
+
   it('a consumer that stops reading (break) keeps what was indexed', async function () {
     const { data, storage } = corpusCopy();
     for await (const event of indexCollection(options(data, storage, counting().collect))) if (event.kind === 'file') break;

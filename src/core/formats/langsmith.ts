@@ -117,14 +117,26 @@ const LC_ROLES: Record<string, string> = {
 };
 const TYPE_ROLES: Record<string, string> = { human: 'user', ai: 'assistant', system: 'system', tool: 'tool', user: 'user', assistant: 'assistant' };
 
+/** A listed call's name: LangChain's `{name, args}` or OpenAI's `{function: {name, arguments}}`. */
+function listedCallName(c: unknown): string | undefined {
+  if (!isObject(c)) return undefined;
+  if (typeof c.name === 'string') return c.name;
+  return isObject(c.function) && typeof c.function.name === 'string' ? c.function.name : undefined;
+}
+
 function toolCallsOf(m: Obj): ToolCall[] {
   if (Array.isArray(m.tool_calls)) {
-    const calls: ToolCall[] = [];
-    for (const c of m.tool_calls) {
-      if (!isObject(c)) continue;
-      if (typeof c.name === 'string') calls.push(toolCallFromRaw(c.name, c.args ?? c.arguments, typeof c.id === 'string' ? c.id : undefined));
-      else if (isObject(c.function) && typeof c.function.name === 'string')
-        calls.push(toolCallFromRaw(c.function.name, c.function.arguments, typeof c.id === 'string' ? c.id : undefined));
+    const listed: unknown[] = m.tool_calls;
+    // Counted first, then one list of the exact size: a kept list grown by push reserves room for 17.
+    let count = 0;
+    for (let i = 0; i < listed.length; i++) if (listedCallName(listed[i]) !== undefined) count++;
+    const calls = new Array<ToolCall>(count);
+    for (let i = 0, k = 0; i < listed.length; i++) {
+      const name = listedCallName(listed[i]);
+      if (name === undefined) continue;
+      const c = listed[i] as Obj;
+      const raw = typeof c.name === 'string' ? (c.args ?? c.arguments) : (c.function as Obj).arguments;
+      calls[k++] = toolCallFromRaw(name, raw, typeof c.id === 'string' ? c.id : undefined);
     }
     return calls;
   }
@@ -132,9 +144,15 @@ function toolCallsOf(m: Obj): ToolCall[] {
   return [];
 }
 
-/** A message's fields as a turn of `role` (read in place: serialized messages are not copied). */
-function turnFrom(fields: Obj, role: string): Turn {
-  const turn: Turn = { role, content: textOf(fields.content), toolCalls: toolCallsOf(fields) };
+/** The calls of a turn whose calls are not read (a tool run's output, a question's text): one shared, never written, list. */
+const UNREAD_CALLS: ToolCall[] = Object.freeze([]) as unknown as ToolCall[];
+
+/**
+ * A message's fields as a turn of `role` (read in place: serialized messages are not copied);
+ * `withCalls` false when only its text and call id are read.
+ */
+function turnFrom(fields: Obj, role: string, withCalls = true): Turn {
+  const turn: Turn = { role, content: textOf(fields.content), toolCalls: withCalls ? toolCallsOf(fields) : UNREAD_CALLS };
   if (typeof fields.tool_call_id === 'string') turn.toolCallId = fields.tool_call_id;
   return turn;
 }
@@ -144,18 +162,24 @@ function roleOf(fields: Obj): string | undefined {
   return typeof fields.type === 'string' ? TYPE_ROLES[fields.type] : undefined;
 }
 
-function turnOf(value: unknown): Turn | undefined {
+function turnOf(value: unknown, withCalls = true): Turn | undefined {
   if (!isObject(value)) return undefined;
-  if (value.lc !== undefined && Array.isArray(value.id) && isObject(value.kwargs)) return turnFrom(value.kwargs, LC_ROLES[String(value.id.at(-1))] ?? 'system');
+  if (value.lc !== undefined && Array.isArray(value.id) && isObject(value.kwargs))
+    return turnFrom(value.kwargs, LC_ROLES[String(value.id.at(-1))] ?? 'system', withCalls);
   const role = roleOf(value);
-  return role ? turnFrom(value, role) : undefined;
+  return role ? turnFrom(value, role, withCalls) : undefined;
 }
 
-function turnsOf(list: unknown): Turn[] {
+function turnsOf(list: unknown, withCalls = true): Turn[] {
   if (!Array.isArray(list)) return [];
   // Chat model runs nest one list per prompt: `messages: [[…]]`.
   const flat = list.length > 0 && Array.isArray(list[0]) ? (list[0] as unknown[]) : list;
-  return flat.map(turnOf).filter((t): t is Turn => t !== undefined);
+  const turns: Turn[] = [];
+  for (let i = 0; i < flat.length; i++) {
+    const turn = turnOf(flat[i], withCalls);
+    if (turn) turns.push(turn);
+  }
+  return turns;
 }
 
 function llmOutput(outputs: Obj): Turn | undefined {
@@ -178,7 +202,7 @@ function llmOutput(outputs: Obj): Turn | undefined {
 
 function plainText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  const turn = turnOf(value);
+  const turn = turnOf(value, false);
   if (turn) return turn.content;
   return undefined;
 }
@@ -204,7 +228,7 @@ function runMessage(run: Run, position: number): Message {
     return message;
   }
   if (run.run_type === 'tool' || run.run_type === 'retriever') {
-    const outputTurn = turnOf(outputs.output);
+    const outputTurn = turnOf(outputs.output, false);
     const outputText = typeof outputs.output === 'string' ? outputs.output : outputTurn?.content;
     // The documents are read, and the outputs written out, only for a run with neither an error nor an output.
     const content = run.error ?? outputText ?? retrievedText(outputs);
@@ -218,13 +242,17 @@ function runMessage(run: Run, position: number): Message {
   return { position, role: 'system', agent: run.name, content: `${run.run_type} ${run.name}${input ? `: ${short(input)}` : ''}`, toolCalls: [] };
 }
 
+// Made once, not as a literal per trace.
+const QUESTION_KEYS = ['question', 'query', 'input'];
+const ROOT_METADATA_KEYS = ['session_id', 'reference_example_id', 'feedback_stats', 'total_tokens', 'total_cost', 'tags'];
+
 function questionOf(inputs: Obj | null | undefined): string | undefined {
   if (!inputs) return undefined;
-  for (const key of ['question', 'query', 'input']) {
-    const text = plainText(inputs[key]);
+  for (let i = 0; i < QUESTION_KEYS.length; i++) {
+    const text = plainText(inputs[QUESTION_KEYS[i]]);
     if (text?.trim()) return text;
   }
-  const human = turnsOf(inputs.messages).find((t) => t.role === 'user' && t.content.trim());
+  const human = turnsOf(inputs.messages, false).find((t) => t.role === 'user' && t.content.trim());
   return human?.content;
 }
 
@@ -252,14 +280,16 @@ function traceTrajectory(runs: Run[], lines: number[] | undefined, id: string): 
   if (root) {
     metadata.rootRun = root.name;
     metadata.traceId = root.trace_id ?? root.id;
-    for (const key of ['session_id', 'reference_example_id', 'feedback_stats', 'total_tokens', 'total_cost', 'tags'])
+    for (let i = 0; i < ROOT_METADATA_KEYS.length; i++) {
+      const key = ROOT_METADATA_KEYS[i];
       if (root[key] !== undefined && root[key] !== null) metadata[key] = root[key];
+    }
   }
   return finishTrajectory({
     format: 'langsmith',
     id,
     messages,
-    query: questionOf(root?.inputs) ?? (firstLlm ? turnsOf(firstLlm.inputs?.messages).find((t) => t.role === 'user')?.content : undefined),
+    query: questionOf(root?.inputs) ?? (firstLlm ? turnsOf(firstLlm.inputs?.messages, false).find((t) => t.role === 'user')?.content : undefined),
     predictedAnswer: predicted?.trim() ? predicted : undefined,
     metadata,
   });

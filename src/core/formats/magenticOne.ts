@@ -110,10 +110,16 @@ function textOf(content: unknown): string {
   return JSON.stringify(content);
 }
 
+/** Whether `role` starts as TASK_GIVER's names do (h/u, any case): the regex runs only for those, not for every agent turn of a long log. */
+function mayBeTaskGiver(role: string): boolean {
+  const first = role.charCodeAt(0) | 0x20;
+  return first === 0x68 || first === 0x75;
+}
+
 function fromRoleEntry(entry: { role: string; content: string | null; name?: string | null }, position: number): Message {
   const role = entry.role.trim();
   const content = entry.content ?? '';
-  if (TASK_GIVER.test(role)) return { position, role: 'user', agent: role, content, toolCalls: [] };
+  if (mayBeTaskGiver(role) && TASK_GIVER.test(role)) return { position, role: 'user', agent: role, content, toolCalls: [] };
   if (role === 'system') return { position, role: 'system', content, toolCalls: [] };
   return { position, role: 'assistant', agent: entry.name || role, content, toolCalls: [] };
 }

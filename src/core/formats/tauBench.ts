@@ -205,6 +205,20 @@ function firstUserText(messages: Message[]): string | undefined {
   return messages.find((m) => m.role === 'user' && m.content.trim() !== '')?.content;
 }
 
+/**
+ * A copy of `obj` without `left` (as `{ [left]: _, ...rest }` reads it, `__proto__` included as a
+ * field), made in one object: the rest and then a spread of it were two copies per record.
+ */
+function fieldsBut(obj: Obj, left: string): Obj {
+  const out: Obj = {};
+  for (const key of Object.keys(obj)) {
+    if (key === left) continue;
+    if (key === '__proto__') Object.defineProperty(out, key, { value: obj[key], enumerable: true, writable: true, configurable: true });
+    else out[key] = obj[key];
+  }
+  return out;
+}
+
 /** `tau-bench`: one τ-bench result or one τ²-bench simulation. */
 export function loadTau(value: unknown, source: SourceText, id: string): Trajectory {
   const obj = isObject(value) ? value : {};
@@ -234,8 +248,8 @@ export function loadTau(value: unknown, source: SourceText, id: string): Traject
   const parsed = plainOpenAiMessages(obj.traj) ? obj.traj : checkSchema(openAiMessagesSchema, obj.traj, at('traj'), 'τ-bench traj (OpenAI chat messages)');
   const messages = normalizeOpenAiMessages(parsed);
   const info = isObject(obj.info) ? obj.info : {};
-  const { traj: _traj, ...rest } = obj;
-  const metadata: Obj = { ...rest, benchmark: 'tau-bench' };
+  const metadata = fieldsBut(obj, 'traj');
+  metadata.benchmark = 'tau-bench';
   const instruction = instructionOf(info.task);
   if (instruction !== undefined) metadata.instruction = instruction;
   const outcome = outcomeOf(obj.reward, 'reward');

@@ -215,13 +215,16 @@ export function outcomeOfScoreValue(value: unknown, source: string): Outcome | u
   if (typeof value === 'boolean') return { success: value, score: value ? 1 : 0, source };
   if (typeof value === 'number' && Number.isFinite(value)) return { success: value === 1 ? true : value === 0 ? false : null, score: value, source };
   if (typeof value !== 'string') return undefined;
-  const letter: Record<string, Outcome> = {
-    C: { success: true, score: 1, source },
-    I: { success: false, score: 0, source },
-    P: { success: null, score: 0.5, source },
-    N: { success: false, score: 0, source },
-  };
-  if (letter[value]) return letter[value];
+  // The letters by a switch: a table of all four outcomes was built for every sample.
+  switch (value) {
+    case 'C':
+      return { success: true, score: 1, source };
+    case 'I':
+    case 'N':
+      return { success: false, score: 0, source };
+    case 'P':
+      return { success: null, score: 0.5, source };
+  }
   const lower = value.trim().toLowerCase();
   if (lower === 'yes' || lower === 'true') return { success: true, score: 1, source };
   if (lower === 'no' || lower === 'false') return { success: false, score: 0, source };

@@ -484,9 +484,12 @@ function spanMessage(span: Span, kind: SpanKind, position: number): Message {
   if (kind === 'tool' || kind === 'retriever') {
     // The retrieved documents are looked for (a walk of every attribute) only when the span has no output.
     const content = str(a, 'output.value') ?? str(a, 'gen_ai.tool.call.result') ?? retrievedDocuments(a);
-    const message: Message = { position, role: 'tool', agent: str(a, 'tool.name') ?? str(a, 'gen_ai.tool.name') ?? span.name, content, toolCalls: [] };
+    const agent = str(a, 'tool.name') ?? str(a, 'gen_ai.tool.name') ?? span.name;
     const callId = str(a, 'tool_call.id') ?? str(a, 'gen_ai.tool.call.id');
-    if (callId) message.toolCallId = callId;
+    // The call id in the literal (same field order): a field added afterwards costs a property store per message.
+    const message: Message = callId
+      ? { position, role: 'tool', agent, content, toolCalls: [], toolCallId: callId }
+      : { position, role: 'tool', agent, content, toolCalls: [] };
     if (span.statusError) message.isError = true;
     return message;
   }
@@ -517,8 +520,8 @@ function traceTrajectory(spans: Span[], id: string, resource: Obj): Trajectory {
   const sorted = startOrder(starts)?.map((i) => spans[i]) ?? spans;
   // One pass: each span's kind once, its message, and the trace's models and token counts.
   const messages: Message[] = new Array(sorted.length);
-  // A list, not a Set: a trace names one model or a few.
-  const models: string[] = [];
+  // A list, not a Set: a trace names one model or a few; made with its first model (a list grown from empty reserves room for 17).
+  let models: string[] | undefined;
   let firstLlm: Span | undefined;
   let rootIsLlm = false;
   let inputTokens = 0;
@@ -533,7 +536,10 @@ function traceTrajectory(spans: Span[], id: string, resource: Obj): Trajectory {
     }
     messages[position] = spanMessage(s, kind, position);
     const model = str(s.attributes, 'llm.model_name') ?? str(s.attributes, 'gen_ai.request.model');
-    if (model && !models.includes(model)) models.push(model);
+    if (model) {
+      if (!models) models = [model];
+      else if (!models.includes(model)) models.push(model);
+    }
     inputTokens += Number(s.attributes['llm.token_count.prompt'] ?? s.attributes['gen_ai.usage.input_tokens'] ?? 0) || 0;
     outputTokens += Number(s.attributes['llm.token_count.completion'] ?? s.attributes['gen_ai.usage.output_tokens'] ?? 0) || 0;
   }
@@ -544,7 +550,7 @@ function traceTrajectory(spans: Span[], id: string, resource: Obj): Trajectory {
   const rootOutput = root && !rootIsLlm ? str(root.attributes, 'output.value') : undefined;
   const metadata: Obj = { traceId: spans[0]?.traceId, spans: spans.length };
   if (root) metadata.rootSpan = root.name;
-  if (models.length) metadata.models = models;
+  if (models) metadata.models = models;
   if (inputTokens || outputTokens) metadata.tokens = { input: inputTokens, output: outputTokens };
   if (typeof resource['service.name'] === 'string') metadata.service = resource['service.name'];
   return finishTrajectory({ format: 'otel', id, messages, query: question ?? rootInput, predictedAnswer: rootOutput, metadata });

@@ -2,6 +2,7 @@
 // (issue 15 item 6): LangSmith calls in lists of the exact size and turns read for their text
 // only, τ-bench metadata copied once, Magentic-One's task giver found without a regex per turn.
 import assert from 'node:assert/strict';
+import { outcomeOfScoreValue } from '../../../src/core/formats/inspect';
 import { onlyTrajectory } from '../helpers';
 
 const lc = (kind: string, kwargs: Record<string, unknown>) => ({ lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', kind], kwargs });
@@ -109,5 +110,53 @@ describe('magentic-one: the task giver', () => {
       ['user', 'user', 'user', 'user', 'assistant', 'assistant', 'assistant', 'assistant', 'user'],
     );
     assert.equal(trajectory.query, 'turn 0');
+  });
+});
+
+describe('inspect: score letters', () => {
+  it('C, I, P and N are outcomes; a name of an Object.prototype member is none (a letter table once returned its function)', () => {
+    assert.deepEqual(
+      ['C', 'I', 'P', 'N'].map((v) => outcomeOfScoreValue(v, 'scores.match')),
+      [
+        { success: true, score: 1, source: 'scores.match' },
+        { success: false, score: 0, source: 'scores.match' },
+        { success: null, score: 0.5, source: 'scores.match' },
+        { success: false, score: 0, source: 'scores.match' },
+      ],
+    );
+    for (const value of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'c'])
+      assert.equal(outcomeOfScoreValue(value, 'scores.match'), undefined, value);
+  });
+});
+
+describe('otel: a tool span with and without a call id', () => {
+  it('the call id follows the calls in the message, and a span without one has no call id field', () => {
+    const span = (spanId: string, start: number, attributes: Record<string, string>) => ({
+      traceId: 'a'.repeat(32),
+      spanId,
+      parentSpanId: spanId === 'root' ? '' : 'root',
+      name: spanId,
+      startTimeUnixNano: String(start),
+      attributes: Object.entries(attributes).map(([key, value]) => ({ key, value: { stringValue: value } })),
+    });
+    const text = JSON.stringify({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                span('root', 1000, { 'gen_ai.operation.name': 'invoke_agent' }),
+                span('t1', 2000, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'search', 'gen_ai.tool.call.id': 'c1' }),
+                span('t2', 3000, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'search', 'gen_ai.tool.call.result': 'r' }),
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const [, withId, without] = onlyTrajectory(text, 'spans.json').messages;
+    assert.deepEqual(Object.keys(withId).slice(0, 6), ['position', 'role', 'agent', 'content', 'toolCalls', 'toolCallId']);
+    assert.equal(withId.toolCallId, 'c1');
+    assert.ok(!('toolCallId' in without));
   });
 });

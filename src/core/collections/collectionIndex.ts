@@ -26,6 +26,9 @@ export const COLLECTION_INDEX_SCHEMA = 'trajaudit.collection-index/v1';
  */
 const RACY_MS = 2000;
 
+/** What a trajectory file's name gains to name its sidecar. */
+const SIDECAR_SUFFIX = sidecarPathFor('');
+
 /** Cached files checked between two yields to the event loop (so a cancel or a UI message gets through). */
 const CACHED_PER_TURN = 200;
 
@@ -211,6 +214,8 @@ class IndexPass<V> {
   private readonly now: () => number;
   // The walk's folder listings say which sidecars exist, instead of a look-up per file (half the checks of a warm open).
   private readonly listings = new Map<string, ReadonlySet<string> | undefined>();
+  /** Walked files whose sidecar the walk listed. */
+  private readonly sidecarListed = new Set<string>();
   private oldFiles: Record<string, Entry> = {};
   /** The new entries of files changed since the old index (an unchanged file keeps its old one). */
   private readonly entries: Record<string, Entry> = {};
@@ -226,6 +231,13 @@ class IndexPass<V> {
     const { files, unreadable } = collectionFiles(options.paths, this.listings as Map<string, ReadonlySet<string>>);
     this.files = files;
     this.missing = unreadable;
+    // Which walked files have a sidecar beside them, keyed by the file's own path (a look-up the
+    // old index's look-up has already hashed), instead of splitting each path into folder and name.
+    for (const [folder, names] of this.listings) {
+      if (!names) continue;
+      const prefix = join(folder, 'x').slice(0, -1); // as the walk joins
+      for (const name of names) if (name.endsWith(SIDECAR_SUFFIX)) this.sidecarListed.add(prefix + name.slice(0, -SIDECAR_SUFFIX.length));
+    }
     this.counts = { files: files.length, fromIndex: 0, rehashed: 0, reindexed: 0, dropped: 0 };
   }
 
@@ -246,7 +258,10 @@ class IndexPass<V> {
   next(): OneFile<V> {
     const file = this.files[this.processed];
     const named = this.options.paths.includes(file);
-    const one = indexOneFile(file, named, this.oldFiles[file], this.options, this.collect, this.now, this.folderNames);
+    const old = Object.hasOwn(this.oldFiles, file) ? this.oldFiles[file] : undefined;
+    // A walked file's folder was listed by the walk; a file named on its own is looked up in its folder's listing.
+    const hasSidecar = named ? this.namedFileHasSidecar(file) : this.sidecarListed.has(file);
+    const one = indexOneFile(file, named, old, hasSidecar, this.options, this.collect, this.now);
     if (one.outcome === 'fromIndex') this.counts.fromIndex++;
     else if (one.outcome === 'rehashed') this.counts.rehashed++;
     else this.counts.reindexed++;
@@ -294,8 +309,10 @@ class IndexPass<V> {
     }
   }
 
-  // A file named on its own (not walked): its folder is listed once here.
-  private readonly folderNames = (folder: string): ReadonlySet<string> | undefined => {
+  /** A file named on its own (not walked): its folder is listed once here; undefined when it cannot be listed. */
+  private namedFileHasSidecar(file: string): boolean | undefined {
+    const sidecarPath = sidecarPathFor(file);
+    const folder = dirname(sidecarPath);
     if (!this.listings.has(folder)) {
       let names: Set<string> | undefined;
       try {
@@ -305,8 +322,8 @@ class IndexPass<V> {
       }
       this.listings.set(folder, names);
     }
-    return this.listings.get(folder);
-  };
+    return this.listings.get(folder)?.has(basename(sidecarPath));
+  }
 }
 
 /**
@@ -360,10 +377,11 @@ function indexOneFile<V>(
   file: string,
   named: boolean,
   old: Entry | undefined,
+  /** Whether the file's folder listing has its sidecar; undefined: not known, looked up. */
+  hasSidecar: boolean | undefined,
   options: CollectionIndexOptions<V>,
   collect: (file: string, options: CollectFileOptions) => Collection,
   now: () => number,
-  folderNames: (folder: string) => ReadonlySet<string> | undefined,
 ): OneFile<V> {
   const checkedAt = now();
   const sidecarPath = sidecarPathFor(file);
@@ -371,8 +389,7 @@ function indexOneFile<V>(
   let sidecarStat: Stats | undefined;
   try {
     stat = statOrUndefined(file);
-    const listed = folderNames(dirname(sidecarPath));
-    sidecarStat = listed && !listed.has(basename(sidecarPath)) ? undefined : lstatSync(sidecarPath, { throwIfNoEntry: false });
+    sidecarStat = hasSidecar === false ? undefined : lstatSync(sidecarPath, { throwIfNoEntry: false });
   } catch {
     stat = undefined;
   }

@@ -286,6 +286,9 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
   const labels = new Map<string, string>();
   const messages = values.map((value, position): Message => {
     const lineNumber = lineNumbers[position];
+    // A line read is dropped from the list (the pipeline's own, see loadLines): its parsed tree
+    // dies young, where kept it was copied by each scavenge the reading set off.
+    values[position] = undefined;
     const line = isObject(value) ? value : {};
     let item: Obj | undefined;
     if (legacy) {
@@ -375,6 +378,7 @@ export function loadCodexExecLines(values: unknown[], lineNumbers: number[], sou
   const metadata: Obj = {};
   const usage: Record<string, number> = {};
   const messages = values.map((value, position): Message => {
+    values[position] = undefined; // dropped once read, as in loadCodexLines
     const line = isObject(value) ? value : {};
     const event = typeof line.type === 'string' ? line.type : 'entry';
     if (event === 'item.started' || event === 'item.updated' || event === 'item.completed') {
@@ -518,8 +522,9 @@ export const codexReader: TrajectoryReader = {
   load(value, source, id) {
     if (Array.isArray(value)) {
       const first = (source.lineOffset ?? 0) + 1;
+      // A copy: the lines reader drops each entry it has read, and this list is the caller's value.
       const [record] = loadCodexLines(
-        value,
+        value.slice(),
         value.map((_, i) => first + i),
         source,
       );

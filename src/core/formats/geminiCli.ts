@@ -193,8 +193,8 @@ function readRecord(record: Obj, position: number, totals: Totals, countTokens: 
   return message;
 }
 
-/** `records`: the message records the messages were read from, by position (a gemini message's own text is its record's content). */
-function finish(messages: Message[], metadata: Obj, totals: Totals, id: string, records?: unknown[]): Trajectory {
+/** `ownTextOf`: a gemini message's own text by position (its record's content, without the results shown after it). */
+function finish(messages: Message[], metadata: Obj, totals: Totals, id: string, ownTextOf?: (position: number) => string): Trajectory {
   linkToolReturns(messages);
   if (totals.models.size) metadata.model = [...totals.models].join(', ');
   if (Object.keys(totals.tokens).length) metadata.tokens = totals.tokens;
@@ -206,7 +206,7 @@ function finish(messages: Message[], metadata: Obj, totals: Totals, id: string, 
     metadata,
     ...(query !== undefined ? { query } : {}),
     // A gemini message's answer is in its text, not in the tool results shown after it.
-    answerTextOf: records ? (m) => (m.role === 'assistant' ? partsText((records[m.position] as Obj).content) : m.content) : undefined,
+    answerTextOf: ownTextOf ? (m) => (m.role === 'assistant' ? ownTextOf(m.position) : m.content) : undefined,
   });
   if (query === undefined) delete trajectory.query;
   return trajectory;
@@ -222,14 +222,22 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
   // A message written again later (tokens, tool results) is complete in its last record; the
   // earlier records of it stay in place (position rule) as notes, not as decision steps.
   const lastIndexOf = new Map<string, number>();
+  // Each `$rewindTo` line's range of rewound entries [start, end), found while every line is still in the list.
+  const rewoundRanges: number[] = [];
   values.forEach((v, i) => {
     if (isMessageRecord(v)) lastIndexOf.set(v.id, i);
+    if (isObject(v) && typeof v.$rewindTo === 'string') rewoundRanges.push(rewindStart(values, i, v.$rewindTo), i);
   });
+  // The own text of each gemini message, by position: the lines are dropped as they are read.
+  const ownTexts: string[] = new Array(values.length);
   const totals = newTotals();
   const metadata: Obj = {};
   const updateNotes = new Map<string, string>();
   let rewinds = 0;
   const messages = values.map((value, position): Message => {
+    // A line read is dropped from the list (the pipeline's own, see loadLines): its parsed tree
+    // dies young, where kept it was copied by each scavenge the reading set off.
+    values[position] = undefined;
     const line = isObject(value) ? value : {};
     if (isMessageRecord(value)) {
       if (!wellFormed(value)) refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI message record; format gemini-cli');
@@ -240,7 +248,9 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
         const shown = shortText(partsText(value.content));
         return { position, role: 'system', agent: 'earlier record', content: shown ? note + ' ' + shown : note, toolCalls: NO_TOOL_CALLS };
       }
-      return readRecord(value, position, totals, true);
+      const message = readRecord(value, position, totals, true);
+      if (message.role === 'assistant') ownTexts[position] = partsText(value.content);
+      return message;
     }
     if (isMetadataLine(value)) {
       keepMetadata(line, metadata);
@@ -264,11 +274,11 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
   });
   if (rewinds) {
     metadata.rewinds = rewinds;
-    markRewound(values, messages);
+    markRewound(rewoundRanges, messages);
   }
   // One file is one trajectory: its record id is "0" as for any single-trajectory file.
   const id = '0';
-  return [{ id, trajectory: finish(messages, metadata, totals, id, values), line: lineNumbers[0] ?? 1 }];
+  return [{ id, trajectory: finish(messages, metadata, totals, id, (position) => ownTexts[position]), line: lineNumbers[0] ?? 1 }];
 }
 
 /**
@@ -284,22 +294,23 @@ function updateNote(set: Obj, notes: Map<string, string>): string {
 }
 
 /**
- * `{$rewindTo: X}` drops message X and every later one from the conversation; they stay in place
- * (position rule) with the agent name `rewound` so the thread the agent kept reads clearly.
+ * Where the entries a `{$rewindTo: X}` at `rewindAt` drops start: message X (its first record
+ * before the rewind); every later one is dropped too. Not found: the CLI clears the whole conversation.
  */
-function markRewound(values: unknown[], messages: Message[]): void {
-  values.forEach((value, rewindAt) => {
-    if (!isObject(value) || typeof value.$rewindTo !== 'string') return;
-    let start = 0; // not found: the CLI clears the whole conversation
-    for (let i = 0; i < rewindAt; i++) {
-      const v = values[i];
-      if (isMessageRecord(v) && v.id === value.$rewindTo) {
-        start = i;
-        break;
-      }
-    }
-    for (let i = start; i < rewindAt; i++) if (messages[i].role !== 'system') messages[i].agent = 'rewound';
-  });
+function rewindStart(values: unknown[], rewindAt: number, target: string): number {
+  for (let i = 0; i < rewindAt; i++) {
+    const v = values[i];
+    if (isMessageRecord(v) && v.id === target) return i;
+  }
+  return 0;
+}
+
+/**
+ * The dropped messages stay in place (position rule) with the agent name `rewound` so the thread
+ * the agent kept reads clearly. `ranges`: [start, end) pairs from rewindStart.
+ */
+function markRewound(ranges: number[], messages: Message[]): void {
+  for (let r = 0; r < ranges.length; r += 2) for (let i = ranges[r]; i < ranges[r + 1]; i++) if (messages[i].role !== 'system') messages[i].agent = 'rewound';
 }
 
 function loadSessionJson(obj: Obj, source: SourceText, id: string): Trajectory {
@@ -309,7 +320,8 @@ function loadSessionJson(obj: Obj, source: SourceText, id: string): Trajectory {
   const messages = (obj.messages as Obj[]).map((record, position) => readRecord(record, position, totals, true));
   const metadata: Obj = {};
   keepMetadata(obj, metadata);
-  return finish(messages, metadata, totals, id, obj.messages as Obj[]);
+  const records = obj.messages as Obj[];
+  return finish(messages, metadata, totals, id, (position) => partsText(records[position].content));
 }
 
 /** A `/chat save` checkpoint: Gemini Content objects; a user turn of only function responses is a tool return. */

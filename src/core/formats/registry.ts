@@ -72,7 +72,11 @@ export interface TrajectoryReader {
    * `lost` names, one entry each, what the format cannot hold.
    */
   write?(trajectory: Trajectory): { value: unknown; lost: string[] };
-  /** The trajectories of a JSONL file `detectLines` matched; message i is line i of the record's lines. */
+  /**
+   * The trajectories of a JSONL file `detectLines` matched; message i is line i of the record's
+   * lines. `values` is the loading pipeline's own list, not used after: a reader may clear the
+   * entries it has read, so a parsed line it no longer needs is not kept for the whole load.
+   */
   loadLines?(values: unknown[], lineNumbers: number[], source: SourceText): { id: string; trajectory: Trajectory; line: number }[];
 }
 

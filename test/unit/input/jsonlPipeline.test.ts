@@ -151,3 +151,57 @@ describe('session messages without calls share one frozen empty list (issue 15 i
 function rolloutLine(type: string, payload: object): string {
   return JSON.stringify({ timestamp: '2025-09-22T14:00:00.000Z', type, payload });
 }
+
+describe('session readers drop each parsed line once read (issue 15 item 6)', () => {
+  const codexLines = () => [
+    JSON.parse(rolloutLine('session_meta', { id: 's', cwd: '/w', git: { branch: 'main' } })),
+    JSON.parse(rolloutLine('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'q' }] })),
+    JSON.parse(rolloutLine('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a' }] })),
+  ];
+
+  it('codex and gemini-cli clear the pipeline list as they read it; what they kept of a line is still read', () => {
+    const values: unknown[] = codexLines();
+    const [record] = readerFor('codex')!.loadLines!(values, [1, 2, 3], { file: 'rollout.jsonl' });
+    assert.deepEqual(values, [undefined, undefined, undefined]);
+    assert.deepEqual(record.trajectory.metadata.git, { branch: 'main' });
+    assert.equal(record.trajectory.predictedAnswer, 'a');
+    const gemini: unknown[] = [
+      { sessionId: 's', projectHash: 'p' },
+      { id: 'u1', type: 'user', content: 'q' },
+      { id: 'g1', type: 'gemini', content: '<answer>42</answer>', toolCalls: [{ name: 'read_file', result: 'page says <answer>7</answer>' }] },
+    ];
+    const [session] = readerFor('gemini-cli')!.loadLines!(gemini, [1, 2, 3], { file: 'chat.jsonl' });
+    assert.deepEqual(gemini, [undefined, undefined, undefined]);
+    // The answer is read from the message's own text, kept when its line was dropped, not from the result after it.
+    assert.equal(session.trajectory.predictedAnswer, '42');
+  });
+
+  it("codex's reader of a JSON list of rollout lines leaves the caller's list as it was", () => {
+    const lines = codexLines();
+    const before = structuredClone(lines);
+    const t = readerFor('codex')!.load(lines, { file: 'rollout.json' }, '0');
+    assert.equal(t.messages.length, 3);
+    assert.deepEqual(lines, before);
+  });
+
+  it('gemini-cli rewinds found before the lines are dropped: to a message, and to an id never seen (the whole conversation)', () => {
+    const text = [
+      { sessionId: 's', projectHash: 'p' },
+      { id: 'u1', type: 'user', content: 'first' },
+      { id: 'g1', type: 'gemini', content: 'one' },
+      { id: 'u2', type: 'user', content: 'second' },
+      { $rewindTo: 'u2' },
+      { id: 'u3', type: 'user', content: 'third' },
+      { $rewindTo: 'nowhere' },
+      { id: 'u4', type: 'user', content: 'fourth' },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+    const t = onlyTrajectory(text, 'chat.jsonl');
+    assert.deepEqual(
+      t.messages.map((m) => m.agent ?? m.role),
+      ['session', 'rewound', 'rewound', 'rewound', 'rewind', 'rewound', 'rewind', 'user'],
+    );
+    assert.equal(t.metadata.rewinds, 2);
+  });
+});

@@ -166,7 +166,8 @@ function isAtifStep(v: unknown): boolean {
   );
 }
 
-function isAtifRoot(v: unknown): v is z.infer<typeof atifSchema> {
+/** isAtifRoot but for the steps, which the reader checks as it reads them (one pass over them, not two). */
+function isAtifRootAround(v: unknown): v is z.infer<typeof atifSchema> {
   return (
     isObject(v) &&
     typeof v.schema_version === 'string' &&
@@ -174,7 +175,6 @@ function isAtifRoot(v: unknown): v is z.infer<typeof atifSchema> {
     nullish(v.trajectory_id, isString) &&
     nullish(v.agent, (a) => isObject(a) && nullish(a.name, isString) && nullish(a.version, isString) && nullish(a.model_name, isString)) &&
     Array.isArray(v.steps) &&
-    v.steps.every(isAtifStep) &&
     nullish(v.notes, isString) &&
     nullish(v.final_metrics, isObject) &&
     nullish(v.extra, isObject)
@@ -216,7 +216,15 @@ function functionNames(steps: AtifStep[]): { reach(position: number): void; name
 }
 
 export function loadAtif(value: unknown, source: SourceText, id: string): Trajectory {
-  const root = isAtifRoot(value) ? value : checkSchema(atifSchema, value, source, 'an ATIF trajectory');
+  // The plain check skips zod's copy of every step; a root or step it refuses is read from zod's
+  // parse, which names the first problem (or accepts what the plain check is too strict for).
+  return (
+    (isAtifRootAround(value) && readAtif(value, id, true)) || (readAtif(checkSchema(atifSchema, value, source, 'an ATIF trajectory'), id, false) as Trajectory)
+  );
+}
+
+/** The trajectory of a checked root; with `checkSteps`, undefined at the first step isAtifStep refuses. */
+function readAtif(root: z.infer<typeof atifSchema>, id: string, checkSteps: boolean): Trajectory | undefined {
   const functionOf = functionNames(root.steps);
   const observations: Record<number, ObservationResult[]> = {};
   let observationSteps = 0;
@@ -231,6 +239,7 @@ export function loadAtif(value: unknown, source: SourceText, id: string): Trajec
   let stepModel: string | undefined;
   for (let position = 0; position < steps.length; position++) {
     const s = steps[position];
+    if (checkSteps && !isAtifStep(s)) return undefined;
     const calls = s.tool_calls ?? [];
     functionOf.reach(position);
     const results = s.observation?.results ?? [];

@@ -486,21 +486,32 @@ const isRoleless = (m: MiniMessage) => m.role === undefined && m.type === undefi
 /**
  * The messages and the last exit message's `extra`, in one pass: a message with no role and no
  * Responses API shape is refused (the first such one, before any message is used), and a user
- * message is retagged as it is made.
+ * message is retagged as it is made. With `checkEach`, each message gets the plain check as it
+ * is read, and the first one refused (or one without a role) ends the pass with undefined: the
+ * caller reads the list again the checked way, so the error is the one a check of the whole
+ * list first gives.
  */
-function miniMessages(raw: MiniMessage[], source: SourceText, base: (string | number)[]): { messages: Message[]; exitExtra: Obj } {
+function miniMessages(
+  raw: MiniMessage[],
+  checkEach: boolean,
+  source: SourceText,
+  base: (string | number)[],
+): { messages: Message[]; exitExtra: Obj } | undefined {
   const messages = new Array<Message>(raw.length);
   let exitExtra: Obj = NO_EXTRA;
   for (let i = 0; i < raw.length; i++) {
     const item = raw[i];
+    if (checkEach && !isMiniMessage(item)) return undefined;
     if (item.role === 'exit') exitExtra = item.extra ?? NO_EXTRA;
-    if (isRoleless(item))
+    if (isRoleless(item)) {
+      if (checkEach) return undefined;
       checkSchema(
         z.looseObject({ role: z.string({ message: 'expected a role (system, user, assistant, tool or exit)' }) }),
         item,
         { ...source, basePath: [...base, 'messages', i] },
         'a mini-swe-agent message',
       );
+    }
     const message = miniMessageOf(item, i);
     messages[i] = message;
     // A user message is a command's output when it records a return code (v1 writes
@@ -520,8 +531,15 @@ function miniMessages(raw: MiniMessage[], source: SourceText, base: (string | nu
 export function loadMiniSweAgent(value: unknown, source: SourceText, id: string): Trajectory {
   const obj = isObject(value) ? value : {};
   const base = source.basePath ?? [];
-  const raw = checkedList(miniMessage, obj.messages, isMiniMessage, { ...source, basePath: [...base, 'messages'] }, 'a mini-swe-agent message list');
-  const { messages, exitExtra } = miniMessages(raw, source, base);
+  // One pass checks and reads a well-formed list; any other is checked whole first, then read.
+  const { messages, exitExtra } =
+    (Array.isArray(obj.messages) && miniMessages(obj.messages as MiniMessage[], true, source, base)) ||
+    (miniMessages(
+      checkedList(miniMessage, obj.messages, isMiniMessage, { ...source, basePath: [...base, 'messages'] }, 'a mini-swe-agent message list'),
+      false,
+      source,
+      base,
+    ) as NonNullable<ReturnType<typeof miniMessages>>);
   const info = isObject(obj.info) ? obj.info : {};
   const metadata = remainingFields(obj, ['messages']);
   const outcome = exitOutcome(info, 'info');

@@ -117,17 +117,27 @@ function loadOne(value: unknown): { messages: { agent?: string; role: string }[]
   return record.trajectory;
 }
 
-describe('mini-swe-agent reader: one pass over the messages after the check', () => {
-  it('reads each late message twice: once checked, once read', () => {
+describe('mini-swe-agent reader: one pass over the messages', () => {
+  it('reads each late message once: checked as it is read', () => {
     const run = countingLateReads(miniRun(100), 10);
     const t = miniSweAgentReader.load(
       { trajectory_format: 'mini-swe-agent-1', info: { exit_status: 'Submitted', submission: 'p' }, messages: run.list },
       { file: 'run.traj.json', text: '' },
       '0',
     );
-    assert.equal(run.lateReads(), 2 * (202 - 10));
+    assert.equal(run.lateReads(), 202 - 10);
     assert.equal(t.messages[3].role, 'tool');
     assert.equal(t.messages[2].toolCalls[0].rawArguments, '{"command":"cat f0"}');
+  });
+
+  it('checks the whole list before a message without a role: a later bad message is the one named', () => {
+    const messages = miniRun(10);
+    messages[5] = { content: 'no role' };
+    messages[12] = { role: 'user', content: 'x', tool_call_id: 7 };
+    assert.throws(
+      () => loadText(JSON.stringify({ trajectory_format: 'mini-swe-agent-1', info: {}, messages }, null, 1), 'run.traj.json'),
+      (error: unknown) => error instanceof InputError && !error.message.includes('\n') && /\$\.messages\[12\]\.tool_call_id/.test(error.message),
+    );
   });
 
   it('takes the last exit message’s submission, and names a late message without a role at its path', () => {

@@ -50,4 +50,18 @@ test('a 1 MB single line is chunked, capped at 60vh and wraps', async ({ openEdi
   });
   expect(big.height).toBeLessThanOrEqual(big.viewport * 0.6 + 2);
   expect(big.scrollWidth).toBeLessThanOrEqual(big.clientWidth + 1);
+  // Its box takes its direction from its first strong character: per-paragraph (plaintext)
+  // direction made Chromium lay out a 1 MB paragraph in seconds. Short texts keep plaintext.
+  const bidiOf = (selector: string) =>
+    page.evaluate((sel) => {
+      const box = document.querySelector<HTMLElement>(sel)!;
+      return { unicodeBidi: getComputedStyle(box).unicodeBidi, dir: box.dir };
+    }, selector);
+  expect(await bidiOf('#tl-row-63 .msg-content .msg-text')).toEqual({ unicodeBidi: 'isolate', dir: 'auto' });
+  await page.locator('#tl-row-63 .msg-more button', { hasText: 'Show all' }).click();
+  await expect(page.locator('#tl-row-63 .msg-more')).toHaveCount(0);
+  await reveal(editor, 1);
+  await press(page, 'Enter');
+  await expect(page.locator('#tl-row-1 .msg-body')).toBeVisible();
+  expect(await bidiOf('#tl-row-1 .msg-text')).toEqual({ unicodeBidi: 'plaintext', dir: '' });
 });

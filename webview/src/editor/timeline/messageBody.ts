@@ -9,6 +9,24 @@ import { formatChars } from '../format';
 const FIRST_CHUNK = 20_000;
 const NEXT_CHUNK = 200_000;
 const MAX_MARKS_PER_CHUNK = 2_000;
+/**
+ * A paragraph longer than this is laid out without `unicode-bidi: plaintext` (styles.css
+ * .long-paragraphs): Chromium resolves a plaintext paragraph's direction line by line, so a
+ * 1 MB line with no newline (minified code, base64, a scraped page) took seconds against
+ * ~0.2 s; the box takes its direction from its first strong character instead.
+ */
+const LONG_PARAGRAPH = 20_000;
+
+/** Whether some line of `text` (between newlines) is longer than `limit` characters. */
+export function hasLineLongerThan(text: string, limit: number): boolean {
+  if (text.length <= limit) return false;
+  let start = 0;
+  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+    if (nl - start > limit) return true;
+    start = nl + 1;
+  }
+  return text.length - start > limit;
+}
 
 export interface BodyOptions {
   row: RowSummary;
@@ -92,6 +110,10 @@ export function stepChip(position: number, onReveal: (p: number) => void, label?
 
 /** Renders `text` into `box` chunk by chunk, with a "Show more" control for the rest. */
 export function renderLongText(box: HTMLElement, text: string, highlight: RegExp | null): void {
+  if (hasLineLongerThan(text, LONG_PARAGRAPH)) {
+    box.classList.add('long-paragraphs');
+    box.dir = 'auto';
+  }
   let shown = 0;
   const more = el('div', { className: 'msg-more' });
   const appendChunk = (size: number) => {

@@ -171,11 +171,30 @@ function speaksAsSeveralAgents(history: z.infer<typeof sweHistoryItem>[]): boole
   return false;
 }
 
+/**
+ * The messages of a history as checkedList reads it, with whether several agents speak found in
+ * the same pass as the plain check (every message names its agent, "main" or "primary"; the name
+ * tells something only when several agents speak).
+ */
+function checkedHistoryMessages(history: unknown[], source: SourceText): Message[] {
+  let firstAgent: string | undefined;
+  let multiAgent = false;
+  for (let i = 0; i < history.length; i++) {
+    const item = history[i];
+    if (!isSweHistoryItem(item)) {
+      const checked = checkSchema(z.array(sweHistoryItem), history, source, 'a SWE-agent history');
+      return sweHistoryMessages(checked, speaksAsSeveralAgents(checked));
+    }
+    const agent = ((item as Obj).agent as string | null | undefined) ?? '';
+    if (i === 0) firstAgent = agent;
+    else if (agent !== firstAgent) multiAgent = true;
+  }
+  return sweHistoryMessages(history as z.infer<typeof sweHistoryItem>[], multiAgent);
+}
+
 /** history[i] → message i: the system prompt is system, the commands tool calls, the outputs tool returns. */
-function sweHistoryMessages(history: z.infer<typeof sweHistoryItem>[]): Message[] {
+function sweHistoryMessages(history: z.infer<typeof sweHistoryItem>[], multiAgent: boolean): Message[] {
   let lastActed = false;
-  // Every message names its agent ("main", "primary"); the name tells something only when several agents speak.
-  const multiAgent = speaksAsSeveralAgents(history);
   const messages = history.map((item, position): Message => {
     const content = partsToText(item.content ?? null);
     let role: Role = SWE_ROLES[item.role] ?? 'system';
@@ -276,7 +295,7 @@ export function loadSweAgent(value: unknown, source: SourceText, id: string): Tr
   const base = source.basePath ?? [];
   const useHistory = Array.isArray(obj.history) && obj.history.length > 0;
   const messages = useHistory
-    ? sweHistoryMessages(checkedList(sweHistoryItem, obj.history, isSweHistoryItem, { ...source, basePath: [...base, 'history'] }, 'a SWE-agent history'))
+    ? checkedHistoryMessages(obj.history as unknown[], { ...source, basePath: [...base, 'history'] })
     : sweStepMessages(checkedList(sweStep, obj.trajectory ?? [], isSweStep, { ...source, basePath: [...base, 'trajectory'] }, 'a SWE-agent trajectory'));
   const info = isObject(obj.info) ? obj.info : {};
   const firstUser = messages.find(

@@ -68,7 +68,7 @@ describe('tongyi detect: one walk only for a file taken for Tongyi', () => {
   });
 });
 
-describe('swe-agent detect: the history once, the repeated step list not at all', () => {
+describe('swe-agent: the history read once by detect and twice by the reader, a history file’s step list not at all', () => {
   it('reads each late history message once and no step of a history file', () => {
     const history = countingLateReads(sweHistory(100), 10);
     const steps = countingLateReads(
@@ -94,6 +94,22 @@ describe('swe-agent detect: the history once, the repeated step list not at all'
     const steps = [{ action: 'ls', observation: 'a', thought: 't' }];
     assert.equal(sweAgentReader.detect({ trajectory: steps, history: [] })?.score, 0.85);
     assert.equal(sweAgentReader.detect({ trajectory: [...steps, { observation: 'no action' }] }), undefined);
+  });
+
+  it('the reader reads each late history message twice: checked with its agent noted, then read', () => {
+    const history = countingLateReads(sweHistory(100), 10);
+    const t = sweAgentReader.load({ history: history.list, info: { exit_status: 'submitted' } }, { file: 'run.traj', text: '' }, '0');
+    assert.equal(t.messages.length, 202);
+    assert.equal(history.lateReads(), 2 * (202 - 10));
+  });
+
+  it('still names a late bad history message by its path', () => {
+    const history = sweHistory(30);
+    history[45] = { ...history[45], thought: 7 };
+    assert.throws(
+      () => loadText(JSON.stringify({ history, info: { exit_status: 'submitted' } }, null, 1), 'run.traj'),
+      (error: unknown) => error instanceof InputError && !error.message.includes('\n') && /run\.traj:\d+:\d+: .*\$\.history\[45\]\.thought/.test(error.message),
+    );
   });
 
   it('names the agents when a second one speaks late, not when one speaks throughout', () => {

@@ -40,3 +40,15 @@ export async function runCli(args: string[]): Promise<{ code: number; out: strin
   const code = await main(args, { out: (s) => out.push(s), err: (s) => err.push(s) });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
+
+/** A list whose entries at `from` or later count every read of them (by index, as a loop, a detect or a list method reads it). */
+export function countingLateReads<T>(entries: T[], from: number): { list: T[]; lateReads: () => number } {
+  let reads = 0;
+  const list = new Proxy(entries, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) >= from) reads++;
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  return { list, lateReads: () => reads };
+}

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { atifReader } from '../../../src/core/formats/atif';
 import { InputError } from '../../../src/core/input/inputError';
 import { loadText } from '../../../src/core/load/loadFile';
+import { countingLateReads } from '../helpers';
 
 function atifRun(agentSteps: number): { schema_version: string; session_id: string; steps: Record<string, unknown>[] } {
   const steps: Record<string, unknown>[] = [
@@ -21,18 +22,6 @@ function atifRun(agentSteps: number): { schema_version: string; session_id: stri
     });
   steps.push({ step_id: steps.length + 1, source: 'agent', message: 'The Danube.' });
   return { schema_version: 'ATIF-v1.7', session_id: 's', steps };
-}
-
-/** The steps list, counting every read of an entry at `from` or later. */
-function countingLateReads<T>(entries: T[], from: number): { list: T[]; lateReads: () => number } {
-  let reads = 0;
-  const list = new Proxy(entries, {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) >= from) reads++;
-      return Reflect.get(target, key, receiver) as unknown;
-    },
-  });
-  return { list, lateReads: () => reads };
 }
 
 describe('atif reader: one pass over the steps', () => {

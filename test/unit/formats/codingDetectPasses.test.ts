@@ -5,18 +5,7 @@ import { miniSweAgentReader, sweAgentReader } from '../../../src/core/formats/sw
 import { tongyiReader } from '../../../src/core/formats/tongyi';
 import { InputError } from '../../../src/core/input/inputError';
 import { loadText } from '../../../src/core/load/loadFile';
-
-/** A list that counts every read of an entry at `from` or later (by index, as a loop or a list method reads it). */
-function countingLateReads<T>(entries: T[], from: number): { list: T[]; lateReads: () => number } {
-  let reads = 0;
-  const list = new Proxy(entries, {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) >= from) reads++;
-      return Reflect.get(target, key, receiver) as unknown;
-    },
-  });
-  return { list, lateReads: () => reads };
-}
+import { countingLateReads } from '../helpers';
 
 function sweHistory(steps: number): Record<string, unknown>[] {
   const history: Record<string, unknown>[] = [

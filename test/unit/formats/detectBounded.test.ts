@@ -7,18 +7,7 @@ import { smolagentsReader } from '../../../src/core/formats/smolagents';
 import { tongyiReader } from '../../../src/core/formats/tongyi';
 import { InputError } from '../../../src/core/input/inputError';
 import { loadText } from '../../../src/core/load/loadFile';
-
-/** A list whose entries past `from` count every read of them (by index, as a detect walks a list). */
-function countingLateReads<T>(entries: T[], from: number): { list: T[]; lateReads: () => number } {
-  let reads = 0;
-  const list = new Proxy(entries, {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) >= from) reads++;
-      return Reflect.get(target, key, receiver) as unknown;
-    },
-  });
-  return { list, lateReads: () => reads };
-}
+import { countingLateReads } from '../helpers';
 
 /** Loading `text` fails with one line that matches `pattern`. */
 function assertLoadError(text: string, pattern: RegExp): void {

@@ -8,6 +8,7 @@ import { InputError } from '../../../src/core/input/inputError';
 import { loadText } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { Trajectory } from '../../../src/core/model/trajectory';
+import { countingLateReads } from '../helpers';
 
 function trajectories(value: unknown, file = 'export.json'): Trajectory[] {
   const loaded = loadText(JSON.stringify(value), file);
@@ -210,17 +211,6 @@ describe('langsmith: runs without a trace id', () => {
 });
 
 describe('openai-agents detect: a bounded look at other lists', () => {
-  /** A list whose entries past `from` count every read of them (by index, as a detect walks a list). */
-  function countingLateReads(entries: unknown[], from: number): { list: unknown[]; lateReads: () => number } {
-    let reads = 0;
-    const list = new Proxy(entries, {
-      get(target, key, receiver) {
-        if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) >= from) reads++;
-        return Reflect.get(target, key, receiver) as unknown;
-      },
-    });
-    return { list, lateReads: () => reads };
-  }
   const runs = Array.from({ length: 2000 }, (_, i) => ({ id: `run-${i}`, run_type: 'llm', inputs: {}, outputs: {} }));
 
   it('a long list (or JSONL) without trace items in its first 50 entries is not walked to its end, and is not OpenAI Agents', () => {

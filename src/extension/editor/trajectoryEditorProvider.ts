@@ -101,13 +101,13 @@ export class TrajectoryEditorProvider implements AnnotationEditor {
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.context.extensionUri, 'media')] };
     const started = Date.now();
     const session = new PanelSession(panel, document, this, (m) => this.log.info(m));
-    const { json: initJson } = session.embeddedInit(EMBEDDED_INIT_MAX_CHARS);
+    const { json: initJson, firstWindow } = session.embeddedInit(EMBEDDED_INIT_MAX_CHARS);
     panel.webview.html = webviewPage(panel.webview, this.context.extensionUri, document.loaded.file, 'trajectory', initJson);
-    // After the page has gone out: VS Code's IPC writer sends it on a 0 ms timer, and building a
-    // huge view before that timer would hold the page back.
-    setTimeout(() => session.postPreparedInit(), 0);
+    // Nothing embedded: the view goes after the page has gone out (VS Code's IPC writer sends it
+    // on a 0 ms timer, and building a huge view before that timer would hold the page back).
+    if (initJson === undefined) setTimeout(() => session.postPreparedInit(), 0);
     this.log.info(
-      `editor page of ${document.loaded.file} built in ${Date.now() - started} ms (${initJson === undefined ? 'view posted after the page' : `${session.viewFollowsPage ? 'first window' : 'view'} embedded, ${Math.round(initJson.length / 1024)} KiB`})`,
+      `editor page of ${document.loaded.file} built in ${Date.now() - started} ms (${initJson === undefined ? 'view posted after the page' : `${firstWindow ? 'first window' : 'view'} embedded, ${Math.round(initJson.length / 1024)} KiB`})`,
     );
     this.sessions.add(session);
     panel.onDidDispose(() => {

@@ -10,6 +10,7 @@ const root = resolve(import.meta.dirname, '..');
 const benches = [
   { name: 'load', issue: '#2', cmd: ['node', '--expose-gc', '--max-old-space-size=8192', '-r', 'tsx/cjs', 'test/bench/load.ts'] },
   { name: 'editor', issue: '#3', cmd: ['node', 'test/bench/editor.mjs'], optional: 'test/bench/editor.mjs' },
+  { name: 'timeline', issue: '#3', cmd: ['node', 'test/bench/timeline.mjs'] },
   { name: 'audit', issue: '#4', cmd: ['node', '-r', 'tsx/cjs', 'test/bench/audit.ts'] },
   { name: 'score', issue: '#5', cmd: ['node', '-r', 'tsx/cjs', 'test/bench/score.ts'] },
   // The cold half indexes 1,243 files (~480 MiB, tokenized): about a minute and a half on 2 cores.

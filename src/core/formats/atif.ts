@@ -14,6 +14,7 @@ import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { Message, Role, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
+import { NO_TOOL_CALLS } from './sessionLines';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 import type { FormatMatch, TrajectoryReader } from './registry';
 
@@ -258,7 +259,7 @@ function readAtif(root: z.infer<typeof atifSchema>, id: string, checkSteps: bool
     // A system step holding only results that answer calls is a tool return; other system observations (context compaction, resets) stay system messages.
     const isObservationOnly = s.source === 'system' && text === '' && answersCall && calls.length === 0;
     // Exactly sized: an empty array grown by push reserves room for 17 calls.
-    const toolCalls: Message['toolCalls'] = new Array<Message['toolCalls'][number]>(calls.length);
+    const toolCalls: Message['toolCalls'] = calls.length ? new Array<Message['toolCalls'][number]>(calls.length) : NO_TOOL_CALLS;
     for (let i = 0; i < calls.length; i++) toolCalls[i] = toolCallOf(calls[i], s.extra);
     let content = text;
     if (isObservationOnly || (s.source === 'system' && text === '' && results.length)) content = resultContents(results);

@@ -5,6 +5,7 @@ import { isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
 import { normalizeOpenAiMessages, openAiMessagesSchema } from './openaiChat';
 import type { FormatMatch, TrajectoryReader } from './registry';
+import { NO_TOOL_CALLS } from './sessionLines';
 import { toolCallFromRaw } from './toolCalls';
 
 // CAMEL and OWL chat histories (camel-ai/camel, camel-ai/owl). Two shapes:
@@ -109,7 +110,7 @@ function owlMessages(rounds: z.infer<typeof owlRound>[], userRole: string, assis
       }
       content = (content ? content + leads[1] : leads[0]) + resultText(calls[i].result);
     }
-    return { position, role: 'assistant', agent: assistantRole, content, toolCalls: calls.map(callOf) };
+    return { position, role: 'assistant', agent: assistantRole, content, toolCalls: calls.length ? calls.map(callOf) : NO_TOOL_CALLS };
   });
 }
 

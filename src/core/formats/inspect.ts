@@ -7,6 +7,7 @@ import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { Message, Role, ToolCall, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
+import { NO_TOOL_CALLS } from './sessionLines';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
 
@@ -178,8 +179,12 @@ function toMessages(sample: InspectSample): Message[] {
   for (let position = 0; position < list.length; position++) {
     const m = list[position];
     const calls = m.tool_calls;
-    const toolCalls: ToolCall[] = calls?.length ? calls.map((c) => toolCallFromRaw(c.function, c.arguments, c.id ?? undefined)) : [];
-    // Server tool calls follow the message's own calls.
+    // Server tool calls follow the message's own calls: only a text without parts shares the empty list.
+    const toolCalls: ToolCall[] = calls?.length
+      ? calls.map((c) => toolCallFromRaw(c.function, c.arguments, c.id ?? undefined))
+      : typeof m.content === 'string'
+        ? NO_TOOL_CALLS
+        : [];
     const message: Message = { position, role: ROLE[m.role], content: contentText(m.content, sample.attachments, toolCalls), toolCalls };
     const reasoning = reasoningText(m.content, sample.attachments);
     if (reasoning) message.reasoning = reasoning;

@@ -4,6 +4,7 @@ import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
+import { NO_TOOL_CALLS } from './sessionLines';
 import { lineTexts } from './otel';
 import { isoMicros, startOrder } from './startOrder';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
@@ -130,6 +131,7 @@ function toolCallsOf(m: Obj): ToolCall[] {
     // Counted first, then one list of the exact size: a kept list grown by push reserves room for 17.
     let count = 0;
     for (let i = 0; i < listed.length; i++) if (listedCallName(listed[i]) !== undefined) count++;
+    if (count === 0) return NO_TOOL_CALLS;
     const calls = new Array<ToolCall>(count);
     for (let i = 0, k = 0; i < listed.length; i++) {
       const name = listedCallName(listed[i]);
@@ -141,18 +143,15 @@ function toolCallsOf(m: Obj): ToolCall[] {
     return calls;
   }
   if (isObject(m.additional_kwargs)) return toolCallsOf(m.additional_kwargs);
-  return [];
+  return NO_TOOL_CALLS;
 }
-
-/** The calls of a turn whose calls are not read (a tool run's output, a question's text): one shared, never written, list. */
-const UNREAD_CALLS: ToolCall[] = Object.freeze([]) as unknown as ToolCall[];
 
 /**
  * A message's fields as a turn of `role` (read in place: serialized messages are not copied);
  * `withCalls` false when only its text and call id are read.
  */
 function turnFrom(fields: Obj, role: string, withCalls = true): Turn {
-  const turn: Turn = { role, content: textOf(fields.content), toolCalls: withCalls ? toolCallsOf(fields) : UNREAD_CALLS };
+  const turn: Turn = { role, content: textOf(fields.content), toolCalls: withCalls ? toolCallsOf(fields) : NO_TOOL_CALLS };
   if (typeof fields.tool_call_id === 'string') turn.toolCallId = fields.tool_call_id;
   return turn;
 }
@@ -186,7 +185,7 @@ function llmOutput(outputs: Obj): Turn | undefined {
   const generations = outputs.generations;
   if (Array.isArray(generations)) {
     const first = Array.isArray(generations[0]) ? generations[0][0] : generations[0];
-    if (isObject(first)) return turnOf(first.message) ?? { role: 'assistant', content: textOf(first.text), toolCalls: [] };
+    if (isObject(first)) return turnOf(first.message) ?? { role: 'assistant', content: textOf(first.text), toolCalls: NO_TOOL_CALLS };
   }
   if (Array.isArray(outputs.choices) && isObject(outputs.choices[0])) {
     const message = isObject(outputs.choices[0].message) ? outputs.choices[0].message : {};
@@ -196,7 +195,7 @@ function llmOutput(outputs: Obj): Turn | undefined {
   if (messages.length) return messages.at(-1);
   const output = turnOf(outputs.output);
   if (output) return output;
-  if (typeof outputs.output === 'string') return { role: 'assistant', content: outputs.output, toolCalls: [] };
+  if (typeof outputs.output === 'string') return { role: 'assistant', content: outputs.output, toolCalls: NO_TOOL_CALLS };
   return undefined;
 }
 
@@ -223,7 +222,7 @@ function runMessage(run: Run, position: number): Message {
   const outputs = run.outputs ?? {};
   if (run.run_type === 'llm') {
     const out = llmOutput(outputs);
-    const message: Message = { position, role: 'assistant', agent: run.name, content: out?.content ?? '', toolCalls: out?.toolCalls ?? [] };
+    const message: Message = { position, role: 'assistant', agent: run.name, content: out?.content ?? '', toolCalls: out?.toolCalls ?? NO_TOOL_CALLS };
     if (run.error) message.isError = true;
     return message;
   }
@@ -232,14 +231,14 @@ function runMessage(run: Run, position: number): Message {
     const outputText = typeof outputs.output === 'string' ? outputs.output : outputTurn?.content;
     // The documents are read, and the outputs written out, only for a run with neither an error nor an output.
     const content = run.error ?? outputText ?? retrievedText(outputs);
-    const message: Message = { position, role: 'tool', agent: run.name, content, toolCalls: [] };
+    const message: Message = { position, role: 'tool', agent: run.name, content, toolCalls: NO_TOOL_CALLS };
     const callId = outputTurn?.toolCallId ?? (typeof inputs.tool_call_id === 'string' ? inputs.tool_call_id : undefined);
     if (callId) message.toolCallId = callId;
     if (run.error) message.isError = true;
     return message;
   }
   const input = plainText(inputs.input) ?? plainText(inputs.question) ?? plainText(inputs.query);
-  return { position, role: 'system', agent: run.name, content: `${run.run_type} ${run.name}${input ? `: ${short(input)}` : ''}`, toolCalls: [] };
+  return { position, role: 'system', agent: run.name, content: `${run.run_type} ${run.name}${input ? `: ${short(input)}` : ''}`, toolCalls: NO_TOOL_CALLS };
 }
 
 // Made once, not as a literal per trace.

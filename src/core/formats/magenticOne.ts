@@ -3,7 +3,7 @@ import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { Message, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finalAnswerLineOf, finishTrajectory } from './finish';
-import { refuseLine } from './sessionLines';
+import { NO_TOOL_CALLS, refuseLine } from './sessionLines';
 import type { FormatMatch, TrajectoryReader } from './registry';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
@@ -119,9 +119,9 @@ function mayBeTaskGiver(role: string): boolean {
 function fromRoleEntry(entry: { role: string; content: string | null; name?: string | null }, position: number): Message {
   const role = entry.role.trim();
   const content = entry.content ?? '';
-  if (mayBeTaskGiver(role) && TASK_GIVER.test(role)) return { position, role: 'user', agent: role, content, toolCalls: [] };
-  if (role === 'system') return { position, role: 'system', content, toolCalls: [] };
-  return { position, role: 'assistant', agent: entry.name || role, content, toolCalls: [] };
+  if (mayBeTaskGiver(role) && TASK_GIVER.test(role)) return { position, role: 'user', agent: role, content, toolCalls: NO_TOOL_CALLS };
+  if (role === 'system') return { position, role: 'system', content, toolCalls: NO_TOOL_CALLS };
+  return { position, role: 'assistant', agent: entry.name || role, content, toolCalls: NO_TOOL_CALLS };
 }
 
 function fromSourceEntry(entry: { source: string; type: string; content: unknown }, position: number, source: SourceText): Message {
@@ -143,13 +143,13 @@ function fromSourceEntry(entry: { source: string; type: string; content: unknown
       'AgentChat tool results',
     );
     // One event answers every call of the request before it; its first call id links it.
-    const message: Message = { position, role: 'tool', agent, content: results.map((r) => textOf(r.content)).join('\n\n'), toolCalls: [] };
+    const message: Message = { position, role: 'tool', agent, content: results.map((r) => textOf(r.content)).join('\n\n'), toolCalls: NO_TOOL_CALLS };
     if (results[0]?.call_id) message.toolCallId = results[0].call_id;
     if (results.some((r) => r.is_error)) message.isError = true;
     return message;
   }
-  if (agent === 'user' || agent === 'human') return { position, role: 'user', agent, content: textOf(entry.content), toolCalls: [] };
-  return { position, role: 'assistant', agent, content: textOf(entry.content), toolCalls: [] };
+  if (agent === 'user' || agent === 'human') return { position, role: 'user', agent, content: textOf(entry.content), toolCalls: NO_TOOL_CALLS };
+  return { position, role: 'assistant', agent, content: textOf(entry.content), toolCalls: NO_TOOL_CALLS };
 }
 
 /** Where entry `position` is, for its schema error. */
@@ -238,14 +238,14 @@ function fromLogEvent(value: unknown, position: number, lineNumber: number, sour
     const completion = typeof event.completion_tokens === 'number' ? event.completion_tokens : 0;
     tokens.prompt += prompt;
     tokens.completion += completion;
-    return { position, role: 'system', agent: 'LLM call', content: `[LLM call] ${prompt} prompt, ${completion} completion tokens`, toolCalls: [] };
+    return { position, role: 'system', agent: 'LLM call', content: `[LLM call] ${prompt} prompt, ${completion} completion tokens`, toolCalls: NO_TOOL_CALLS };
   }
   if (typeof event.source !== 'string' || typeof event.message !== 'string')
     refuseLine(messageEventSchema, value, source, lineNumber, `a Magentic-One ${event.type}; format magentic-one`);
   const message = fromRoleEntry({ role: event.source as string, content: event.message as string }, position);
   // A WebSurfer event is the browser action it took (web_search, visit_url, click…) with its arguments.
   if (event.type === 'WebSurferEvent' && typeof event.action === 'string' && event.action) {
-    message.toolCalls.push(toolCallFromRaw(event.action, event.arguments ?? {}));
+    message.toolCalls = [toolCallFromRaw(event.action, event.arguments ?? {})];
   }
   return message;
 }

@@ -6,6 +6,7 @@ import type { Message, Trajectory } from '../model/trajectory';
 import { isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, TrajectoryReader } from './registry';
+import { NO_TOOL_CALLS } from './sessionLines';
 import { checkedList, type Outcome } from './sweAgent';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
@@ -107,13 +108,13 @@ function actionMessage(e: OpenHandsEvent, position: number, callId: string): Mes
   const args = fieldsOf(e, 'args');
   const source = e.source ?? 'agent';
   const action = e.action as string;
-  if (action === 'system') return { position, role: 'system', content: text(args.content) ?? e.message ?? '', toolCalls: [] };
+  if (action === 'system') return { position, role: 'system', content: text(args.content) ?? e.message ?? '', toolCalls: NO_TOOL_CALLS };
   if (action === 'message') {
     const content = typeof args.content === 'string' ? args.content : (e.message ?? '');
-    if (source === 'user') return { position, role: 'user', content, toolCalls: [] };
-    return { position, role: source === 'agent' ? 'assistant' : 'system', content, toolCalls: [] };
+    if (source === 'user') return { position, role: 'user', content, toolCalls: NO_TOOL_CALLS };
+    return { position, role: source === 'agent' ? 'assistant' : 'system', content, toolCalls: NO_TOOL_CALLS };
   }
-  if (!isToolAction(e)) return { position, role: 'system', content: e.message ?? `${source} ${action}`, toolCalls: [] };
+  if (!isToolAction(e)) return { position, role: 'system', content: e.message ?? `${source} ${action}`, toolCalls: NO_TOOL_CALLS };
   const { thought, ...callArgs } = args;
   const message: Message = {
     position,
@@ -175,8 +176,9 @@ function eventMessages(events: OpenHandsEvent[]): Message[] {
       e.tool_call_metadata?.tool_call_id ??
       (answersPrevious ? callIdAt(position - 1) : undefined);
     const content = e.content ?? e.message ?? '';
-    if (answered === undefined) return { position, role: 'system', content: content || `${e.source ?? 'environment'} ${e.observation}`, toolCalls: [] };
-    const message: Message = { position, role: 'tool', content, toolCalls: [], toolCallId: answered };
+    if (answered === undefined)
+      return { position, role: 'system', content: content || `${e.source ?? 'environment'} ${e.observation}`, toolCalls: NO_TOOL_CALLS };
+    const message: Message = { position, role: 'tool', content, toolCalls: NO_TOOL_CALLS, toolCallId: answered };
     if (isErrorObservation(e)) message.isError = true;
     return message;
   });
@@ -194,7 +196,7 @@ function pairMessages(pairs: [OpenHandsEvent, OpenHandsEvent][]): Message[] {
     const message =
       typeof action.action === 'string'
         ? actionMessage(action, position, action.tool_call_metadata?.tool_call_id ?? `openhands-event-${action.id ?? position}`)
-        : { position, role: 'system' as const, content: '', toolCalls: [] };
+        : { position, role: 'system' as const, content: '', toolCalls: NO_TOOL_CALLS };
     const observed = observation.observation && observation.observation !== 'null' ? (observation.content ?? '') : '';
     if (observed) message.content = `${message.content}${message.content ? '\n\n' : ''}Observation (${observation.observation}):\n${observed}`;
     if (!message.content && action.action === 'null') message.content = `${observation.source ?? 'environment'} ${observation.observation}`;

@@ -8,6 +8,7 @@ import { isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
 import { partsToText } from './openaiChat';
 import type { FormatMatch, TrajectoryReader } from './registry';
+import { NO_TOOL_CALLS } from './sessionLines';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 type Obj = Record<string, unknown>;
@@ -98,7 +99,7 @@ const isCallList = (v: unknown) => v === undefined || v === null || (Array.isArr
 
 function callsOf(list: z.infer<typeof chatToolCall>[] | null | undefined): ToolCall[] {
   // A loop into an exact-size array: no closure and no second array per message.
-  if (!list?.length) return [];
+  if (!list?.length) return NO_TOOL_CALLS;
   const calls = new Array<ToolCall>(list.length);
   for (let i = 0; i < list.length; i++) calls[i] = toolCallFromRaw(list[i].function.name, list[i].function.arguments, list[i].id ?? undefined);
   return calls;
@@ -198,7 +199,7 @@ function sweHistoryMessages(history: z.infer<typeof sweHistoryItem>[], multiAgen
   const messages = history.map((item, position): Message => {
     const content = partsToText(item.content ?? null);
     let role: Role = SWE_ROLES[item.role] ?? 'system';
-    const message: Message = { position, role, content, toolCalls: [] };
+    const message: Message = { position, role, content, toolCalls: NO_TOOL_CALLS };
     if (multiAgent && item.agent) message.agent = item.agent;
     if (role === 'assistant') {
       message.toolCalls = callsOf(item.tool_calls);
@@ -231,8 +232,8 @@ function sweHistoryMessages(history: z.infer<typeof sweHistoryItem>[], multiAgen
 function sweStepMessages(steps: z.infer<typeof sweStep>[]): Message[] {
   return steps.map((step, position): Message => {
     const said = step.response ?? step.thought ?? '';
-    const calls = callsOf(step.tool_calls);
-    if (calls.length === 0 && step.action.trim()) calls.push(commandCall(step.action.replace(/\n$/, '')));
+    let calls = callsOf(step.tool_calls);
+    if (calls.length === 0 && step.action.trim()) calls = [commandCall(step.action.replace(/\n$/, ''))];
     const observation = step.observation ?? '';
     const message: Message = { position, role: 'assistant', content: observation ? `${said}\n\nObservation:\n${observation}` : said, toolCalls: calls };
     if (step.thought?.trim() && step.response && !step.response.includes(step.thought.trim())) message.reasoning = step.thought;
@@ -417,7 +418,7 @@ function miniMessageOf(m: MiniMessage, position: number): Message {
   if (m.type === 'function_call_output') {
     const output = (m as Obj).output;
     const call = (m as Obj).call_id;
-    const message: Message = { position, role: 'tool', content: anyText(output), toolCalls: [] };
+    const message: Message = { position, role: 'tool', content: anyText(output), toolCalls: NO_TOOL_CALLS };
     if (typeof call === 'string') message.toolCallId = call;
     return message;
   }
@@ -447,19 +448,19 @@ function miniMessageOf(m: MiniMessage, position: number): Message {
       return message;
     }
     case 'tool': {
-      const message: Message = { position, role: 'tool', content, toolCalls: [] };
+      const message: Message = { position, role: 'tool', content, toolCalls: NO_TOOL_CALLS };
       if (m.tool_call_id) message.toolCallId = m.tool_call_id;
       return message;
     }
     case 'exit': {
       // The run's end (Submitted, LimitsExceeded…): not a chat message, kept as one at its position.
       const status = typeof extra.exit_status === 'string' ? extra.exit_status : '';
-      return { position, role: 'system', content: content || `exit: ${status}`, toolCalls: [] };
+      return { position, role: 'system', content: content || `exit: ${status}`, toolCalls: NO_TOOL_CALLS };
     }
     case 'user':
-      return { position, role: 'user', content, toolCalls: [] };
+      return { position, role: 'user', content, toolCalls: NO_TOOL_CALLS };
     default:
-      return { position, role: 'system', content, toolCalls: [] };
+      return { position, role: 'system', content, toolCalls: NO_TOOL_CALLS };
   }
 }
 
@@ -471,7 +472,7 @@ function textActionCalls(m: MiniMessage, extra: Obj, content: string): ToolCall[
     return actions.filter((a) => typeof a.command === 'string').map((a) => commandCall(a.command as string, pickString(a, ['tool_call_id'])));
   // mini-swe-agent runs a response's command only when it holds exactly one action block.
   const action = onlyActionBlock(content);
-  return action !== undefined ? [commandCall(action)] : [];
+  return action !== undefined ? [commandCall(action)] : NO_TOOL_CALLS;
 }
 
 /** The body of a text's action block when it holds exactly one (in any other case mini-swe-agent runs nothing). */

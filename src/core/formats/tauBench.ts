@@ -5,6 +5,7 @@ import { isObject, pickString } from './fields';
 import { finishTrajectory } from './finish';
 import { openAiMessagesSchema, normalizeOpenAiMessages } from './openaiChat';
 import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
+import { NO_TOOL_CALLS } from './sessionLines';
 import { linkToolReturns, toolCallFromRaw } from './toolCalls';
 
 // τ-bench (sierra-research/tau-bench) writes results as an array of
@@ -156,9 +157,9 @@ function plainTau2Messages(list: unknown): list is z.infer<typeof tau2Message>[]
 
 /** A τ² message's calls in an exact-size array (no closure and no second array per message). */
 function tau2CallsOf(listed: z.infer<typeof tau2Message>['tool_calls']): ToolCall[] {
-  const list = listed ?? [];
-  const calls = new Array<ToolCall>(list.length);
-  for (let i = 0; i < list.length; i++) calls[i] = toolCallFromRaw(list[i].name, list[i].arguments, list[i].id ?? undefined);
+  if (!listed?.length) return NO_TOOL_CALLS;
+  const calls = new Array<ToolCall>(listed.length);
+  for (let i = 0; i < listed.length; i++) calls[i] = toolCallFromRaw(listed[i].name, listed[i].arguments, listed[i].id ?? undefined);
   return calls;
 }
 

@@ -653,8 +653,15 @@ function detectOtel(value: unknown): FormatMatch | undefined {
 
 /** JSONL: one span per line, or one OTLP export per line; together they make one record per trace. */
 function detectOtelLines(values: unknown[]): FormatMatch | undefined {
-  const spans = values.filter((v) => isFlatSpan(v) || isOtlpSpanShape(v)).length;
-  const exports = values.filter(isOtlpExport).length;
+  // Counted in one pass without filtered copies: every JSONL file's lines are walked here.
+  let spans = 0;
+  let exports = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!isObject(v)) continue;
+    if (isFlatSpan(v) || isOtlpSpanShape(v)) spans++;
+    if (isOtlpExport(v)) exports++;
+  }
   if (spans === 0 && exports === 0) return undefined;
   if ((spans + exports) * 2 < values.length)
     return { score: 0.4, reason: `JSONL with ${spans + exports} of ${values.length} lines OpenTelemetry spans`, missing: ['trace and span ids on most lines'] };

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { MAX_JSON_DEPTH, tooDeepPath } from '../../../src/core/input/jsonDepth';
 import { nestsDeeperThan, parseJson } from '../../../src/core/input/jsonText';
+import { loadText } from '../../../src/core/load/loadFile';
 
 function nested(levels: number, asObject: boolean): string {
   return asObject ? '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1) : '['.repeat(levels) + ']'.repeat(levels);
@@ -27,5 +28,34 @@ describe('nestsDeeperThan', () => {
 
   it('scalars and empty containers never nest too deep', () => {
     for (const value of [null, 0, 'x', true, [], {}]) assert.equal(nestsDeeperThan(value), false);
+  });
+});
+
+describe('JSONL lines too short to nest too deep are not walked (issue 15 item 6)', () => {
+  // The shortest line nested one level too deep: MAX_JSON_DEPTH + 1 brackets opened and closed.
+  const shortestTooDeep = nested(MAX_JSON_DEPTH + 1, false);
+  const first = JSON.stringify({ messages: [{ role: 'user', content: 'q' }] });
+
+  it('the shortest too-deep line is still refused, naming its line', () => {
+    assert.equal(shortestTooDeep.length, 2 * (MAX_JSON_DEPTH + 1));
+    for (const line of [shortestTooDeep, nested(MAX_JSON_DEPTH + 1, true), ` ${shortestTooDeep} `]) {
+      const loaded = loadText(`${first}\n${line}\n`, 'deep.jsonl');
+      assert.equal(loaded.records.length, 1);
+      assert.equal(loaded.problems.length, 1);
+      assert.match(loaded.problems[0].message, /nested deeper than 512 levels/);
+      assert.equal(loaded.problems[0].line, 2);
+    }
+  });
+
+  it('a line one level shallower passes the nesting check, and a short bad line keeps its line:column', () => {
+    const loaded = loadText(`${first}\n{"messages": ${nested(MAX_JSON_DEPTH - 1, false)}}\n{"messages": [}\n`, 'lines.jsonl');
+    assert.ok(
+      loaded.problems.every((p) => !/nested deeper/.test(p.message)),
+      JSON.stringify(loaded.problems),
+    );
+    const syntax = loaded.problems.find((p) => p.line === 3);
+    assert.ok(syntax, JSON.stringify(loaded.problems));
+    assert.match(syntax.message, /invalid JSON/);
+    assert.equal(syntax.column, 15);
   });
 });

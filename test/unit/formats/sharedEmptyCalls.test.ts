@@ -5,7 +5,17 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { NO_TOOL_CALLS } from '../../../src/core/formats/sessionLines';
-import { loadFile, loadText } from '../../../src/core/load/loadFile';
+import { loadFile, loadText, type LoadedFile } from '../../../src/core/load/loadFile';
+import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
+import type { Trajectory } from '../../../src/core/model/trajectory';
+
+/** The trajectories of a loaded file (every record of these files is one). */
+function trajectories(loaded: LoadedFile): Trajectory[] {
+  return loaded.records.map((record) => {
+    assert.ok(isTrajectoryRecord(record));
+    return record.trajectory;
+  });
+}
 
 const FIXTURES = join(__dirname, '../../fixtures/formats');
 
@@ -27,8 +37,8 @@ describe('messages without tool calls share one frozen empty list (issue 15 item
     it(`${file}: every message without calls holds NO_TOOL_CALLS, and the list stays empty`, () => {
       const loaded = loadFile(join(FIXTURES, file));
       let without = 0;
-      for (const record of loaded.records)
-        for (const m of record.trajectory.messages)
+      for (const t of trajectories(loaded))
+        for (const m of t.messages)
           if (m.toolCalls.length === 0) {
             without++;
             assert.equal(m.toolCalls, NO_TOOL_CALLS, `${file} message ${m.position}`);
@@ -40,7 +50,7 @@ describe('messages without tool calls share one frozen empty list (issue 15 item
   }
 
   it('an SWE-agent step whose command is only its action gets a list of its own', () => {
-    const t = loadFile(join(FIXTURES, 'swe-agent/steps-only.traj')).records[0].trajectory;
+    const t = trajectories(loadFile(join(FIXTURES, 'swe-agent/steps-only.traj')))[0];
     const acted = t.messages.filter((m) => m.toolCalls.length > 0);
     assert.ok(acted.length > 0);
     for (const m of acted) assert.notEqual(m.toolCalls, NO_TOOL_CALLS);
@@ -53,7 +63,7 @@ describe('messages without tool calls share one frozen empty list (issue 15 item
       line({ timestamp: 't1', type: 'WebSurferEvent', source: 'WebSurfer', message: 'Searched.', action: 'web_search', arguments: { query: 'q' } }),
       line({ timestamp: 't2', type: 'OrchestrationEvent', source: 'Orchestrator (final answer)', message: 'FINAL ANSWER: 7' }),
     ].join('\n');
-    const t = loadText(text, 'log.jsonl').records[0].trajectory;
+    const t = trajectories(loadText(text, 'log.jsonl'))[0];
     assert.deepEqual(
       t.messages[1].toolCalls.map((c) => [c.name, c.arguments]),
       [['web_search', { query: 'q' }]],
@@ -79,7 +89,7 @@ describe('messages without tool calls share one frozen empty list (issue 15 item
       ],
     };
     const log = { version: 2, status: 'success', eval: { task: 't', model: 'm', dataset: {} }, samples: [sample] };
-    const t = loadText(JSON.stringify(log), 'log.json').records[0].trajectory;
+    const t = trajectories(loadText(JSON.stringify(log), 'log.json'))[0];
     assert.equal(t.messages[0].toolCalls, NO_TOOL_CALLS);
     assert.deepEqual(
       t.messages[1].toolCalls.map((c) => c.name),

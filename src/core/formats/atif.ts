@@ -72,6 +72,11 @@ function textOf(value: z.infer<typeof stepText> | undefined): string {
 // links the parts without copying them (a V8 cons string), where join copied every observation
 // page into each step's content on load.
 
+// The rule around the call as shared constants joined with `+`: a template made a flat copy of
+// it per result, two bytes a character for its `─`.
+const OBSERVATION_OPEN = '── observation (';
+const OBSERVATION_CLOSE = ') ──\n';
+
 /** The text shown for one observation result under its step's message. */
 function observationBlock(result: ObservationResult, functionOf: (callId: string) => string | undefined): string {
   const call = result.source_call_id ? `${functionOf(result.source_call_id) ?? 'call'} ${result.source_call_id}` : 'action';
@@ -80,7 +85,7 @@ function observationBlock(result: ObservationResult, functionOf: (callId: string
     : [];
   const content = textOf(result.content);
   const subagents = refs.length ? (content ? '\n' : '') + `[subagent trajectory ${refs.join(', ')}]` : '';
-  return `── observation (${call}) ──\n` + content + subagents;
+  return OBSERVATION_OPEN + call + OBSERVATION_CLOSE + content + subagents;
 }
 
 /** The observation text appended to a step's message (exactly what `write` strips again). */
@@ -264,15 +269,22 @@ function readAtif(root: z.infer<typeof atifSchema>, id: string, checkSteps: bool
     let content = text;
     if (isObservationOnly || (s.source === 'system' && text === '' && results.length)) content = resultContents(results);
     else if (results.length) content = text + observationText(results, functionOf.nameOf);
-    const message: Message = { position, role: isObservationOnly ? 'tool' : ROLE[s.source], content, toolCalls };
+    let message: Message;
     if (isObservationOnly) {
+      message = { position, role: 'tool', content, toolCalls };
       const callId = results.find((r) => r.source_call_id)?.source_call_id;
       if (callId && s.extra?.generated_call_id !== true) message.toolCallId = callId;
-    } else if (results.length) {
-      observations[position] = results;
-      observationSteps++;
+      if (s.reasoning_content) message.reasoning = s.reasoning_content;
+    } else {
+      // The reasoning in the literal, not added after: a field added to a made object costs it a
+      // second block for its fields (about 40 bytes a step), and agent steps usually reason.
+      const role = ROLE[s.source];
+      message = s.reasoning_content ? { position, role, content, toolCalls, reasoning: s.reasoning_content } : { position, role, content, toolCalls };
+      if (results.length) {
+        observations[position] = results;
+        observationSteps++;
+      }
     }
-    if (s.reasoning_content) message.reasoning = s.reasoning_content;
     if (s.extra?.is_error === true) message.isError = true;
     if (typeof s.extra?.agent === 'string') message.agent = s.extra.agent;
     messages[position] = message;

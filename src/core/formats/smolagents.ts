@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
-import type { Message, Trajectory } from '../model/trajectory';
+import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, TrajectoryReader } from './registry';
@@ -55,15 +55,16 @@ function plainStep(value: unknown): boolean {
     return false;
   const calls = value.tool_calls;
   if (calls === undefined || calls === null) return true;
+  return Array.isArray(calls) && calls.every(plainCall);
+}
+
+// Named, not inline: an inline arrow is a new closure for every step checked.
+function plainCall(c: unknown): boolean {
   return (
-    Array.isArray(calls) &&
-    calls.every(
-      (c) =>
-        isObject(c) &&
-        optionalString(c.id) &&
-        (c.function === undefined || (isObject(c.function) && typeof c.function.name === 'string')) &&
-        (c.name === undefined || typeof c.name === 'string'),
-    )
+    isObject(c) &&
+    optionalString(c.id) &&
+    (c.function === undefined || (isObject(c.function) && typeof c.function.name === 'string')) &&
+    (c.name === undefined || typeof c.name === 'string')
   );
 }
 
@@ -103,19 +104,30 @@ function outputMessageText(value: unknown): string {
   return '';
 }
 
-/** Two parts of a step's text, a blank line between (none when the first is empty). */
-function joinParts(first: string, second: string): string {
-  return first ? first + '\n\n' + second : second;
+/**
+ * A part of a step's text after `first`, a blank line between (none when `first` is empty):
+ * `label` and `text` joined with `+`, which links them without copying (Array#join copied every
+ * observation into the content), the separator and label as one literal (one link fewer a step).
+ */
+function joinPart(first: string, label: 'Observation:\n' | 'Error: ', text: string): string {
+  if (!first) return label + text;
+  return label === 'Error: ' ? first + '\n\nError: ' + text : first + '\n\nObservation:\n' + text;
 }
 
-/**
- * One step's message, and what its agent wrote (an action step's model output, without the
- * observations and error appended to it: where an answer counts). The parts are joined with `+`,
- * which links them without copying (Array#join copied every observation into the content).
- */
-function stepMessage(s: Step, position: number): { message: Message; ownText: string } {
-  const message = stepMessageOf(s, position);
-  return { message, ownText: isActionStep(s) ? (s.model_output ?? outputMessageText(s.model_output_message)).trim() : message.content };
+/** What the agent wrote in a step: an action step's model output, without the observations and error appended to it (where an answer counts). */
+function ownTextOf(s: Step, message: Message): string {
+  return isActionStep(s) ? (s.model_output ?? outputMessageText(s.model_output_message)).trim() : message.content;
+}
+
+/** A step's tool calls, in a list of their number (no closure per step). */
+function stepCalls(s: Step): ToolCall[] {
+  const raw = s.tool_calls ?? [];
+  const calls = new Array<ToolCall>(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    calls[i] = toolCallFromRaw(c.function?.name ?? c.name ?? 'unknown', c.function ? c.function.arguments : c.arguments, c.id ?? undefined);
+  }
+  return calls;
 }
 
 function stepMessageOf(s: Step, position: number): Message {
@@ -124,14 +136,12 @@ function stepMessageOf(s: Step, position: number): Message {
   if (typeof s.plan === 'string' && !('step_number' in s) && !('observations' in s))
     return { position, role: 'assistant', agent: 'planning', content: s.plan, toolCalls: [] };
   if (!isActionStep(s) && 'output' in s) return { position, role: 'system', agent: 'final answer', content: `Final answer: ${text(s.output)}`, toolCalls: [] };
-  const calls = (s.tool_calls ?? []).map((c) =>
-    toolCallFromRaw(c.function?.name ?? c.name ?? 'unknown', c.function ? c.function.arguments : c.arguments, c.id ?? undefined),
-  );
+  const calls = stepCalls(s);
   let content = (s.model_output ?? outputMessageText(s.model_output_message)).trim();
   const observations = s.observations?.trim();
-  if (observations) content = joinParts(content, 'Observation:\n' + observations);
+  if (observations) content = joinPart(content, 'Observation:\n', observations);
   const error = typeof s.error === 'string' ? s.error : s.error ? [s.error.type, s.error.message].filter(Boolean).join(': ') : '';
-  if (error) content = joinParts(content, 'Error: ' + error);
+  if (error) content = joinPart(content, 'Error: ', error);
   const message: Message = { position, role: 'assistant', content, toolCalls: calls };
   if (error) message.isError = true;
   return message;
@@ -157,18 +167,20 @@ export function loadSmolagents(value: unknown, source: SourceText, id: string): 
     Array.isArray(list) && list.every(plainStep)
       ? (list as Step[])
       : checkSchema(z.array(step, { message: 'expected the list of memory steps' }), list, at, 'smolagents memory steps');
-  const messages: Message[] = [];
-  const ownText: string[] = [];
+  // Both lists sized once: grown by push, they reserved about half as much again.
+  const messages = new Array<Message>(steps.length);
+  const ownText = new Array<string>(steps.length);
   const tokens = { input: 0, output: 0 };
-  steps.forEach((s, position) => {
-    const read = stepMessage(s, position);
-    messages.push(read.message);
-    ownText.push(read.ownText);
+  for (let position = 0; position < steps.length; position++) {
+    const s = steps[position];
+    const message = stepMessageOf(s, position);
+    messages[position] = message;
+    ownText[position] = ownTextOf(s, message);
     if (isObject(s.token_usage)) {
       tokens.input += Number(s.token_usage.input_tokens) || 0;
       tokens.output += Number(s.token_usage.output_tokens) || 0;
     }
-  });
+  }
   const obj = isObject(value) ? value : {};
   const task = steps.find((s) => typeof s.task === 'string')?.task ?? undefined;
   const metadata = found.key ? remainingFields(obj, [found.key]) : {};

@@ -1,5 +1,7 @@
 // The trajectory editor in the real workbench: opening (Quick Open, "Open in Trajectory
 // Auditor"), the keyboard (j/k/J, / and search), the outline, and the timeline's marker badges.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test, expect, VSIX_TAG } from './harness/workbenchTest';
 import { activeTab, editorFrame, quickOpen, runCommand } from './harness/workbenchPage';
 import { clickRow, expectRowInView, expectSelected, layoutMetrics, openSample, rowInView, visibleRowCount } from './harness/timeline';
@@ -127,3 +129,28 @@ test('f0. marker badges (critical, audit, branch, cited) in the timeline gutter 
   expect(clipped, 'badges cut off').toEqual([]);
   expect(await frame.locator('.tl-row .tl-gutter .mk').count()).toBeGreaterThan(0);
 });
+
+/** The audits of record 0 in a trajectory's sidecar (none when there is no sidecar yet). */
+function sidecarAudits(trajectory: string): { method: string }[] {
+  const sidecar = `${trajectory}.audit.json`;
+  if (!existsSync(sidecar)) return [];
+  return (JSON.parse(readFileSync(sidecar, 'utf8')) as { records: Record<string, { audits?: { method: string }[] }> }).records['0']?.audits ?? [];
+}
+
+test(
+  'a3. Audit Trajectory from the palette (offline heuristic): the audit lands in the sidecar and the editor lists it',
+  { tag: VSIX_TAG },
+  async ({ workbench: { page, workspace } }) => {
+    const trajectory = join(workspace, SAMPLES.auditFootballer.path);
+    const before = sidecarAudits(trajectory).map((a) => a.method);
+    const frame = await openSample(page, SAMPLES.auditFootballer);
+    await runCommand(page, 'Trajectory Auditor: Audit Trajectory');
+    const method = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Offline heuristic' }).first();
+    await expect(method).toBeVisible();
+    await method.click();
+    await expect
+      .poll(() => sidecarAudits(trajectory).map((a) => a.method), { message: 'a new heuristic audit in the sidecar', timeout: 30_000 })
+      .toEqual([...before, 'heuristic']);
+    await expect(frame.locator('.audit .sub-head')).toHaveText(`Audits (${before.length + 1})`);
+  },
+);

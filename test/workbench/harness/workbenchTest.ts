@@ -44,7 +44,13 @@ export interface WorkbenchSession {
   log: string[];
 }
 
-interface WorkerFixtures {
+/** The workbench projects' worker options (playwright.config.ts). */
+export interface WorkbenchOptions {
+  /** A packed VSIX to install instead of loading the extension from source (project `workbench-vsix`, or TRAJAUDIT_WORKBENCH_VSIX). */
+  workbenchVsix: string | undefined;
+}
+
+interface WorkerFixtures extends WorkbenchOptions {
   workbenchSession: WorkbenchSession;
 }
 
@@ -93,11 +99,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   workbenchViewport: [{ width: 1400, height: 900 }, { option: true }],
   workbenchSideBar: [true, { option: true }],
 
+  workbenchVsix: [process.env[VSIX_VARIABLE], { option: true, scope: 'worker' }],
+
   workbenchSession: [
-    async ({ browser }, use, workerInfo) => {
-      const vsix = process.env[VSIX_VARIABLE];
+    async ({ browser, workbenchVsix: vsix }, use, workerInfo) => {
       const extensionPath = vsix ? undefined : (process.env[EXTENSION_VARIABLE] ?? repoRoot);
-      if (vsix && !existsSync(vsix)) throw new Error(`${VSIX_VARIABLE}=${vsix}: no such file (run \`npm run package\` first)`);
+      if (vsix && !existsSync(vsix)) throw new Error(`${vsix}: no such VSIX (run \`npm run package\` first)`);
       if (extensionPath) {
         const missing = ['dist/extension.js', 'dist/webview.js'].filter((f) => !existsSync(join(extensionPath, f)));
         if (missing.length) throw new Error(`${missing.join(' and ')} missing in ${extensionPath}: run \`npm run build\` first`);

@@ -21,6 +21,8 @@ export const SAMPLES = {
   compareArchitect: { path: 'ui-compare/compare-architect.traj.json', name: 'compare-architect.traj.json' },
   /** A copy of the architect sample for the hot-exit test (its own sidecar). */
   hotExitArchitect: { path: 'ui-fixtures/hot-exit-architect.traj.json', name: 'hot-exit-architect.traj.json' },
+  /** A copy of the footballer sample (with its sidecar) for the palette audit test, which writes an audit into it. */
+  auditFootballer: { path: 'ui-audit/audit-footballer.traj.json', name: 'audit-footballer.traj.json' },
   whowhen: { path: 'trajectories/who-and-when/whowhen-hc-1.json', name: 'whowhen-hc-1.json' },
   hostile: { path: 'ui-fixtures/hostile.traj.json', name: 'hostile.traj.json' },
 } as const;
@@ -66,6 +68,9 @@ export function prepareWorkspace(workspace: string): WorkspaceFiles {
   for (const suffix of ['', '.audit.json'])
     copyFileSync(join(workspace, SAMPLES.footballer.path + suffix), join(workspace, SAMPLES.compareFootballer.path + suffix));
   copyFileSync(join(workspace, SAMPLES.architect.path), join(workspace, SAMPLES.compareArchitect.path));
+  mkdirSync(join(workspace, 'ui-audit'), { recursive: true });
+  for (const suffix of ['', '.audit.json'])
+    copyFileSync(join(workspace, SAMPLES.footballer.path + suffix), join(workspace, SAMPLES.auditFootballer.path + suffix));
   const blindItem = { path: 'items/delegation/deleg-en-0231-blind-review.json', name: 'deleg-en-0231-blind-review.json' };
   copyFileSync(join(workspace, 'items/delegation/deleg-en-0231-oil-fund-equity-gap.json'), join(workspace, blindItem.path));
   return {

@@ -44,9 +44,13 @@ const functionCallSchema = z.looseObject({
   call_id: z.string({ message: 'expected the `call_id` as a string' }).optional(),
 });
 
-/** A rollout line; types added by later versions (with the line's `timestamp`) are read as notes. */
+/**
+ * A rollout line; types added by later versions (with the line's `timestamp`) are read as notes.
+ * The timestamp is looked at first: every line the CLI writes has one, and the type's look-up in
+ * LINE_TYPES hashed each line's fresh type string (detect walks every line of every JSONL file).
+ */
 function isRolloutLine(value: unknown): boolean {
-  return isObject(value) && typeof value.type === 'string' && isObject(value.payload) && (LINE_TYPES.has(value.type) || typeof value.timestamp === 'string');
+  return isObject(value) && typeof value.type === 'string' && isObject(value.payload) && (typeof value.timestamp === 'string' || LINE_TYPES.has(value.type));
 }
 
 /** The session object a legacy rollout starts with. */

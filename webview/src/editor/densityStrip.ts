@@ -104,12 +104,19 @@ export class DensityStrip {
     this.placeViewport();
   }
 
+  /**
+   * Draws in a task after the next frame, not in it: the strip (its colours read from the computed
+   * style, the canvas filled) never delays the frame that brings the timeline's rows, the first
+   * one above all; it follows them a frame later.
+   */
   schedule(): void {
     if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.draw();
-    });
+    this.frame = requestAnimationFrame(() =>
+      setTimeout(() => {
+        this.frame = 0;
+        this.draw();
+      }, 0),
+    );
   }
 
   private readPalette(): Palette {

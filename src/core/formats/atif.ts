@@ -14,8 +14,7 @@ import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { Message, Role, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
-import { NO_TOOL_CALLS } from './sessionLines';
-import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+import { linkToolReturns, NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 import type { FormatMatch, TrajectoryReader } from './registry';
 
 const contentItem = z.looseObject({ type: z.string({ message: 'expected a content item with a `type` (text, image)' }) });

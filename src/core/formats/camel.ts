@@ -5,8 +5,7 @@ import { isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
 import { normalizeOpenAiMessages, openAiMessagesSchema } from './openaiChat';
 import type { FormatMatch, TrajectoryReader } from './registry';
-import { NO_TOOL_CALLS } from './sessionLines';
-import { toolCallFromRaw } from './toolCalls';
+import { NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 
 // CAMEL and OWL chat histories (camel-ai/camel, camel-ai/owl). Two shapes:
 // - a CAMEL role-playing session: `{assistant_role, user_role, task_prompt?, messages | chat_history:

@@ -7,8 +7,8 @@ import type { Message, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, TrajectoryReader } from './registry';
-import { addTo, firstFailing, NO_TOOL_CALLS, refuseLine, shortText, typeOf } from './sessionLines';
-import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+import { addTo, firstFailing, refuseLine, shortText, typeOf } from './sessionLines';
+import { linkToolReturns, NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 
 type Obj = Record<string, unknown>;
 

@@ -7,8 +7,7 @@ import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { Message, Role, ToolCall, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
-import { NO_TOOL_CALLS } from './sessionLines';
-import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+import { linkToolReturns, NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
 
 const contentPart = z.looseObject({ type: z.string({ message: 'expected a content part with a `type` (text, reasoning, image, …)' }) });

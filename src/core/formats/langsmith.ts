@@ -4,10 +4,9 @@ import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
-import { NO_TOOL_CALLS } from './sessionLines';
 import { lineTexts } from './otel';
 import { isoMicros, startOrder } from './startOrder';
-import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+import { linkToolReturns, NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 
 // LangSmith run exports (langchain-ai/langsmith-sdk `Run`): a run tree `{id, name, run_type
 // (llm/chain/tool/retriever/prompt/parser/embedding), inputs, outputs, error, start_time,

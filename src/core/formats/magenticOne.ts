@@ -3,9 +3,9 @@ import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { Message, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finalAnswerLineOf, finishTrajectory } from './finish';
-import { NO_TOOL_CALLS, refuseLine } from './sessionLines';
+import { refuseLine } from './sessionLines';
 import type { FormatMatch, TrajectoryReader } from './registry';
-import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+import { linkToolReturns, NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 
 // Magentic-One logs (microsoft/autogen): a bare array of `{role, content}` whose roles are agent
 // names — `Orchestrator`, `WebSurfer`, `FileSurfer`, `Coder`, `ComputerTerminal`, or the

@@ -3,7 +3,7 @@ import { checkSchema, type SourceText } from '../input/schemaCheck';
 import type { GoldAnnotation, Message, Role, ToolCall, Trajectory } from '../model/trajectory';
 import { extractGold, isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
-import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+import { linkToolReturns, NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 import type { FormatMatch, TrajectoryReader } from './registry';
 
 const part = z.union([z.string(), z.looseObject({ type: z.string().optional(), text: z.string().optional() })]);
@@ -48,6 +48,7 @@ const ROLE: Record<OpenAiMessage['role'], Role> = {
 /** A message's `tool_calls`, then its legacy `function_call`, in one array of the exact size (no closure or copy per message). */
 function openAiCallsOf(m: OpenAiMessage): ToolCall[] {
   const listed = m.tool_calls ?? [];
+  if (!listed.length && !m.function_call) return NO_TOOL_CALLS;
   const calls: ToolCall[] = new Array<ToolCall>(listed.length + (m.function_call ? 1 : 0));
   for (let i = 0; i < listed.length; i++) calls[i] = toolCallFromRaw(listed[i].function.name, listed[i].function.arguments, listed[i].id ?? undefined);
   if (m.function_call) calls[listed.length] = toolCallFromRaw(m.function_call.name, m.function_call.arguments);

@@ -6,9 +6,8 @@ import type { Message, Trajectory } from '../model/trajectory';
 import { isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
 import type { FormatMatch, TrajectoryReader } from './registry';
-import { NO_TOOL_CALLS } from './sessionLines';
 import { checkedList, type Outcome } from './sweAgent';
-import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+import { linkToolReturns, NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 
 type Obj = Record<string, unknown>;
 

@@ -3,7 +3,6 @@
 import type { z } from 'zod';
 import { InputError } from '../input/inputError';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
-import type { ToolCall } from '../model/trajectory';
 import { isObject } from './fields';
 
 /**
@@ -34,12 +33,6 @@ export function refuseLine(
   // The fast check is stricter than the schema here: still a one-line message naming the line.
   throw new InputError(source.file, `unexpected shape (${what})`, lineNumber !== undefined ? { line: lineNumber, column: 1 } : {});
 }
-
-/**
- * The tool calls of every message that makes none, one frozen empty list shared by the session
- * readers' messages: a new empty list per line was 32 bytes on top of each parsed line.
- */
-export const NO_TOOL_CALLS = Object.freeze([]) as unknown as ToolCall[];
 
 /** Up to `max` characters of a text for the one-line view of a non-chat entry. */
 export function shortText(text: string, max = 300): string {

@@ -8,8 +8,7 @@ import { isObject, pickString, remainingFields } from './fields';
 import { finishTrajectory } from './finish';
 import { partsToText } from './openaiChat';
 import type { FormatMatch, TrajectoryReader } from './registry';
-import { NO_TOOL_CALLS } from './sessionLines';
-import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+import { linkToolReturns, NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 
 type Obj = Record<string, unknown>;
 

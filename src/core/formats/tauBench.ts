@@ -5,8 +5,7 @@ import { isObject, pickString } from './fields';
 import { finishTrajectory } from './finish';
 import { openAiMessagesSchema, normalizeOpenAiMessages } from './openaiChat';
 import type { FormatMatch, SplitRecord, TrajectoryReader } from './registry';
-import { NO_TOOL_CALLS } from './sessionLines';
-import { linkToolReturns, toolCallFromRaw } from './toolCalls';
+import { linkToolReturns, NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 
 // τ-bench (sierra-research/tau-bench) writes results as an array of
 // `{task_id, reward, info: {task, reward_info, …}, traj: [OpenAI chat messages], trial}`, one per

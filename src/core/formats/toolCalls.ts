@@ -1,5 +1,12 @@
+import { SHORTEST_TOO_DEEP_TEXT } from '../input/jsonDepth';
 import { nestsDeeperThan } from '../input/jsonText';
 import type { Message, ToolCall } from '../model/trajectory';
+
+/**
+ * The tool calls of every message that makes none: one frozen empty list that the readers'
+ * messages share (a new empty list per message was 32 bytes on top of each parsed entry).
+ */
+export const NO_TOOL_CALLS = Object.freeze([]) as unknown as ToolCall[];
 
 /** Whether a text can be JSON at all: its first character after white space starts a JSON value. */
 function mayBeJson(text: string): boolean {
@@ -20,8 +27,9 @@ export function toolCallFromRaw(name: string, raw: unknown, id?: string): ToolCa
     if (!mayBeJson(raw)) return { id, name, rawArguments: raw, argumentsValid: false };
     try {
       const parsed: unknown = JSON.parse(raw);
-      // Arguments nested past the bound are kept raw: hashing or saving them would overflow the stack.
-      if (!nestsDeeperThan(parsed)) return { id, name, arguments: parsed, rawArguments: raw, argumentsValid: true };
+      // Arguments nested past the bound are kept raw: hashing or saving them would overflow the
+      // stack. A short text cannot nest that deep, and is not walked.
+      if (raw.length < SHORTEST_TOO_DEEP_TEXT || !nestsDeeperThan(parsed)) return { id, name, arguments: parsed, rawArguments: raw, argumentsValid: true };
     } catch {
       /* kept raw below */
     }

@@ -5,6 +5,11 @@
 import type { JsonKey } from './jsonScan';
 
 export const MAX_JSON_DEPTH = 512;
+/**
+ * Each level of a JSON value opens a bracket and closes it: a JSON text shorter than this cannot
+ * nest deeper than MAX_JSON_DEPTH, and need not be walked to learn it.
+ */
+export const SHORTEST_TOO_DEEP_TEXT = 2 * (MAX_JSON_DEPTH + 1);
 
 interface Entry {
   value: object;

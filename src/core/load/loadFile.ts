@@ -1,7 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { basename } from 'node:path';
 import { InputError, problemFromError, type Problem } from '../input/inputError';
-import { MAX_JSON_DEPTH } from '../input/jsonDepth';
+import { SHORTEST_TOO_DEEP_TEXT } from '../input/jsonDepth';
 import {
   checkNesting,
   forEachNonBlankLine,
@@ -274,14 +274,12 @@ function toError(problem: Problem): InputError {
 // Beyond this many lines the lists grow as needed (a text of blank lines reserves no more).
 const MAX_RESERVED_LINES = 1 << 22;
 
-// Each level of a JSON value opens a bracket and closes it: a valid line shorter than this cannot
-// nest deeper than MAX_JSON_DEPTH, and is not walked to learn it (the walk of every line cost
-// about a third of its parse on a Codex rollout, whose lines are nearly all shorter).
-const SHORTEST_TOO_DEEP = 2 * (MAX_JSON_DEPTH + 1);
-
-/** parseJsonLine, without the nesting walk for a line too short to nest too deep. */
+/**
+ * parseJsonLine, without the nesting walk for a line too short to nest too deep (the walk of every
+ * line cost about a third of its parse on a Codex rollout, whose lines are nearly all shorter).
+ */
 function parseLine(line: string, lineNumber: number, displayName: string): unknown {
-  if (line.length >= SHORTEST_TOO_DEEP) return parseJsonLine(line, lineNumber, displayName);
+  if (line.length >= SHORTEST_TOO_DEEP_TEXT) return parseJsonLine(line, lineNumber, displayName);
   try {
     return JSON.parse(line);
   } catch {

@@ -2,9 +2,9 @@
 // empty list (NO_TOOL_CALLS) in every reader, not a new empty list of its own; a reader that adds
 // a call later (an SWE-agent step's action, a WebSurfer event's browser action, an Inspect part's
 // server tool use) gives the message a list of its own instead of writing into the shared one.
+import { NO_TOOL_CALLS } from '../../../src/core/formats/toolCalls';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { NO_TOOL_CALLS } from '../../../src/core/formats/sessionLines';
 import { loadFile, loadText, type LoadedFile } from '../../../src/core/load/loadFile';
 import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import type { Trajectory } from '../../../src/core/model/trajectory';

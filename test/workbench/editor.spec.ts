@@ -2,7 +2,7 @@
 // Auditor"), the keyboard (j/k/J, / and search), the outline, and the timeline's marker badges.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, VSIX_TAG } from './harness/workbenchTest';
+import { test, expect, uiArtifactsDir, VSIX_TAG } from './harness/workbenchTest';
 import { activeTab, editorFrame, quickOpen, runCommand } from './harness/workbenchPage';
 import { clickRow, expectRowInView, expectSelected, layoutMetrics, openSample, rowInView, visibleRowCount } from './harness/timeline';
 import { SAMPLES } from './harness/workspace';
@@ -152,5 +152,7 @@ test(
       .poll(() => sidecarAudits(trajectory).map((a) => a.method), { message: 'a new heuristic audit in the sidecar', timeout: 30_000 })
       .toEqual([...before, 'heuristic']);
     await expect(frame.locator('.audit .sub-head')).toHaveText(`Audits (${before.length + 1})`);
+    // The audited editor, as the demo check used to photograph it (test-artifacts/demo/audited.png).
+    await page.screenshot({ path: join(uiArtifactsDir, 'audited.png') });
   },
 );

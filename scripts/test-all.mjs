@@ -34,14 +34,38 @@ const { values: opts } = parseArgs({
 
 const say = (message) => process.stdout.write(`\n[test-all] ${message}\n`);
 
+/** The last lines each stage printed, for the failure recap at the end of the log. */
+const TAIL_LINES = 60;
+let stageTail = [];
+
+function keepTail(chunk) {
+  const lines = chunk
+    .toString('utf8')
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    .split(/\r?\n/);
+  if (stageTail.length && lines.length) stageTail[stageTail.length - 1] += lines.shift();
+  stageTail.push(...lines);
+  if (stageTail.length > TAIL_LINES * 2) stageTail = stageTail.slice(-TAIL_LINES);
+}
+
 function runCommand(cmd, args, env = {}) {
   return new Promise((resolveRun) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    // Output goes through to the log as it comes, and its tail is kept: a CI log is often read
+    // from its end, where the recap of a failed stage then says what failed.
+    const child = spawn(cmd, args, { cwd: root, stdio: ['inherit', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      keepTail(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      process.stderr.write(chunk);
+      keepTail(chunk);
+    });
     child.once('error', (err) => {
       process.stderr.write(`[test-all] could not start ${cmd}: ${err.message}\n`);
       resolveRun(127);
     });
-    child.once('exit', (code, signal) => resolveRun(code ?? (signal ? 128 : 1)));
+    child.once('close', (code, signal) => resolveRun(code ?? (signal ? 128 : 1)));
   });
 }
 
@@ -59,6 +83,7 @@ async function stage(name, { needs = [], skip = false }, body) {
   }
   say(`${name}: starting`);
   const started = Date.now();
+  stageTail = [];
   let status;
   try {
     const code = await body();
@@ -68,7 +93,8 @@ async function stage(name, { needs = [], skip = false }, body) {
     status = 'FAILED';
   }
   const ms = Date.now() - started;
-  results.push({ name, status, ms });
+  const tail = status === 'passed' ? [] : stageTail.filter((line) => line.trim()).slice(-TAIL_LINES);
+  results.push({ name, status, ms, tail });
   say(`${name}: ${status} in ${(ms / 1000).toFixed(1)} s`);
   if (status !== 'passed' && opts.bail) stopped = true;
 }
@@ -114,6 +140,9 @@ await stage('ui', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, (
 const total = Date.now() - started;
 const width = Math.max(...results.map((r) => r.name.length));
 const failed = results.filter((r) => r.status !== 'passed' && !r.status.startsWith('skipped (option)'));
+for (const r of failed.filter((f) => f.tail?.length)) {
+  process.stdout.write(`\n[test-all] ${r.name} ${r.status}; the last lines it printed:\n${r.tail.map((line) => `  | ${line}`).join('\n')}\n`);
+}
 process.stdout.write('\n[test-all] summary\n');
 for (const r of results) {
   process.stdout.write(`  ${r.name.padEnd(width)}  ${r.status.padEnd(18)} ${r.ms ? `${(r.ms / 1000).toFixed(1).padStart(7)} s` : ''}\n`);

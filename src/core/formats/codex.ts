@@ -8,8 +8,8 @@ import type { SourceText } from '../input/schemaCheck';
 import type { Message, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
-import type { FormatMatch, TrajectoryReader } from './registry';
-import { addTo, firstFailing, refuseLine, shortText, typeOf } from './sessionLines';
+import type { FormatMatch, LineReader, TrajectoryReader } from './registry';
+import { addTo, firstFailing, linesThrough, refuseLine, shortText, typeOf } from './sessionLines';
 import { linkToolReturns, NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 
 type Obj = Record<string, unknown>;
@@ -32,6 +32,9 @@ const ITEM_TYPES = new Set([
 const lineSchema = z.looseObject({
   type: z.string({ message: 'expected a line `type` (session_meta, response_item, event_msg, turn_context, compacted)' }),
   payload: z.looseObject({}, { message: 'expected a `payload` object' }),
+});
+const legacyLineSchema = z.looseObject({
+  type: z.enum([...ITEM_TYPES] as [string, ...string[]], { message: 'expected a ResponseItem `type` (message, reasoning, function_call…)' }),
 });
 const messageItemSchema = z.looseObject({
   role: z.string({ message: 'expected the message role as a string' }),
@@ -278,21 +281,33 @@ function finish(messages: Message[], metadata: Obj, query: string | undefined, i
   return [{ id, trajectory, line }];
 }
 
+/** Reads a Codex JSONL session line by line: a rollout (either layout) or a `codex exec --json` stream, told by its first line. */
+export function codexLineReader(source: SourceText): LineReader {
+  let reader: LineReader | undefined;
+  return {
+    read(value, lineNumber) {
+      reader ??= isExecEvent(value) ? execLineReader(source) : rolloutLineReader(source, isLegacySession(value));
+      reader.read(value, lineNumber);
+    },
+    finish: () => (reader ?? rolloutLineReader(source, false)).finish(),
+  };
+}
+
 export function loadCodexLines(values: unknown[], lineNumbers: number[], source: SourceText): Loaded {
-  if (isExecEvent(values[0])) return loadCodexExecLines(values, lineNumbers, source);
+  return linesThrough(codexLineReader(source), values, lineNumbers);
+}
+
+function rolloutLineReader(source: SourceText, legacy: boolean): LineReader {
+  const messages: Message[] = [];
+  let firstLine: number | undefined;
   const metadata: Obj = {};
   const models = new Set<string>();
   let query: string | undefined;
   let sessionId: string | undefined;
-  const legacy = isLegacySession(values[0]);
   const itemPath = legacy ? undefined : ['payload'];
   const place: ItemPlace = { source, basePath: itemPath };
   const labels = new Map<string, string>();
-  const messages = values.map((value, position): Message => {
-    const lineNumber = lineNumbers[position];
-    // A line read is dropped from the list (the pipeline's own, see loadLines): its parsed tree
-    // dies young, where kept it was copied by each scavenge the reading set off.
-    values[position] = undefined;
+  const readLine = (value: unknown, position: number, lineNumber: number): Message => {
     const line = isObject(value) ? value : {};
     let item: Obj | undefined;
     if (legacy) {
@@ -303,6 +318,8 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
       }
       if (typeof line.record_type === 'string')
         return { position, role: 'system', agent: line.record_type, content: `[${line.record_type}]`, toolCalls: NO_TOOL_CALLS };
+      if (!isLegacyLine(value))
+        refuseLine(legacyLineSchema, value, source, lineNumber, 'a legacy Codex rollout line, a ResponseItem or a state line; format codex');
       item = line;
     } else {
       if (!isRolloutLine(value)) refuseLine(lineSchema, value, source, lineNumber, 'a Codex rollout line; format codex');
@@ -331,11 +348,19 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
     const message = readItem(item, position, place);
     if (query === undefined && isPrompt(message)) query = message.content;
     return message;
-  });
-  if (models.size) metadata.model = [...models].join(', ');
-  if (sessionId !== undefined) metadata.sessionId = sessionId;
-  // One file is one trajectory: its record id is "0" as for any single-trajectory file.
-  return finish(messages, metadata, query, '0', lineNumbers[0] ?? 1);
+  };
+  return {
+    read(value, lineNumber) {
+      firstLine ??= lineNumber;
+      messages.push(readLine(value, messages.length, lineNumber));
+    },
+    finish() {
+      if (models.size) metadata.model = [...models].join(', ');
+      if (sessionId !== undefined) metadata.sessionId = sessionId;
+      // One file is one trajectory: its record id is "0" as for any single-trajectory file.
+      return finish(messages, metadata, query, '0', firstLine ?? 1);
+    },
+  };
 }
 
 // `codex exec --json` output: thread events `{type: thread.started | turn.started | turn.completed |
@@ -344,6 +369,9 @@ export function loadCodexLines(values: unknown[], lineNumbers: number[], source:
 // mcp_tool_call, web_search, todo_list, error.
 const EXEC_EVENTS = new Set(['thread.started', 'turn.started', 'turn.completed', 'turn.failed', 'item.started', 'item.updated', 'item.completed', 'error']);
 const TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'web_search']);
+const execEventSchema = z.looseObject({
+  type: z.enum([...EXEC_EVENTS] as [string, ...string[]], { message: 'expected an event `type` (thread.started, turn.*, item.*, error)' }),
+});
 const execItemSchema = z.looseObject({
   item: z.looseObject({ id: z.string({ message: 'expected the item `id` as a string' }), type: z.string({ message: 'expected the item `type` as a string' }) }),
 });
@@ -377,18 +405,21 @@ function execOutput(item: Obj, type: string): { text: string; failed: boolean } 
   return { text: item.result === undefined || item.result === null ? '' : contentText(isObject(item.result) ? item.result.content : item.result), failed };
 }
 
-export function loadCodexExecLines(values: unknown[], lineNumbers: number[], source: SourceText): Loaded {
+function execLineReader(source: SourceText): LineReader {
+  const messages: Message[] = [];
+  let firstLine: number | undefined;
   const started = new Set<string>();
   const metadata: Obj = {};
   const usage: Record<string, number> = {};
-  const messages = values.map((value, position): Message => {
-    values[position] = undefined; // dropped once read, as in loadCodexLines
+  const readLine = (value: unknown, position: number, lineNumber: number): Message => {
+    // Every line is an event (detection saw to it for the lines it looked at).
+    if (!isExecEvent(value)) refuseLine(execEventSchema, value, source, lineNumber, 'a codex exec --json event; format codex');
     const line = isObject(value) ? value : {};
     const event = typeof line.type === 'string' ? line.type : 'entry';
     if (event === 'item.started' || event === 'item.updated' || event === 'item.completed') {
       const item = isObject(line.item) ? line.item : undefined;
       if (!item || typeof item.id !== 'string' || (typeof item.type !== 'string' && typeof item.item_type !== 'string'))
-        refuseLine(execItemSchema, value, source, lineNumbers[position], 'a codex exec --json item event; format codex');
+        refuseLine(execItemSchema, value, source, lineNumber, 'a codex exec --json item event; format codex');
       const type = execItemType(item);
       const message: Message = { position, role: 'system', agent: type, content: '', toolCalls: NO_TOOL_CALLS };
       if (event === 'item.updated') {
@@ -441,10 +472,18 @@ export function loadCodexExecLines(values: unknown[], lineNumbers: number[], sou
       if (typeof error === 'string') message.content = `[${event}] ${error}`;
     }
     return message;
-  });
-  if (Object.keys(usage).length) metadata.usage = usage;
-  metadata.layout = 'codex exec --json';
-  return finish(messages, metadata, undefined, '0', lineNumbers[0] ?? 1);
+  };
+  return {
+    read(value, lineNumber) {
+      firstLine ??= lineNumber;
+      messages.push(readLine(value, messages.length, lineNumber));
+    },
+    finish() {
+      if (Object.keys(usage).length) metadata.usage = usage;
+      metadata.layout = 'codex exec --json';
+      return finish(messages, metadata, undefined, '0', firstLine ?? 1);
+    },
+  };
 }
 
 function detectCodexLines(values: unknown[]): FormatMatch | undefined {
@@ -537,5 +576,6 @@ export const codexReader: TrajectoryReader = {
     return loadCodexJson(value, source, id);
   },
   detectLines: detectCodexLines,
+  lineReader: codexLineReader,
   loadLines: loadCodexLines,
 };

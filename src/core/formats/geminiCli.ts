@@ -14,8 +14,8 @@ import type { SourceText } from '../input/schemaCheck';
 import type { Message, ToolCall, Trajectory } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
-import type { FormatMatch, TrajectoryReader } from './registry';
-import { addTo, firstFailing, refuseLine, shortText } from './sessionLines';
+import type { FormatMatch, LineReader, TrajectoryReader } from './registry';
+import { addTo, firstFailing, linesThrough, refuseLine, shortText } from './sessionLines';
 import { linkToolReturns, NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 
 type Obj = Record<string, unknown>;
@@ -147,7 +147,7 @@ function callOf(call: Obj): ToolCall {
 
 // A message is built as one literal holding the fields it gets: a field added after the literal
 // costs the object a second allocation.
-function readRecord(record: Obj, position: number, totals: Totals, countTokens: boolean): Message {
+function readRecord(record: Obj, position: number, totals: Totals): Message {
   const type = record.type as string;
   const content = partsText(record.content);
   if (type === 'user') {
@@ -187,10 +187,16 @@ function readRecord(record: Obj, position: number, totals: Totals, countTokens: 
       ? { position, role: 'assistant', content: shown, toolCalls, reasoning: thoughtsText(record.thoughts) }
       : { position, role: 'assistant', content: shown, toolCalls };
   if (isError) message.isError = true;
-  if (typeof record.model === 'string') totals.models.add(record.model);
-  if (countTokens && isObject(record.tokens))
-    for (const key of ['input', 'output', 'cached', 'thoughts', 'tool', 'total']) addTo(totals.tokens, key, record.tokens[key]);
   return message;
+}
+
+const TOKEN_KEYS = ['input', 'output', 'cached', 'thoughts', 'tool', 'total'];
+
+/** A gemini record's model and tokens into the session's totals. */
+function countRecord(record: Obj, totals: Totals): void {
+  if (record.type !== 'gemini') return;
+  if (typeof record.model === 'string') totals.models.add(record.model);
+  if (isObject(record.tokens)) for (const key of TOKEN_KEYS) addTo(totals.tokens, key, record.tokens[key]);
 }
 
 /** `ownTextOf`: a gemini message's own text by position (its record's content, without the results shown after it). */
@@ -218,40 +224,73 @@ function keepMetadata(from: Obj, into: Obj): void {
   for (const key of METADATA_KEYS) if (from[key] !== undefined) into[key] = from[key];
 }
 
-export function loadGeminiLines(values: unknown[], lineNumbers: number[], source: SourceText): { id: string; trajectory: Trajectory; line: number }[] {
-  // A message written again later (tokens, tool results) is complete in its last record; the
-  // earlier records of it stay in place (position rule) as notes, not as decision steps.
-  const lastIndexOf = new Map<string, number>();
-  // Each `$rewindTo` line's range of rewound entries [start, end), found while every line is still in the list.
+/** Holds a message record's place until it is built (geminiLineReader); never in a loaded trajectory. */
+const PENDING_MESSAGE: Message = Object.freeze({ position: -1, role: 'system', content: '', toolCalls: NO_TOOL_CALLS }) as Message;
+
+/** The note that stands in for an earlier record of a message written again at entry `later`. */
+function earlierRecordNote(position: number, id: string, later: number, ownText: string): Message {
+  // Joined with a space only when there is text: trimming the joined note flattened a copy of it.
+  const note = `[earlier record of message ${id}, updated at entry ${later}]`;
+  const shown = shortText(ownText);
+  return { position, role: 'system', agent: 'earlier record', content: shown ? note + ' ' + shown : note, toolCalls: NO_TOOL_CALLS };
+}
+
+/**
+ * Reads a chat recording line by line (the pipeline hands each parsed line over and drops it, so
+ * its tree dies young). A message written again later (tokens, tool results) is complete in its
+ * last record: when a later record of it comes, the earlier ones become notes in place (position
+ * rule), and only the last one's tokens and model count.
+ */
+export function geminiLineReader(source: SourceText): LineReader {
+  const messages: Message[] = [];
+  let firstLine: number | undefined;
+  // By position: each message record's own text (content without the results shown after it),
+  // and a gemini record's model and tokens, counted at the end for the records that stay.
+  const ownTexts: string[] = [];
+  const models: (string | undefined)[] = [];
+  const tokens: (Obj | undefined)[] = [];
+  // A message's position, or its positions once it is written again (a list only then: one per message was a list per line).
+  const positionsOf = new Map<string, number | number[]>();
+  // Each `$rewindTo` line's range of rewound entries [start, end).
   const rewoundRanges: number[] = [];
-  values.forEach((v, i) => {
-    if (isMessageRecord(v)) lastIndexOf.set(v.id, i);
-    if (isObject(v) && typeof v.$rewindTo === 'string') rewoundRanges.push(rewindStart(values, i, v.$rewindTo), i);
-  });
-  // The own text of each gemini message, by position: the lines are dropped as they are read.
-  const ownTexts: string[] = new Array(values.length);
   const totals = newTotals();
   const metadata: Obj = {};
   const updateNotes = new Map<string, string>();
   let rewinds = 0;
-  const messages = values.map((value, position): Message => {
-    // A line read is dropped from the list (the pipeline's own, see loadLines): its parsed tree
-    // dies young, where kept it was copied by each scavenge the reading set off.
-    values[position] = undefined;
-    const line = isObject(value) ? value : {};
+  // The latest message record is built only when the next one comes: the CLI writes a message
+  // again right after (with its tool results), and the first record then becomes a note unbuilt.
+  let pending: Obj | undefined;
+  let pendingPosition = -1;
+  const buildPending = () => {
+    if (pending) messages[pendingPosition] = readRecord(pending, pendingPosition, totals);
+    pending = undefined;
+  };
+
+  function readLine(value: unknown, position: number, lineNumber: number): Message {
     if (isMessageRecord(value)) {
-      if (!wellFormed(value)) refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI message record; format gemini-cli');
-      const later = lastIndexOf.get(value.id)!;
-      if (later !== position) {
-        // Joined with a space only when there is text: trimming the joined note flattened a copy of it.
-        const note = `[earlier record of message ${value.id}, updated at entry ${later}]`;
-        const shown = shortText(partsText(value.content));
-        return { position, role: 'system', agent: 'earlier record', content: shown ? note + ' ' + shown : note, toolCalls: NO_TOOL_CALLS };
+      if (!wellFormed(value)) refuseLine(messageRecordSchema, value, source, lineNumber, 'a Gemini CLI message record; format gemini-cli');
+      const earlier = positionsOf.get(value.id);
+      if (pending && pending.id !== value.id) buildPending();
+      if (earlier === undefined) positionsOf.set(value.id, position);
+      else {
+        const list = typeof earlier === 'number' ? [earlier] : earlier;
+        for (const p of list) {
+          messages[p] = earlierRecordNote(p, value.id, position, ownTexts[p]);
+          models[p] = tokens[p] = undefined;
+        }
+        list.push(position);
+        if (list !== earlier) positionsOf.set(value.id, list);
       }
-      const message = readRecord(value, position, totals, true);
-      if (message.role === 'assistant') ownTexts[position] = partsText(value.content);
-      return message;
+      ownTexts[position] = partsText(value.content);
+      if (value.type === 'gemini') {
+        if (typeof value.model === 'string') models[position] = value.model;
+        if (isObject(value.tokens)) tokens[position] = value.tokens;
+      }
+      pending = value;
+      pendingPosition = position;
+      return PENDING_MESSAGE;
     }
+    const line = isObject(value) ? value : {};
     if (isMetadataLine(value)) {
       keepMetadata(line, metadata);
       return {
@@ -268,17 +307,35 @@ export function loadGeminiLines(values: unknown[], lineNumbers: number[], source
     }
     if (typeof line.$rewindTo === 'string') {
       rewinds++;
+      // The rewound entries start at the target's first record; not found, the CLI clears the whole conversation.
+      const target = positionsOf.get(line.$rewindTo);
+      rewoundRanges.push(target === undefined ? 0 : typeof target === 'number' ? target : target[0], position);
       return { position, role: 'system', agent: 'rewind', content: `[rewound to before message ${line.$rewindTo}]`, toolCalls: NO_TOOL_CALLS };
     }
-    return refuseLine(messageRecordSchema, value, source, lineNumbers[position], 'a Gemini CLI session line; format gemini-cli');
-  });
-  if (rewinds) {
-    metadata.rewinds = rewinds;
-    markRewound(rewoundRanges, messages);
+    return refuseLine(messageRecordSchema, value, source, lineNumber, 'a Gemini CLI session line; format gemini-cli');
   }
-  // One file is one trajectory: its record id is "0" as for any single-trajectory file.
-  const id = '0';
-  return [{ id, trajectory: finish(messages, metadata, totals, id, (position) => ownTexts[position]), line: lineNumbers[0] ?? 1 }];
+
+  return {
+    read(value, lineNumber) {
+      firstLine ??= lineNumber;
+      messages.push(readLine(value, messages.length, lineNumber));
+    },
+    finish() {
+      buildPending();
+      for (let p = 0; p < messages.length; p++) {
+        if (models[p] !== undefined) totals.models.add(models[p]!);
+        const counts = tokens[p];
+        if (counts) for (const key of TOKEN_KEYS) addTo(totals.tokens, key, counts[key]);
+      }
+      if (rewinds) {
+        metadata.rewinds = rewinds;
+        markRewound(rewoundRanges, messages);
+      }
+      // One file is one trajectory: its record id is "0" as for any single-trajectory file.
+      const id = '0';
+      return [{ id, trajectory: finish(messages, metadata, totals, id, (position) => ownTexts[position]), line: firstLine ?? 1 }];
+    },
+  };
 }
 
 /**
@@ -294,18 +351,6 @@ function updateNote(set: Obj, notes: Map<string, string>): string {
 }
 
 /**
- * Where the entries a `{$rewindTo: X}` at `rewindAt` drops start: message X (its first record
- * before the rewind); every later one is dropped too. Not found: the CLI clears the whole conversation.
- */
-function rewindStart(values: unknown[], rewindAt: number, target: string): number {
-  for (let i = 0; i < rewindAt; i++) {
-    const v = values[i];
-    if (isMessageRecord(v) && v.id === target) return i;
-  }
-  return 0;
-}
-
-/**
  * The dropped messages stay in place (position rule) with the agent name `rewound` so the thread
  * the agent kept reads clearly. `ranges`: [start, end) pairs from rewindStart.
  */
@@ -317,7 +362,10 @@ function loadSessionJson(obj: Obj, source: SourceText, id: string): Trajectory {
   const parsed = sessionSchema.safeParse(obj);
   if (!parsed.success) refuseLine(sessionSchema, obj, source, undefined, 'a Gemini CLI session; format gemini-cli');
   const totals = newTotals();
-  const messages = (obj.messages as Obj[]).map((record, position) => readRecord(record, position, totals, true));
+  const messages = (obj.messages as Obj[]).map((record, position) => {
+    countRecord(record, totals);
+    return readRecord(record, position, totals);
+  });
   const metadata: Obj = {};
   keepMetadata(obj, metadata);
   const records = obj.messages as Obj[];
@@ -430,5 +478,6 @@ export const geminiCliReader: TrajectoryReader = {
     return loadSessionJson(obj, source, id);
   },
   detectLines: detectGeminiLines,
-  loadLines: loadGeminiLines,
+  lineReader: geminiLineReader,
+  loadLines: (values, lineNumbers, source) => linesThrough(geminiLineReader(source), values, lineNumbers),
 };

@@ -77,8 +77,30 @@ export interface TrajectoryReader {
    * lines. `values` is the loading pipeline's own list, not used after: a reader may clear the
    * entries it has read, so a parsed line it no longer needs is not kept for the whole load.
    */
-  loadLines?(values: unknown[], lineNumbers: number[], source: SourceText): { id: string; trajectory: Trajectory; line: number }[];
+  loadLines?(values: unknown[], lineNumbers: number[], source: SourceText): LinesRecord[];
+  /**
+   * Optional, for a session reader whose lines can be read one at a time: the loading pipeline
+   * hands it each parsed line and drops it, so the line's tree dies young instead of being kept
+   * (and copied by every scavenge) for the whole load. The pipeline then chooses the reader by
+   * the first DETECTION_LINES lines; `read` refuses, naming the line, one not of the format.
+   */
+  lineReader?(source: SourceText): LineReader;
 }
+
+/** One trajectory of a JSONL file read by lines; `line` is its first line. */
+export interface LinesRecord {
+  id: string;
+  trajectory: Trajectory;
+  line: number;
+}
+
+export interface LineReader {
+  read(value: unknown, lineNumber: number): void;
+  finish(): LinesRecord[];
+}
+
+/** How many parsed lines choose a reader that reads line by line (`lineReader`). */
+export const DETECTION_LINES = 64;
 
 /** Every reader; order only breaks exact ties. */
 export const TRAJECTORY_READERS: readonly TrajectoryReader[] = [

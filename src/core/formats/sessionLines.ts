@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { InputError } from '../input/inputError';
 import { checkSchema, type SourceText } from '../input/schemaCheck';
 import { isObject } from './fields';
+import type { LineReader, LinesRecord } from './registry';
 
 /**
  * The source of one line, so a schema error names that line and the column inside it. The line
@@ -54,4 +55,14 @@ export function typeOf(value: unknown): string | undefined {
 /** Adds `n` to a numeric total kept in a record (token sums). */
 export function addTo(totals: Record<string, number>, key: string, n: unknown): void {
   if (typeof n === 'number' && Number.isFinite(n)) totals[key] = (totals[key] ?? 0) + n;
+}
+
+/** `loadLines` of a reader that reads line by line: every line through its LineReader, each dropped from the list once read. */
+export function linesThrough(reader: LineReader, values: unknown[], lineNumbers: number[]): LinesRecord[] {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    values[i] = undefined;
+    reader.read(value, lineNumbers[i]);
+  }
+  return reader.finish();
 }

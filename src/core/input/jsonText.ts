@@ -113,19 +113,32 @@ export function* nonBlankLines(text: string): Generator<{ line: string; lineNumb
   }
 }
 
+/** Where forEachNonBlankLine goes on: a line's start offset and 1-based number. */
+export interface LinePlace {
+  start: number;
+  lineNumber: number;
+}
+
 /**
  * Calls `each` with every non-blank line of a JSONL text, its 1-based number and the offset it
- * starts at, as nonBlankLines yields them, without an object per line.
+ * starts at, as nonBlankLines yields them, without an object per line. When `each` returns false
+ * it stops and returns where the next line is (undefined when the text ended), to go on from.
  */
-export function forEachNonBlankLine(text: string, each: (line: string, lineNumber: number, start: number) => void): void {
-  let start = 0;
-  for (let lineNumber = 1; start <= text.length; lineNumber++) {
+export function forEachNonBlankLine(
+  text: string,
+  each: (line: string, lineNumber: number, start: number) => unknown,
+  from: LinePlace = { start: 0, lineNumber: 1 },
+): LinePlace | undefined {
+  let start = from.start;
+  for (let lineNumber = from.lineNumber; start <= text.length; lineNumber++) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     const line = text.slice(start, text.charCodeAt(end - 1) === 13 && end > start ? end - 1 : end);
-    if (line.trim() !== '') each(line, lineNumber, start);
+    const lineStart = start;
     start = end + 1;
+    if (line.trim() !== '' && each(line, lineNumber, lineStart) === false) return start <= text.length ? { start, lineNumber: lineNumber + 1 } : undefined;
   }
+  return undefined;
 }
 
 /** The line of a text that starts at `start`, without its line break (CRLF tolerated), as forEachNonBlankLine gives it. */

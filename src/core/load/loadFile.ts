@@ -21,11 +21,13 @@ import { detectJsonValue, explainLinesUndetected, undetectedError, type Detectio
 import { isObject, recordIdOf } from '../formats/fields';
 import {
   decide,
+  DETECTION_LINES,
   FULL_MATCH,
   rankLineFormats,
   readerFor,
   TRAJECTORY_READERS,
   type FormatMatch,
+  type LinesRecord,
   type SplitRecord,
   type TrajectoryReader,
 } from '../formats/registry';
@@ -95,11 +97,13 @@ export function loadText(text: string, displayName: string, options: Pick<LoadOp
   if (!forced && first !== '{' && first !== '[' && first !== '"' && !/^[-\d]/.test(first) && looksLikeCsv(text)) {
     return loadCsv(text, displayName);
   }
+  // JSONL is told by its first two lines before the whole text is tried as one JSON value: that
+  // failing parse cost about a quarter of a JSONL session's load.
+  if (isJsonLines(text)) return loadJsonLines(text, displayName, forced);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    if (isJsonLines(text)) return loadJsonLines(text, displayName, forced);
     parseJson(text, displayName); // throws with line:column
   }
   checkNesting(value, text, displayName);
@@ -121,7 +125,10 @@ function looksLikeCsv(text: string): boolean {
   return header.includes(',') && /\bproblem\b/.test(header);
 }
 
-/** JSONL when the first non-empty line is a complete JSON value and at least one more line follows. */
+/**
+ * JSONL when the first non-empty line is a complete JSON value and at least one more line follows
+ * (a JSON text whose first line is a whole value cannot have another non-blank line).
+ */
 function isJsonLines(text: string): boolean {
   // Only the first two non-blank lines are looked at: splitting a 50 MB text cost more than parsing a line.
   const lines = nonBlankLines(text);
@@ -293,12 +300,12 @@ function loadJsonLines(text: string, displayName: string, forced?: TrajectoryRea
   // allocated about three times their final size on top of the parsed lines. A line's text is
   // cut out again from its start only for a record read on its own (session readers never need
   // it), so the lines' slices die at once instead of being kept for the whole load.
-  const room = Math.min(lineCountOf(text), MAX_RESERVED_LINES);
-  const values: unknown[] = new Array(room);
-  const lineNumbers: number[] = new Array(room);
-  const lineStarts: number[] = new Array(room);
+  // The first lines choose the reader; the lists for every line are made only when it needs them.
+  let values: unknown[] = new Array(DETECTION_LINES);
+  let lineNumbers: number[] = new Array(DETECTION_LINES);
+  let lineStarts: number[] = new Array(DETECTION_LINES);
   let parsed = 0;
-  forEachNonBlankLine(text, (line, lineNumber, start) => {
+  const parseInto = (line: string, lineNumber: number, start: number): boolean => {
     try {
       values[parsed] = parseLine(line, lineNumber, displayName);
       lineNumbers[parsed] = lineNumber;
@@ -307,7 +314,56 @@ function loadJsonLines(text: string, displayName: string, forced?: TrajectoryRea
     } catch (error) {
       problems.push(problemFromError(displayName, error));
     }
-  });
+    return parsed < DETECTION_LINES;
+  };
+  const rest = forEachNonBlankLine(text, parseInto);
+  if (rest) {
+    // A reader that reads line by line, chosen by the first lines, gets the rest one at a time.
+    const first = values.slice(0, parsed);
+    const verdict = forced ? undefined : decide(rankLineFormats(first));
+    const lineReading = forced
+      ? forced.lineReader && forcedReadsLines(forced, first)
+        ? forced
+        : undefined
+      : verdict?.kind === 'reader'
+        ? verdict.match.reader
+        : undefined;
+    if (lineReading?.lineReader) {
+      const detection = forced ? forcedDetection(forced) : { kind: lineReading.id, reason: verdict?.kind === 'reader' ? verdict.match.reason : '' };
+      let loaded: LinesRecord[];
+      try {
+        const reader = lineReading.lineReader({ file: displayName, text });
+        for (let i = 0; i < parsed; i++) {
+          const value = values[i];
+          values[i] = undefined;
+          reader.read(value, lineNumbers[i]);
+        }
+        forEachNonBlankLine(
+          text,
+          (line, lineNumber) => {
+            let value: unknown;
+            try {
+              value = parseLine(line, lineNumber, displayName);
+            } catch (error) {
+              problems.push(problemFromError(displayName, error));
+              return;
+            }
+            reader.read(value, lineNumber);
+          },
+          rest,
+        );
+        loaded = reader.finish();
+      } catch (error) {
+        throw asInputError(error, lineReading, displayName);
+      }
+      return sessionFile(loaded, lineReading, detection, displayName, problems);
+    }
+    const room = Math.min(lineCountOf(text), MAX_RESERVED_LINES);
+    values = withRoom(values, parsed, room);
+    lineNumbers = withRoom(lineNumbers, parsed, room);
+    lineStarts = withRoom(lineStarts, parsed, room);
+    forEachNonBlankLine(text, (line, lineNumber, start) => void parseInto(line, lineNumber, start), rest);
+  }
   values.length = lineNumbers.length = lineStarts.length = parsed;
   if (values.length === 0) throw toError(problems[0] ?? { file: displayName, message: 'no records', severity: 'error' });
   // First the session formats: the lines together make the trajectories.
@@ -315,22 +371,13 @@ function loadJsonLines(text: string, displayName: string, forced?: TrajectoryRea
   const sessionReader = forced ? (forcedReadsLines(forced, values) ? forced : undefined) : verdict?.kind === 'reader' ? verdict.match.reader : undefined;
   if (sessionReader?.loadLines) {
     const detection = forced ? forcedDetection(forced) : { kind: sessionReader.id, reason: verdict?.kind === 'reader' ? verdict.match.reason : '' };
-    let loaded: ReturnType<NonNullable<TrajectoryReader['loadLines']>>;
+    let loaded: LinesRecord[];
     try {
       loaded = sessionReader.loadLines(values, lineNumbers, { file: displayName, text });
     } catch (error) {
       throw asInputError(error, sessionReader, displayName);
     }
-    const records: LoadedRecord[] = loaded.map(({ id, trajectory, line }) => ({ kind: sessionReader.id, id, trajectory, line }));
-    if (records.length === 0)
-      throw toError(problems[0] ?? { file: displayName, message: `no trajectories in this ${sessionReader.label} file`, line: 1, severity: 'error' });
-    return {
-      file: displayName,
-      container: 'jsonl-session',
-      detection,
-      records: withoutDuplicateIds(records, displayName, problems, (i) => ({ line: records[i].line, column: 1 })),
-      problems,
-    };
+    return sessionFile(loaded, sessionReader, detection, displayName, problems);
   }
   if (verdict?.kind === 'ambiguous') throw new InputError(displayName, explainLinesUndetected(values), { line: lineNumbers[0], column: 1 });
   // Then one record per line (or, for a reader with `split`, the records of each line).
@@ -366,6 +413,27 @@ function loadJsonLines(text: string, displayName: string, forced?: TrajectoryRea
   return {
     file: displayName,
     container: 'jsonl',
+    detection,
+    records: withoutDuplicateIds(records, displayName, problems, (i) => ({ line: records[i].line, column: 1 })),
+    problems,
+  };
+}
+
+/** A list of `room` entries starting with the first `count` of `list`. */
+function withRoom<T>(list: T[], count: number, room: number): T[] {
+  const all = new Array<T>(room);
+  for (let i = 0; i < count; i++) all[i] = list[i];
+  return all;
+}
+
+/** The file of a session reader's trajectories (the lines together make them). */
+function sessionFile(loaded: LinesRecord[], reader: TrajectoryReader, detection: Detection, displayName: string, problems: Problem[]): LoadedFile {
+  const records: LoadedRecord[] = loaded.map(({ id, trajectory, line }) => ({ kind: reader.id, id, trajectory, line }));
+  if (records.length === 0)
+    throw toError(problems[0] ?? { file: displayName, message: `no trajectories in this ${reader.label} file`, line: 1, severity: 'error' });
+  return {
+    file: displayName,
+    container: 'jsonl-session',
     detection,
     records: withoutDuplicateIds(records, displayName, problems, (i) => ({ line: records[i].line, column: 1 })),
     problems,

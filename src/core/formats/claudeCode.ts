@@ -3,11 +3,11 @@
 // message; every other line (summary, system, file-history-snapshot, …) becomes a system message.
 import { z } from 'zod';
 import type { SourceText } from '../input/schemaCheck';
-import type { Message, Trajectory } from '../model/trajectory';
+import type { Message } from '../model/trajectory';
 import { isObject } from './fields';
 import { finishTrajectory } from './finish';
-import type { FormatMatch, TrajectoryReader } from './registry';
-import { addTo, firstFailing, refuseLine, shortText, typeOf } from './sessionLines';
+import type { FormatMatch, LineReader, LinesRecord, TrajectoryReader } from './registry';
+import { addTo, firstFailing, linesThrough, refuseLine, shortText, typeOf } from './sessionLines';
 import { linkToolReturns, NO_TOOL_CALLS, toolCallFromRaw } from './toolCalls';
 
 type Obj = Record<string, unknown>;
@@ -116,8 +116,22 @@ function otherLineText(line: Obj): { content: string; agent: string } {
   return { content: `[${type}]${text ? ' ' + shortText(text) : ''}`, agent: type };
 }
 
-export function loadClaudeCodeLines(values: unknown[], lineNumbers: number[], source: SourceText): { id: string; trajectory: Trajectory; line: number }[] {
+export function loadClaudeCodeLines(values: unknown[], lineNumbers: number[], source: SourceText): LinesRecord[] {
+  return linesThrough(claudeCodeLineReader(source, false), values, lineNumbers);
+}
+
+const sessionLineSchema = z.looseObject({
+  type: z.string({ message: 'expected a line `type` (user, assistant, summary, system…)' }),
+  uuid: z.string({ message: 'expected the line `uuid` as a string' }),
+});
+
+/**
+ * Reads a session line by line. `strict`: a line that is not a session line is refused by its
+ * number (the pipeline reads past the lines detection looked at); else it is shown as an entry.
+ */
+function claudeCodeLineReader(source: SourceText, strict: boolean): LineReader {
   const messages: Message[] = [];
+  let firstLine: number | undefined;
   const metadata: Obj = {};
   const models = new Set<string>();
   const summaries: string[] = [];
@@ -127,12 +141,15 @@ export function loadClaudeCodeLines(values: unknown[], lineNumbers: number[], so
   let sidechainLines = 0;
   let chatLines = 0;
   let sidechainQuery: string | undefined;
-  values.forEach((value, position) => {
+  const read = (value: unknown, lineNumber: number): void => {
+    firstLine ??= lineNumber;
+    const position = messages.length;
+    if (strict && !isSessionLine(value)) refuseLine(sessionLineSchema, value, source, lineNumber, 'a Claude Code session line; format claude-code');
     const line = isObject(value) ? value : {};
     for (const key of ['sessionId', 'cwd', 'version', 'gitBranch', 'slug'] as const)
       if (metadata[key] === undefined && typeof line[key] === 'string') metadata[key] = line[key];
     if (line.type === 'user' || line.type === 'assistant') {
-      if (!isChatLine(line)) refuseLine(chatLineSchema, value, source, lineNumbers[position], 'a Claude Code chat line; format claude-code');
+      if (!isChatLine(line)) refuseLine(chatLineSchema, value, source, lineNumber, 'a Claude Code chat line; format claude-code');
       const { message, prompt } = readChatLine(line, position);
       chatLines++;
       if (line.isSidechain === true) {
@@ -153,20 +170,23 @@ export function loadClaudeCodeLines(values: unknown[], lineNumbers: number[], so
     if (line.type === 'summary' && typeof line.summary === 'string') summaries.push(line.summary);
     const { content, agent } = isObject(value) ? otherLineText(line) : { content: shortText(JSON.stringify(value)), agent: 'entry' };
     messages.push({ position, role: 'system', agent, content, toolCalls: NO_TOOL_CALLS });
-  });
-  linkToolReturns(messages);
-  if (models.size) metadata.model = [...models].join(', ');
-  if (summaries.length) metadata.summaries = summaries;
-  if (Object.keys(usage).length) metadata.usage = usage;
-  if (sidechainLines) metadata.sidechainMessages = sidechainLines;
-  // A subagent's own file (subagents/agent-<id>.jsonl) is all sidechain: its task is the query.
-  if (sidechainLines === chatLines) query ??= sidechainQuery;
-  // One file is one trajectory: its record id is "0" as for any single-trajectory file (the session id is in metadata).
-  const id = '0';
-  const trajectory = finishTrajectory({ format: 'claude-code', id, messages, metadata, ...(query !== undefined ? { query } : {}) });
-  // The query is the first typed prompt; without one, no command or caveat line stands in for it.
-  if (query === undefined) delete trajectory.query;
-  return [{ id, trajectory, line: lineNumbers[0] ?? 1 }];
+  };
+  const finish = (): LinesRecord[] => {
+    linkToolReturns(messages);
+    if (models.size) metadata.model = [...models].join(', ');
+    if (summaries.length) metadata.summaries = summaries;
+    if (Object.keys(usage).length) metadata.usage = usage;
+    if (sidechainLines) metadata.sidechainMessages = sidechainLines;
+    // A subagent's own file (subagents/agent-<id>.jsonl) is all sidechain: its task is the query.
+    if (sidechainLines === chatLines) query ??= sidechainQuery;
+    // One file is one trajectory: its record id is "0" as for any single-trajectory file (the session id is in metadata).
+    const id = '0';
+    const trajectory = finishTrajectory({ format: 'claude-code', id, messages, metadata, ...(query !== undefined ? { query } : {}) });
+    // The query is the first typed prompt; without one, no command or caveat line stands in for it.
+    if (query === undefined) delete trajectory.query;
+    return [{ id, trajectory, line: firstLine ?? 1 }];
+  };
+  return { read, finish };
 }
 
 function detectClaudeCodeLines(values: unknown[]): FormatMatch | undefined {
@@ -203,5 +223,6 @@ export const claudeCodeReader: TrajectoryReader = {
     return { ...record.trajectory, id };
   },
   detectLines: detectClaudeCodeLines,
+  lineReader: (source) => claudeCodeLineReader(source, true),
   loadLines: loadClaudeCodeLines,
 };

@@ -113,6 +113,13 @@ export function* nonBlankLines(text: string): Generator<{ line: string; lineNumb
   }
 }
 
+/** Whether a line is only white space; a line starting with a printable ASCII character (nearly every JSONL line) is told by it. */
+function isBlank(line: string): boolean {
+  const first = line.charCodeAt(0);
+  if (first > 32 && first < 127) return false;
+  return line.trim() === '';
+}
+
 /** Where forEachNonBlankLine goes on: a line's start offset and 1-based number. */
 export interface LinePlace {
   start: number;
@@ -136,7 +143,7 @@ export function forEachNonBlankLine(
     const line = text.slice(start, text.charCodeAt(end - 1) === 13 && end > start ? end - 1 : end);
     const lineStart = start;
     start = end + 1;
-    if (line.trim() !== '' && each(line, lineNumber, lineStart) === false) return start <= text.length ? { start, lineNumber: lineNumber + 1 } : undefined;
+    if (!isBlank(line) && each(line, lineNumber, lineStart) === false) return start <= text.length ? { start, lineNumber: lineNumber + 1 } : undefined;
   }
   return undefined;
 }

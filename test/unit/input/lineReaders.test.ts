@@ -9,6 +9,7 @@ import { isTrajectoryRecord } from '../../../src/core/load/loadRecord';
 import { DETECTION_LINES, readerFor } from '../../../src/core/formats/registry';
 import type { Trajectory, TrajectoryFormat } from '../../../src/core/model/trajectory';
 import { InputError } from '../../../src/core/input/inputError';
+import { makeLarge as largeClaudeCode } from '../../bench/formats/claude-code';
 
 /** A Gemini CLI recording of `rounds` rounds: each gemini message written twice, some three times, tokens on every record. */
 function geminiSession(rounds: number): string[] {
@@ -89,7 +90,7 @@ describe('session readers read line by line past the first lines (issue 15 item 
     assert.deepEqual(trajectory, throughLoadLines('gemini-cli', lines));
   });
 
-  it('a line of another shape after the first lines is refused by its line number, for gemini-cli and the three codex layouts', () => {
+  it('a line of another shape after the first lines is refused by its line number, for gemini-cli, claude-code and the three codex layouts', () => {
     const rollout = (type: string, payload: object) => JSON.stringify({ timestamp: '2025-09-22T14:00:00.000Z', type, payload });
     const codex = [rollout('session_meta', { id: 's', cwd: '/w' })];
     for (let i = 0; i < 80; i++) codex.push(rollout('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: `q${i}` }] }));
@@ -97,8 +98,10 @@ describe('session readers read line by line past the first lines (issue 15 item 
     for (let i = 0; i < 80; i++) legacy.push(JSON.stringify({ type: 'message', role: 'user', content: [{ type: 'input_text', text: `q${i}` }] }));
     const exec = [JSON.stringify({ type: 'thread.started', thread_id: 't' })];
     for (let i = 0; i < 80; i++) exec.push(JSON.stringify({ type: 'item.completed', item: { id: `i${i}`, type: 'agent_message', text: `a${i}` } }));
+    const claude = largeClaudeCode(40).trim().split('\n');
     for (const [name, lines, what] of [
       ['chat.jsonl', geminiSession(30), /a Gemini CLI session line; format gemini-cli/],
+      ['session.jsonl', claude, /a Claude Code session line; format claude-code/],
       ['rollout.jsonl', codex, /a Codex rollout line; format codex/],
       ['legacy.jsonl', legacy, /a legacy Codex rollout line, a ResponseItem or a state line; format codex/],
       ['exec.jsonl', exec, /a codex exec --json event; format codex/],
@@ -125,6 +128,15 @@ describe('session readers read line by line past the first lines (issue 15 item 
     assert.equal(trajectory.messages.length, lines.length);
     assert.equal(trajectory.metadata.model, 'gpt-5-codex');
     assert.equal(trajectory.messages.filter((m) => m.role === 'tool' && m.issuedBy !== undefined).length, 40);
+  });
+
+  it('claude-code: a long session read line by line is what its whole list of lines gives', () => {
+    const lines = largeClaudeCode(60).trim().split('\n');
+    assert.ok(lines.length > DETECTION_LINES * 2);
+    const { trajectory, problems } = onlyTrajectoryOf(lines.join('\n'), 'session.jsonl');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(trajectory, throughLoadLines('claude-code', lines));
+    assert.ok(trajectory.decisionSteps.length >= 60);
   });
 
   it('JSON is told from JSONL by the first two lines: pretty JSON, one-line JSON with blank lines after it, and JSONL', () => {

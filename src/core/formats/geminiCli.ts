@@ -190,13 +190,10 @@ function readRecord(record: Obj, position: number, totals: Totals): Message {
   return message;
 }
 
-const TOKEN_KEYS = ['input', 'output', 'cached', 'thoughts', 'tool', 'total'];
-
-/** A gemini record's model and tokens into the session's totals. */
-function countRecord(record: Obj, totals: Totals): void {
-  if (record.type !== 'gemini') return;
-  if (typeof record.model === 'string') totals.models.add(record.model);
-  if (isObject(record.tokens)) for (const key of TOKEN_KEYS) addTo(totals.tokens, key, record.tokens[key]);
+/** A gemini record's model and tokens (either may be absent) into the session's totals. */
+function countModelAndTokens(model: unknown, tokens: unknown, totals: Totals): void {
+  if (typeof model === 'string') totals.models.add(model);
+  if (isObject(tokens)) for (const key of ['input', 'output', 'cached', 'thoughts', 'tool', 'total']) addTo(totals.tokens, key, tokens[key]);
 }
 
 /** `ownTextOf`: a gemini message's own text by position (its record's content, without the results shown after it). */
@@ -322,11 +319,7 @@ export function geminiLineReader(source: SourceText): LineReader {
     },
     finish() {
       buildPending();
-      for (let p = 0; p < messages.length; p++) {
-        if (models[p] !== undefined) totals.models.add(models[p]!);
-        const counts = tokens[p];
-        if (counts) for (const key of TOKEN_KEYS) addTo(totals.tokens, key, counts[key]);
-      }
+      for (let p = 0; p < messages.length; p++) countModelAndTokens(models[p], tokens[p], totals);
       if (rewinds) {
         metadata.rewinds = rewinds;
         markRewound(rewoundRanges, messages);
@@ -352,7 +345,7 @@ function updateNote(set: Obj, notes: Map<string, string>): string {
 
 /**
  * The dropped messages stay in place (position rule) with the agent name `rewound` so the thread
- * the agent kept reads clearly. `ranges`: [start, end) pairs from rewindStart.
+ * the agent kept reads clearly. `ranges`: [start, end) pairs, one per `$rewindTo` line.
  */
 function markRewound(ranges: number[], messages: Message[]): void {
   for (let r = 0; r < ranges.length; r += 2) for (let i = ranges[r]; i < ranges[r + 1]; i++) if (messages[i].role !== 'system') messages[i].agent = 'rewound';
@@ -363,7 +356,7 @@ function loadSessionJson(obj: Obj, source: SourceText, id: string): Trajectory {
   if (!parsed.success) refuseLine(sessionSchema, obj, source, undefined, 'a Gemini CLI session; format gemini-cli');
   const totals = newTotals();
   const messages = (obj.messages as Obj[]).map((record, position) => {
-    countRecord(record, totals);
+    if (record.type === 'gemini') countModelAndTokens(record.model, record.tokens, totals);
     return readRecord(record, position, totals);
   });
   const metadata: Obj = {};

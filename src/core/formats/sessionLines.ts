@@ -57,12 +57,17 @@ export function addTo(totals: Record<string, number>, key: string, n: unknown): 
   if (typeof n === 'number' && Number.isFinite(n)) totals[key] = (totals[key] ?? 0) + n;
 }
 
-/** `loadLines` of a reader that reads line by line: every line through its LineReader, each dropped from the list once read. */
-export function linesThrough(reader: LineReader, values: unknown[], lineNumbers: number[]): LinesRecord[] {
-  for (let i = 0; i < values.length; i++) {
+/** The first `count` parsed lines through a LineReader, each dropped from the list once read. */
+export function feedLines(reader: LineReader, values: unknown[], lineNumbers: number[], count = values.length): void {
+  for (let i = 0; i < count; i++) {
     const value = values[i];
     values[i] = undefined;
     reader.read(value, lineNumbers[i]);
   }
+}
+
+/** `loadLines` of a reader that reads line by line: every line through its LineReader. */
+export function linesThrough(reader: LineReader, values: unknown[], lineNumbers: number[]): LinesRecord[] {
+  feedLines(reader, values, lineNumbers);
   return reader.finish();
 }

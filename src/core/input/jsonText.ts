@@ -109,7 +109,7 @@ export function* nonBlankLines(text: string): Generator<{ line: string; lineNumb
     if (end === -1) end = text.length;
     const line = text.slice(start, text.charCodeAt(end - 1) === 13 && end > start ? end - 1 : end);
     start = end + 1;
-    if (line.trim() !== '') yield { line, lineNumber };
+    if (!isBlank(line)) yield { line, lineNumber };
   }
 }
 

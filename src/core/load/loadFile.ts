@@ -19,6 +19,7 @@ import { checkSchema, type SourceText } from '../input/schemaCheck';
 import { deepSearchQaRowSchema } from '../items/schemas';
 import { detectJsonValue, explainLinesUndetected, undetectedError, type Detection } from '../formats/detect';
 import { isObject, recordIdOf } from '../formats/fields';
+import { feedLines } from '../formats/sessionLines';
 import {
   decide,
   DETECTION_LINES,
@@ -333,11 +334,7 @@ function loadJsonLines(text: string, displayName: string, forced?: TrajectoryRea
       let loaded: LinesRecord[];
       try {
         const reader = lineReading.lineReader({ file: displayName, text });
-        for (let i = 0; i < parsed; i++) {
-          const value = values[i];
-          values[i] = undefined;
-          reader.read(value, lineNumbers[i]);
-        }
+        feedLines(reader, values, lineNumbers, parsed);
         forEachNonBlankLine(
           text,
           (line, lineNumber) => {

@@ -288,6 +288,12 @@ export class MockModelServer {
     return this;
   }
 
+  /** Every batch still in progress ends at its next retrieve, as it would once the provider finished it (e.g. while a job was stopped). */
+  endBatchesAtNextRetrieve(): this {
+    for (const batch of this.#batches.values()) if (batch.endedAt === undefined) batch.outcome = { ...batch.outcome, pollsUntilDone: batch.polls };
+    return this;
+  }
+
   /** Forgets the log, the queues, the handler, the simulated cache and the batches. */
   reset(): this {
     this.requests.length = 0;

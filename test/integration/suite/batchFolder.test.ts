@@ -83,8 +83,8 @@ suite('Folder audits through the batch API (issue 17)', () => {
     await waitFor(() => api.editorProvider.sessionsFor(open).length > 0, { message: 'editor opens' });
     const args = { method: 'searchauditor', batch: true, acceptEstimate: true, pollSeconds: 0.05 };
 
-    // Stage 1 stays in progress for 200 polls (10 s), long enough to see it and cancel.
-    server.batchOutcome({ pollsUntilDone: 200 });
+    // Stage 1 stays in progress until the job is cancelled (the provider then finishes it).
+    server.batchOutcome({ pollsUntilDone: 100_000 });
     const first = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', folder, args);
     assert.ok(first?.batch, 'a batch job is listed');
     await waitFor(() => first.batch?.phase === 'in progress' && first.batch.stage === 'branches', { message: 'stage 1 in progress' });
@@ -103,6 +103,7 @@ suite('Folder audits through the batch API (issue 17)', () => {
     api.jobs.cancel(first.id);
     await waitFor(() => first.status === 'cancelled', { message: 'the first run stops polling' });
     assert.equal(first.batch.phase, 'stopped');
+    server.endBatchesAtNextRetrieve();
     assert.ok(
       files.every((f) => !existsSync(`${f}.audit.json`)),
       'nothing is written before the job is complete',
@@ -167,8 +168,8 @@ suite('Folder audits through the batch API (issue 17)', () => {
     const before = server.batchSubmissions.length;
     const submissions = () => server.batchSubmissions.slice(before).map((b) => b.customIds);
 
-    // Round 1 stays in progress for 200 polls (10 s), long enough to see it and cancel.
-    server.batchOutcome({ pollsUntilDone: 200 });
+    // Round 1 stays in progress until the job is cancelled (the provider then finishes it).
+    server.batchOutcome({ pollsUntilDone: 100_000 });
     const first = await vscode.commands.executeCommand<AuditJob>('trajaudit.auditFolder', folder, args);
     assert.ok(first?.batch, 'a batch job is listed');
     assert.equal(first.method, 'binary-search');
@@ -188,6 +189,7 @@ suite('Folder audits through the batch API (issue 17)', () => {
     api.jobs.cancel(first.id);
     await waitFor(() => first.status === 'cancelled', { message: 'the first run stops polling' });
     assert.equal(first.batch.phase, 'stopped');
+    server.endBatchesAtNextRetrieve();
     assert.ok(
       [...files, long].every((f) => !existsSync(`${f}.audit.json`)),
       'nothing is written before the job is complete',

@@ -11,7 +11,7 @@
 //   6. ui           playwright test --project workbench --project workbench-vsix (test/workbench/:
 //                   the trajectory editor, the score report and the item views driven through the
 //                   real workbench UI: keyboard, search, outline, hostile content, annotate + save,
-//                   hot exit, reports, blind review; the @vsix ones again on the installed VSIX;
+//                   hot exit, reports, blind review; the @vsix ones on the installed VSIX instead;
 //                   screenshots in test-artifacts/ui/ and test-artifacts/webview/items/)
 // Installs node_modules with `npm ci` first when they are missing.
 // Options: --bail (stop at the first failure), --skip-unit, --skip-integration, --skip-ui (also skips
@@ -130,11 +130,17 @@ await stage('demo --check', { needs: ['build', 'vscode-tools'], skip: opts['skip
 // workbench-vsix: installed with --install-extension instead of loaded from source): activation,
 // the palette's offline audit, and each webview bundle the VSIX ships once (the editor and its side
 // panels, a markup file name, items, a report, the collection, compare), each failing on a CSP
-// violation or error. One Playwright run, so the two projects share its two workers.
+// violation or error. Those tests run once: against the VSIX when demo --check packed it (project
+// workbench leaves them out), else from source. One Playwright run, so the two projects share its
+// two workers.
 const vsixPacked = results.find((r) => r.name === 'demo --check')?.status === 'passed';
-if (!vsixPacked && !opts['skip-ui']) say('ui: without the installed-VSIX project, since demo --check did not pass');
+if (!vsixPacked && !opts['skip-ui']) say('ui: without the installed-VSIX project, since demo --check did not pass; the @vsix tests run from source');
 await stage('ui', { needs: ['build', 'vscode-tools'], skip: opts['skip-ui'] }, () =>
-  runCommand('npx', ['playwright', 'test', '--project=workbench', ...(vsixPacked ? ['--project=workbench-vsix'] : [])]),
+  runCommand(
+    'npx',
+    ['playwright', 'test', '--project=workbench', ...(vsixPacked ? ['--project=workbench-vsix'] : [])],
+    vsixPacked ? { TRAJAUDIT_WORKBENCH_SKIP_VSIX_TAGGED: '1' } : {},
+  ),
 );
 
 const total = Date.now() - started;

@@ -84,7 +84,7 @@ export default defineConfig<object, WorkbenchOptions>({
     // browser drawing beside them measures the machine, not the editor.
     { name: 'webview-bench', testDir: 'test/bench/webview', testMatch: ['*.spec.ts'], workers: 1, fullyParallel: false },
     workbench,
-    // The tests tagged @vsix again, against the VSIX that `npm run demo -- --check` packs
+    // The tests tagged @vsix against the VSIX that `npm run demo -- --check` packs
     // (out/trajaudit.vsix), installed with --install-extension: what packing can break.
     {
       ...workbench,

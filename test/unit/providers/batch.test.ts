@@ -109,6 +109,16 @@ for (const flavour of ['openai', 'anthropic'] as const) {
       assert.equal(ctx.server.batchSubmissions.length, 1);
       assert.equal(textOf(again.get('case-19')), 'answer 19');
     });
+
+    it('a batch the mock holds in progress ends at the next retrieve after endBatchesAtNextRetrieve, and is collected', async () => {
+      ctx.server.script(echo).batchOutcome({ pollsUntilDone: 100_000 });
+      await job().submit(items(3));
+      ctx.server.endBatchesAtNextRetrieve();
+      const outcomes = await job().run(items(3));
+      assert.equal(ctx.server.batchSubmissions.length, 1, 'nothing submitted twice');
+      for (let i = 0; i < 3; i++) assert.equal(textOf(outcomes.get(`case-${i}`)), `answer ${i}`);
+      assert.equal(JSON.parse(readFileSync(join(dir, 'batch-state.json'), 'utf8')).batches[0].polls, 1);
+    });
   });
 }
 
